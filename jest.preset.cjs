@@ -1,0 +1,34 @@
+// One Jest setup for every project: native ESM (Nest 12 ships ESM only), swc for speed with
+// decorator metadata (Nest DI and class-validator need it), libs resolved from their sources.
+const path = require('node:path');
+
+const root = __dirname;
+
+/** @param {string} projectRoot absolute path of the project using the preset */
+module.exports = function preset(projectRoot) {
+  return {
+    rootDir: projectRoot,
+    testEnvironment: 'node',
+    extensionsToTreatAsEsm: ['.ts'],
+    testMatch: ['<rootDir>/**/*.spec.ts'],
+    testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+    moduleNameMapper: {
+      '^@service/([a-z-]+)$': path.join(root, 'libs/$1/src/index.ts'),
+      '^(\\.{1,2}/.*)\\.js$': '$1',
+    },
+    transform: {
+      '^.+\\.ts$': [
+        '@swc/jest',
+        {
+          jsc: {
+            parser: { syntax: 'typescript', decorators: true },
+            transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+            target: 'es2022',
+          },
+          module: { type: 'es6' },
+        },
+      ],
+    },
+    testTimeout: 30000,
+  };
+};

@@ -1,0 +1,58 @@
+import { describe, expect, it } from '@jest/globals';
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import {
+  GTOKEN_EVENTS,
+  PageQueryDto,
+  PORTFOLIO_WALLET_WEBHOOK_EVENTS,
+  SERVICES,
+  SUBJECTS,
+  WEBHOOK_ENDPOINT_EVENTS,
+  eventSubject,
+  queueGroupOf,
+} from './index.js';
+
+describe('event catalogues', () => {
+  it('lists the 11 webhook types and the 6 webhook-endpoint types of the interface', () => {
+    expect(PORTFOLIO_WALLET_WEBHOOK_EVENTS).toHaveLength(11);
+    expect(new Set(PORTFOLIO_WALLET_WEBHOOK_EVENTS).size).toBe(11);
+    expect(WEBHOOK_ENDPOINT_EVENTS).toEqual([
+      'portfolio_wallet.balance.updated',
+      'portfolio_wallet.deposit.status_changed',
+      'portfolio_wallet.withdrawal.status_changed',
+      'portfolio_wallet.withdrawal.payout.status_changed',
+      'portfolio_wallet.position.updated',
+      'portfolio_wallet.strategy.status_changed',
+    ]);
+    expect(GTOKEN_EVENTS).toContain('gvault.allowlist.updated');
+  });
+
+  it('puts events on subjects by source and type', () => {
+    expect(eventSubject('events', 'wallet', 'portfolio_wallet.deposit.status_changed')).toBe(
+      'events.wallet.portfolio_wallet.deposit.status_changed',
+    );
+  });
+});
+
+describe('subjects', () => {
+  it('names every subject <service>.<resource>.<verb> under its own service', () => {
+    for (const service of SERVICES) {
+      for (const subject of Object.values(SUBJECTS[service])) {
+        expect(subject).toMatch(new RegExp(`^${service}\\.[a-z-]+\\.[a-z-]+$`));
+      }
+      expect(queueGroupOf(service)).toBe(`${service}-service`);
+    }
+  });
+});
+
+describe('PageQueryDto', () => {
+  it.each([['0'], ['101'], ['1.5'], ['abc'], ['-3']])('rejects limit %p', (limit) => {
+    expect(validateSync(plainToInstance(PageQueryDto, { limit }))).toHaveLength(1);
+  });
+
+  it('accepts 1..100 and no limit', () => {
+    for (const limit of ['1', '25', '100', undefined]) {
+      expect(validateSync(plainToInstance(PageQueryDto, { limit }))).toEqual([]);
+    }
+  });
+});

@@ -1,0 +1,3 @@
+export * from './types.js';
+export * from './payloads.js';
+export * from './envelope.js';

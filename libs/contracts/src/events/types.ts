@@ -1,0 +1,41 @@
+/**
+ * Event types of the interface. `/v2/webhooks` subscribes to the first list,
+ * `/v2/webhook-endpoints` to the second; gtoken registrations to the gtoken catalogue.
+ */
+export const PORTFOLIO_WALLET_WEBHOOK_EVENTS = [
+  'portfolio_wallet.status_changed',
+  'portfolio_wallet.deposit.status_changed',
+  'portfolio_wallet.withdrawal.status_changed',
+  'portfolio_wallet.withdrawal.payout.status_changed',
+  'portfolio_wallet.approval.status_changed',
+  'portfolio_wallet.strategy.status_changed',
+  'portfolio_wallet.rebalance.status_changed',
+  'portfolio_wallet.risk.alert.triggered',
+  'portfolio_wallet.risk.alert.resolved',
+  'portfolio_wallet.risk.action.status_changed',
+  'portfolio_wallet.risk.unwind.completed',
+] as const;
+
+export const WEBHOOK_ENDPOINT_EVENTS = [
+  'portfolio_wallet.balance.updated',
+  'portfolio_wallet.deposit.status_changed',
+  'portfolio_wallet.withdrawal.status_changed',
+  'portfolio_wallet.withdrawal.payout.status_changed',
+  'portfolio_wallet.position.updated',
+  'portfolio_wallet.strategy.status_changed',
+] as const;
+
+export const GTOKEN_EVENTS = ['gvault.allowlist.updated'] as const;
+
+export type PortfolioWalletWebhookEvent = (typeof PORTFOLIO_WALLET_WEBHOOK_EVENTS)[number];
+export type WebhookEndpointEvent = (typeof WEBHOOK_ENDPOINT_EVENTS)[number];
+export type PortfolioWalletEventType = PortfolioWalletWebhookEvent | WebhookEndpointEvent;
+export type GTokenEventType = (typeof GTOKEN_EVENTS)[number];
+export type DomainEventType = PortfolioWalletEventType | GTokenEventType;
+
+export const WEBHOOK_FAMILIES = {
+  webhooks: PORTFOLIO_WALLET_WEBHOOK_EVENTS,
+  'webhook-endpoints': WEBHOOK_ENDPOINT_EVENTS,
+  gvault: GTOKEN_EVENTS,
+} as const;
+export type WebhookFamily = keyof typeof WEBHOOK_FAMILIES;

@@ -1,0 +1,5 @@
+export * from './subjects.js';
+export * from './rpc.js';
+export * from './events/index.js';
+export * from './dto/index.js';
+export type { Page } from '@service/pagination';

@@ -1,0 +1,82 @@
+/**
+ * Every stable error code of the interface, with the HTTP status fixed by the architecture card.
+ * `code` values are a public contract: never rename one, only add.
+ */
+export const ERROR_STATUS = {
+  validation_error: 400,
+  unknown_parameters: 400,
+  unsupported_chain: 400,
+  unsupported_token: 400,
+  invalid_destination_address: 400,
+  precision_overflow: 400,
+  invalid_cursor: 400,
+  invalid_position_weight: 400,
+  invalid_withdrawal_plan: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  withdrawal_policy_required: 403,
+  address_book_whitelist_violation: 403,
+  wallet_not_found: 404,
+  withdrawal_not_found: 404,
+  deposit_not_found: 404,
+  yield_source_not_found: 404,
+  payout_not_found: 404,
+  webhook_not_found: 404,
+  address_book_entry_not_found: 404,
+  webhook_duplicate_url: 409,
+  duplicate_request_id: 409,
+  request_id_conflict: 409,
+  workflow_conflict: 409,
+  insufficient_funds: 409,
+  operation_not_supported: 409,
+  withdrawal_not_cancellable: 409,
+  withdrawal_already_cancelled: 409,
+  withdrawal_payout_in_progress: 409,
+  payout_already_terminal: 409,
+  payout_in_progress: 409,
+  payout_not_retryable: 409,
+  address_book_duplicate_entry: 409,
+  wallet_limit_reached: 409,
+  rate_limited: 429,
+  rate_limit_exceeded: 429,
+  internal_error: 500,
+  wallet_creation_failed: 500,
+  service_temporarily_unavailable: 503,
+  wallet_projection_unavailable: 503,
+} as const;
+
+/**
+ * MicroVault errors use another body: `{error: <code>, message}` with no `code` field.
+ */
+export const MICROVAULT_ERROR_STATUS = {
+  invalid_request: 400,
+  microvaults_not_enabled: 403,
+  vault_not_found: 404,
+  idempotency_key_conflict: 409,
+} as const;
+
+export type StandardErrorCode = keyof typeof ERROR_STATUS;
+export type MicroVaultErrorCode = keyof typeof MICROVAULT_ERROR_STATUS;
+export type ErrorCode = StandardErrorCode | MicroVaultErrorCode;
+
+/** Codes whose 503 answer tells the client to retry with the same request id. */
+const RETRYABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'service_temporarily_unavailable',
+  'wallet_projection_unavailable',
+]);
+
+export function isMicroVaultErrorCode(code: string): code is MicroVaultErrorCode {
+  return Object.hasOwn(MICROVAULT_ERROR_STATUS, code);
+}
+
+export function isErrorCode(code: string): code is ErrorCode {
+  return Object.hasOwn(ERROR_STATUS, code) || isMicroVaultErrorCode(code);
+}
+
+export function statusOf(code: ErrorCode): number {
+  return isMicroVaultErrorCode(code) ? MICROVAULT_ERROR_STATUS[code] : ERROR_STATUS[code];
+}
+
+export function isRetryable(code: ErrorCode): boolean {
+  return RETRYABLE.has(code);
+}

@@ -1,0 +1,3 @@
+export * from './codes.js';
+export * from './service-error.js';
+export * from './http-body.js';

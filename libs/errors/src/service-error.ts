@@ -1,0 +1,61 @@
+import { type ErrorCode, isErrorCode, isRetryable, statusOf } from './codes.js';
+
+/**
+ * The one error class services throw. It crosses NATS as an {@link RpcErrorPayload} and becomes
+ * the HTTP body in the gateway; its message is shown to clients, so it never holds internals.
+ */
+export class ServiceError extends Error {
+  readonly status: number;
+  readonly retryable: boolean;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ServiceError';
+    this.status = statusOf(code);
+    this.retryable = isRetryable(code);
+  }
+}
+
+/** What a service replies over NATS instead of a result. */
+export interface RpcErrorPayload {
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly message: string;
+  readonly retryable?: boolean;
+}
+
+export const INTERNAL_ERROR_MESSAGE = 'An unexpected error occurred.';
+
+export function internalError(): RpcErrorPayload {
+  return { status: 500, code: 'internal_error', message: INTERNAL_ERROR_MESSAGE };
+}
+
+export function unavailableError(message = 'A dependency is temporarily unavailable. Retry with the same request id.'): RpcErrorPayload {
+  return { status: 503, code: 'service_temporarily_unavailable', message, retryable: true };
+}
+
+/**
+ * Turns anything thrown into the payload sent to the caller. Unknown exceptions become
+ * `internal_error`; their detail is for the logs only, never for the reply.
+ */
+export function toRpcError(error: unknown): RpcErrorPayload {
+  if (error instanceof ServiceError) {
+    const payload = { status: error.status, code: error.code, message: error.message };
+    return error.retryable ? { ...payload, retryable: true } : payload;
+  }
+  return internalError();
+}
+
+export function isRpcErrorPayload(value: unknown): value is RpcErrorPayload {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as Record<string, unknown>;
+  return (
+    typeof candidate['status'] === 'number' &&
+    typeof candidate['code'] === 'string' &&
+    isErrorCode(candidate['code']) &&
+    typeof candidate['message'] === 'string'
+  );
+}

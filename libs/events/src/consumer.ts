@@ -1,0 +1,100 @@
+import type { ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg } from '@nats-io/jetstream';
+import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
+import { nanos } from '@nats-io/transport-node';
+import type { DomainEvent } from '@service/contracts';
+import type { EventLogger, SqlExecutor, TransactionalSql } from './sql.js';
+import { type EventStreamConfig, ensureEventStream, isNotFound } from './stream.js';
+
+export interface DurableConsumerOptions<Tx extends SqlExecutor> extends EventStreamConfig {
+  /** Durable name: one per consuming purpose; replicas using it share the events. */
+  readonly durable: string;
+  /** Subjects to receive, e.g. `events.wallet.>`; all events when empty. */
+  readonly filterSubjects: string[];
+  readonly db: TransactionalSql<Tx>;
+  readonly js: JetStreamClient;
+  readonly jsm: JetStreamManager;
+  readonly logger: EventLogger;
+  /** Applies one event inside the transaction that also records it as processed. */
+  readonly handle: (event: DomainEvent, tx: Tx) => Promise<void>;
+  readonly ackWaitMs?: number;
+}
+
+const MAX_RETRY_DELAY_MS = 60_000;
+
+/**
+ * Runs a durable pull consumer whose handler takes effect exactly once: each event is applied in a
+ * transaction that also inserts `(consumer, event id)` into `processed_events`, and the message is
+ * acked only after that commit. A redelivery after a crash finds the row and is just acked.
+ */
+export class DurableConsumer<Tx extends SqlExecutor> {
+  private messages: ConsumerMessages | undefined;
+  private loop: Promise<void> | undefined;
+
+  constructor(private readonly options: DurableConsumerOptions<Tx>) {}
+
+  async start(): Promise<void> {
+    const { jsm, js, stream, durable } = this.options;
+    await ensureEventStream(jsm, this.options);
+    await this.ensureConsumer();
+    const consumer = await js.consumers.get(stream, durable);
+    this.messages = await consumer.consume({ max_messages: 64 });
+    this.loop = this.run(this.messages);
+  }
+
+  async stop(): Promise<void> {
+    await this.messages?.close();
+    await this.loop;
+  }
+
+  private async ensureConsumer(): Promise<void> {
+    const { jsm, stream, durable, filterSubjects, ackWaitMs } = this.options;
+    const config = {
+      durable_name: durable,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      ack_wait: nanos(ackWaitMs ?? 30_000),
+      max_deliver: -1,
+      filter_subjects: filterSubjects,
+    };
+    try {
+      await jsm.consumers.info(stream, durable);
+      await jsm.consumers.update(stream, durable, { filter_subjects: filterSubjects, ack_wait: config.ack_wait });
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+      await jsm.consumers.add(stream, config);
+    }
+  }
+
+  private async run(messages: ConsumerMessages): Promise<void> {
+    for await (const message of messages) {
+      await this.process(message);
+    }
+  }
+
+  private async process(message: JsMsg): Promise<void> {
+    const { db, durable, handle, logger } = this.options;
+    let event: DomainEvent;
+    try {
+      event = message.json<DomainEvent>();
+    } catch {
+      logger.error({ subject: message.subject, seq: message.seq }, 'dropping an event that is not JSON');
+      message.term();
+      return;
+    }
+    try {
+      await db.$transaction(async (tx) => {
+        const fresh = await tx.$executeRawUnsafe(
+          'INSERT INTO processed_events (consumer, event_id) VALUES ($1, $2::uuid) ON CONFLICT DO NOTHING',
+          durable,
+          event.id,
+        );
+        if (fresh === 1) await handle(event, tx);
+      });
+      message.ack();
+    } catch (error) {
+      const delay = Math.min(1000 * 2 ** Math.min(message.info.deliveryCount, 16), MAX_RETRY_DELAY_MS);
+      logger.warn({ err: error, eventId: event.id, type: event.type, retryInMs: delay }, 'event handler failed; will retry');
+      message.nak(delay);
+    }
+  }
+}

@@ -1,0 +1,5 @@
+export * from './sql.js';
+export * from './stream.js';
+export * from './outbox.js';
+export * from './relay.js';
+export * from './consumer.js';

@@ -1,0 +1,122 @@
+import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
+import { type DomainEvent, type DomainEventType, eventSubject } from '@service/contracts';
+import type { EventLogger, SqlExecutor, TransactionalSql } from './sql.js';
+import { type EventStreamConfig, ensureEventStream } from './stream.js';
+
+interface OutboxRow {
+  id: string;
+  type: DomainEventType;
+  org_id: string;
+  payload: unknown;
+  occurred_at: Date;
+}
+
+export interface OutboxRelayOptions<Tx extends SqlExecutor> extends EventStreamConfig {
+  readonly source: string;
+  readonly db: TransactionalSql<Tx>;
+  readonly js: JetStreamClient;
+  readonly jsm: JetStreamManager;
+  readonly logger: EventLogger;
+  /** How often to look for unpublished events when nobody called {@link OutboxRelay.wake}. */
+  readonly pollIntervalMs?: number;
+  readonly batchSize?: number;
+}
+
+/**
+ * Publishes committed outbox rows to JetStream, oldest first, with the row id as `Nats-Msg-Id`.
+ * Rows are claimed with `FOR UPDATE SKIP LOCKED`, so replicas share the work; a crash between
+ * publish and marking re-publishes, and the stream's duplicate window drops the copy.
+ */
+export class OutboxRelay<Tx extends SqlExecutor> {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = true;
+
+  constructor(private readonly options: OutboxRelayOptions<Tx>) {}
+
+  async start(): Promise<void> {
+    await ensureEventStream(this.options.jsm, this.options);
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Publish now rather than at the next poll; call after committing a transaction with events. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.schedule(0);
+  }
+
+  /** Stops polling and waits for the batch in flight, so shutdown loses nothing. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** Publishes until the outbox is empty; returns how many events went out. */
+  async drain(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const published = await this.publishBatch();
+      total += published;
+      if (published === 0) return total;
+    }
+  }
+
+  private schedule(delayMs: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.running = this.tick().finally(() => {
+        this.running = undefined;
+        if (this.stopped) return;
+        const next = this.again ? 0 : (this.options.pollIntervalMs ?? 250);
+        this.again = false;
+        this.schedule(next);
+      });
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    try {
+      await this.drain();
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'outbox relay could not publish; will retry');
+    }
+  }
+
+  private async publishBatch(): Promise<number> {
+    const { db, js, source, subjectPrefix } = this.options;
+    return db.$transaction(async (tx) => {
+      const rows = await tx.$queryRawUnsafe<OutboxRow[]>(
+        `SELECT id::text AS id, type, org_id, payload, occurred_at FROM outbox_events
+          WHERE published_at IS NULL ORDER BY occurred_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        this.options.batchSize ?? 100,
+      );
+      if (rows.length === 0) return 0;
+      await Promise.all(
+        rows.map((row) => {
+          const event: DomainEvent = {
+            id: row.id,
+            type: row.type,
+            orgId: row.org_id,
+            source,
+            occurredAt: row.occurred_at.toISOString(),
+            payload: row.payload,
+          };
+          return js.publish(eventSubject(subjectPrefix, source, row.type), JSON.stringify(event), { msgID: row.id });
+        }),
+      );
+      await tx.$executeRawUnsafe(
+        'UPDATE outbox_events SET published_at = now() WHERE id = ANY($1::uuid[])',
+        rows.map((row) => row.id),
+      );
+      return rows.length;
+    });
+  }
+}

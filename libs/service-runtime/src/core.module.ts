@@ -1,0 +1,38 @@
+import { type DynamicModule, Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { ServiceName } from '@service/contracts';
+import { connectNats } from '@service/nats';
+import type { Logger } from 'pino';
+import type { ServiceConfig } from './config.js';
+import { NATS_CONNECTION, SERVICE_CONFIG, SERVICE_LOGGER, SERVICE_NAME } from './tokens.js';
+
+class NatsConnectionCloser implements OnApplicationShutdown {
+  constructor(@Inject(NATS_CONNECTION) private readonly connection: NatsConnection) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    // Drain lets in-flight publishes and acks finish before the socket closes.
+    if (!this.connection.isClosed()) await this.connection.drain();
+  }
+}
+
+/** Config, logger and a NATS connection (for JetStream) shared by everything in a service. */
+@Global()
+@Module({})
+export class ServiceCoreModule {
+  static forRoot(options: { name: ServiceName; config: ServiceConfig; logger: Logger }): DynamicModule {
+    return {
+      module: ServiceCoreModule,
+      providers: [
+        { provide: SERVICE_NAME, useValue: options.name },
+        { provide: SERVICE_CONFIG, useValue: options.config },
+        { provide: SERVICE_LOGGER, useValue: options.logger },
+        {
+          provide: NATS_CONNECTION,
+          useFactory: () => connectNats({ url: options.config.NATS_URL, name: `${options.name}-service-events` }),
+        },
+        NatsConnectionCloser,
+      ],
+      exports: [SERVICE_NAME, SERVICE_CONFIG, SERVICE_LOGGER, NATS_CONNECTION],
+    };
+  }
+}

@@ -1,0 +1,43 @@
+import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { OutboxRelay, type TransactionalSql } from '@service/events';
+import type { Logger } from 'pino';
+import type { ServiceConfig } from './config.js';
+import { EVENT_DB, NATS_CONNECTION, SERVICE_CONFIG, SERVICE_LOGGER, SERVICE_NAME } from './tokens.js';
+
+/** Runs the service's outbox relay for the life of the process. */
+@Injectable()
+export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private relay: OutboxRelay<never> | undefined;
+
+  constructor(
+    @Inject(SERVICE_NAME) private readonly service: string,
+    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+    @Inject(SERVICE_LOGGER) private readonly logger: Logger,
+    @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
+    @Inject(EVENT_DB) private readonly db: TransactionalSql<never>,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.relay = new OutboxRelay({
+      source: this.service,
+      stream: this.config.EVENTS_STREAM,
+      subjectPrefix: this.config.EVENTS_SUBJECT_PREFIX,
+      db: this.db,
+      js: jetstream(this.connection),
+      jsm: await jetstreamManager(this.connection),
+      logger: this.logger,
+    });
+    await this.relay.start();
+  }
+
+  /** Publish right after a commit instead of waiting for the next poll. */
+  wake(): void {
+    this.relay?.wake();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.relay?.stop();
+  }
+}
