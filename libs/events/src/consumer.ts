@@ -8,8 +8,11 @@ import { type EventStreamConfig, ensureEventStream, isNotFound } from './stream.
 export interface DurableConsumerOptions<Tx extends SqlExecutor> extends EventStreamConfig {
   /** Durable name: one per consuming purpose; replicas using it share the events. */
   readonly durable: string;
-  /** Subjects to receive, e.g. `events.wallet.>`; all events when empty. */
-  readonly filterSubjects: string[];
+  /**
+   * Subject to receive, e.g. `events.wallet.>`; every event when absent. One subject, not a list:
+   * multi-subject filters need NATS 2.10 and the Debian server here is 2.9.
+   */
+  readonly filterSubject?: string;
   readonly db: TransactionalSql<Tx>;
   readonly js: JetStreamClient;
   readonly jsm: JetStreamManager;
@@ -47,18 +50,19 @@ export class DurableConsumer<Tx extends SqlExecutor> {
   }
 
   private async ensureConsumer(): Promise<void> {
-    const { jsm, stream, durable, filterSubjects, ackWaitMs } = this.options;
+    const { jsm, stream, durable, ackWaitMs } = this.options;
+    const filterSubject = this.options.filterSubject ?? `${this.options.subjectPrefix}.>`;
     const config = {
       durable_name: durable,
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
       ack_wait: nanos(ackWaitMs ?? 30_000),
       max_deliver: -1,
-      filter_subjects: filterSubjects,
+      filter_subject: filterSubject,
     };
     try {
       await jsm.consumers.info(stream, durable);
-      await jsm.consumers.update(stream, durable, { filter_subjects: filterSubjects, ack_wait: config.ack_wait });
+      await jsm.consumers.update(stream, durable, { filter_subject: filterSubject, ack_wait: config.ack_wait });
     } catch (error) {
       if (!isNotFound(error)) throw error;
       await jsm.consumers.add(stream, config);
@@ -73,11 +77,9 @@ export class DurableConsumer<Tx extends SqlExecutor> {
 
   private async process(message: JsMsg): Promise<void> {
     const { db, durable, handle, logger } = this.options;
-    let event: DomainEvent;
-    try {
-      event = message.json<DomainEvent>();
-    } catch {
-      logger.error({ subject: message.subject, seq: message.seq }, 'dropping an event that is not JSON');
+    const event = parseEvent(message);
+    if (!event) {
+      logger.error({ subject: message.subject, seq: message.seq }, 'dropping a message that is not a domain event');
       message.term();
       return;
     }
@@ -96,5 +98,15 @@ export class DurableConsumer<Tx extends SqlExecutor> {
       logger.warn({ err: error, eventId: event.id, type: event.type, retryInMs: delay }, 'event handler failed; will retry');
       message.nak(delay);
     }
+  }
+}
+
+function parseEvent(message: JsMsg): DomainEvent | undefined {
+  try {
+    const event = message.json<DomainEvent>();
+    const valid = typeof event?.id === 'string' && typeof event.type === 'string' && typeof event.orgId === 'string';
+    return valid ? event : undefined;
+  } catch {
+    return undefined;
   }
 }
