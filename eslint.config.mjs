@@ -3,6 +3,32 @@ import tseslint from 'typescript-eslint';
 
 const nestServerPackages = ['@nestjs/core', '@nestjs/microservices', '@nestjs/platform-*', '@nestjs/testing'];
 
+/** Who may import whom. Apps take libs; libs never take apps; contract libs take no Nest server code. */
+const depConstraints = [
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:runtime'] },
+  { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:runtime', 'type:testing'] },
+  {
+    sourceTag: 'type:contracts',
+    onlyDependOnLibsWithTags: ['type:contracts', 'type:util'],
+    bannedExternalImports: nestServerPackages,
+  },
+  { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'], bannedExternalImports: nestServerPackages },
+  { sourceTag: 'type:runtime', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:runtime'] },
+  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:runtime', 'type:testing'] },
+];
+
+/** Tests may also use the testing lib, which production code never imports. */
+const testDepConstraints = depConstraints.map((constraint) =>
+  constraint.onlyDependOnLibsWithTags.includes('type:testing')
+    ? constraint
+    : { ...constraint, onlyDependOnLibsWithTags: [...constraint.onlyDependOnLibsWithTags, 'type:testing'] },
+);
+
+const boundaries = (constraints) => [
+  'error',
+  { enforceBuildableLibDependency: false, allow: [], depConstraints: constraints },
+];
+
 export default [
   { ignores: ['**/dist/**', '**/node_modules/**', '**/generated/**', '.nx/**', '**/*.cjs', '**/*.mjs'] },
   ...nx.configs['flat/base'],
@@ -10,25 +36,7 @@ export default [
   {
     files: ['**/*.ts'],
     rules: {
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: false,
-          allow: [],
-          depConstraints: [
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:runtime'] },
-            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:runtime', 'type:testing'] },
-            {
-              sourceTag: 'type:contracts',
-              onlyDependOnLibsWithTags: ['type:contracts', 'type:util'],
-              bannedExternalImports: nestServerPackages,
-            },
-            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'], bannedExternalImports: nestServerPackages },
-            { sourceTag: 'type:runtime', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:runtime'] },
-            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:runtime'] },
-          ],
-        },
-      ],
+      '@nx/enforce-module-boundaries': boundaries(depConstraints),
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
       'no-console': 'off',
@@ -36,6 +44,9 @@ export default [
   },
   {
     files: ['**/*.spec.ts', '**/test/**/*.ts'],
-    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+    rules: {
+      '@nx/enforce-module-boundaries': boundaries(testDepConstraints),
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
   },
 ];

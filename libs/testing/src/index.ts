@@ -1,0 +1,4 @@
+export * from './infra.js';
+export * from './auth.js';
+export * from './processes.js';
+export * from './system.js';

@@ -1,0 +1,99 @@
+import { SERVICES, type ServiceName } from '@service/contracts';
+import { TestAuth } from './auth.js';
+import { type IsolatedSchema, isolatedEventStream, migratedSchema, newRunId, TEST_DATABASE_URL, TEST_NATS_URL, TEST_REDIS_URL } from './infra.js';
+import { type AppProcess, startApp } from './processes.js';
+
+export interface TestSystem {
+  readonly runId: string;
+  readonly auth: TestAuth;
+  readonly services: Map<ServiceName, AppProcess>;
+  readonly gateways: { url: string; process: AppProcess }[];
+  /** Environment a service of this system runs with. */
+  serviceEnv(service: ServiceName): Record<string, string>;
+  startService(service: ServiceName): Promise<AppProcess>;
+  startGateway(env?: Record<string, string>): Promise<{ url: string; process: AppProcess }>;
+  stop(): Promise<void>;
+}
+
+const isLogOf = (message: string) => (line: string) => line.includes(message);
+
+/**
+ * The whole system from its built apps on the real PostgreSQL, NATS and Redis, isolated from
+ * every other run: one schema per service, one event stream, one signing key.
+ */
+export async function startTestSystem(options: {
+  services?: readonly ServiceName[];
+  gateways?: number;
+  gatewayEnv?: Record<string, string>;
+} = {}): Promise<TestSystem> {
+  const runId = newRunId();
+  const auth = new TestAuth();
+  const stream = isolatedEventStream(runId);
+  const schemas = new Map<ServiceName, IsolatedSchema>();
+  const services = new Map<ServiceName, AppProcess>();
+  const gateways: { url: string; process: AppProcess }[] = [];
+
+  const serviceEnv = (service: ServiceName): Record<string, string> => {
+    const schema = schemas.get(service);
+    if (!schema) throw new Error(`${service} has no schema in this test system`);
+    return {
+      SERVICE_ENV: 'sandbox',
+      NATS_URL: TEST_NATS_URL,
+      DATABASE_URL: TEST_DATABASE_URL,
+      DATABASE_SCHEMA: schema.schema,
+      EVENTS_STREAM: stream.EVENTS_STREAM,
+      EVENTS_SUBJECT_PREFIX: stream.EVENTS_SUBJECT_PREFIX,
+    };
+  };
+
+  const system: TestSystem = {
+    runId,
+    auth,
+    services,
+    gateways,
+    serviceEnv,
+    async startService(service) {
+      const process = await startApp(`${service}-service`, serviceEnv(service), isLogOf(`${service} service ready`));
+      services.set(service, process);
+      return process;
+    },
+    async startGateway(env = {}) {
+      const process = await startApp(
+        'gateway',
+        {
+          PORT: '0',
+          HOST: '127.0.0.1',
+          NATS_URL: TEST_NATS_URL,
+          REDIS_URL: TEST_REDIS_URL,
+          ...auth.gatewayEnv(),
+          ...options.gatewayEnv,
+          ...env,
+        },
+        isLogOf('gateway listening'),
+      );
+      const listening = process.lines.map(tryJson).find((line) => line?.['msg'] === 'gateway listening');
+      const gateway = { url: `http://127.0.0.1:${String(listening?.['port'])}`, process };
+      gateways.push(gateway);
+      return gateway;
+    },
+    async stop() {
+      await Promise.all([...gateways.map((gateway) => gateway.process.stop()), ...[...services.values()].map((s) => s.stop())]);
+      await Promise.all([...schemas.values()].map((schema) => schema.drop()));
+      await stream.destroy();
+    },
+  };
+
+  const wanted = options.services ?? SERVICES;
+  for (const service of wanted) schemas.set(service, await migratedSchema(`${service}-service`, runId));
+  await Promise.all(wanted.map((service) => system.startService(service)));
+  for (let index = 0; index < (options.gateways ?? 1); index += 1) await system.startGateway();
+  return system;
+}
+
+function tryJson(line: string): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
