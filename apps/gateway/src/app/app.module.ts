@@ -1,0 +1,43 @@
+import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { GatewayConfig } from '../config.js';
+import { DocsController, OpenApiDocument } from './docs/docs.controller.js';
+import { GVaultsController } from './gvaults/gvaults.controller.js';
+import { HealthController } from './health/health.controller.js';
+import { serviceRequesterProvider } from './services.js';
+import { SystemController } from './system/system.controller.js';
+import { GATEWAY_CONFIG, GATEWAY_LOGGER, NATS, REDIS } from './tokens.js';
+
+class ConnectionCloser implements OnApplicationShutdown {
+  constructor(
+    @Inject(NATS) private readonly nats: NatsConnection,
+    @Inject(REDIS) private readonly redis: Redis,
+  ) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    // The HTTP server has finished its in-flight requests by now.
+    if (!this.nats.isClosed()) await this.nats.drain();
+    this.redis.disconnect();
+  }
+}
+
+@Module({})
+export class AppModule {
+  static forRoot(deps: { config: GatewayConfig; logger: Logger; nats: NatsConnection; redis: Redis }): DynamicModule {
+    return {
+      module: AppModule,
+      controllers: [SystemController, GVaultsController, HealthController, DocsController],
+      providers: [
+        { provide: GATEWAY_CONFIG, useValue: deps.config },
+        { provide: GATEWAY_LOGGER, useValue: deps.logger },
+        { provide: NATS, useValue: deps.nats },
+        { provide: REDIS, useValue: deps.redis },
+        serviceRequesterProvider,
+        OpenApiDocument,
+        ConnectionCloser,
+      ],
+    };
+  }
+}

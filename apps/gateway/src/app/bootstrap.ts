@@ -1,0 +1,79 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { connectNats } from '@service/nats';
+import { NestPinoLogger } from '@service/service-runtime';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { GatewayConfig } from '../config.js';
+import { AppModule } from './app.module.js';
+import { TokenVerifier } from './auth/token-verifier.js';
+import { OpenApiDocument } from './docs/docs.controller.js';
+import { HttpErrorFilter } from './http/http-exception.filter.js';
+import { registerRequestHooks } from './http/request-hooks.js';
+import { RateLimiter } from './rate-limit/rate-limiter.js';
+
+export interface RunningGateway {
+  readonly app: NestFastifyApplication;
+  /** Base URL the gateway listens on, e.g. http://127.0.0.1:3000 */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export async function createGateway(config: GatewayConfig, logger: Logger): Promise<RunningGateway> {
+  // NatsRequester turns every failed request into a 503 of its own, so the client's per-request
+  // stack capture (two Error objects on the hot path) would be thrown away.
+  const nats = await connectNats({ url: config.NATS_URL, name: 'gateway', asyncTraces: false });
+  const redis = new Redis(config.REDIS_URL, {
+    // Fail fast instead of queueing while Redis is away: the limiter then fails open.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: 250,
+    enableAutoPipelining: true,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+  });
+  redis.on('error', () => undefined);
+
+  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, trustProxy: true, return503OnClosing: true });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot({ config, logger, nats, redis }), adapter, {
+    logger: new NestPinoLogger(logger),
+  });
+  registerRequestHooks(app.getHttpAdapter().getInstance(), {
+    verifier: new TokenVerifier({
+      publicKeyPem: config.AUTH_PUBLIC_KEY || undefined,
+      jwksUrl: config.AUTH_JWKS_URL || undefined,
+      issuer: config.AUTH_ISSUER,
+      audience: config.AUTH_AUDIENCE,
+    }),
+    limiter: new RateLimiter(
+      redis,
+      { read: config.RATE_LIMIT_READ_PER_MINUTE, write: config.RATE_LIMIT_WRITE_PER_MINUTE },
+      logger,
+    ),
+    logger,
+  });
+  app.useGlobalFilters(new HttpErrorFilter(logger));
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    // Requests still running after the grace period are cut off rather than holding the pod.
+    process.once(signal, () => setTimeout(() => process.exit(1), config.SHUTDOWN_GRACE_MS).unref());
+  }
+  app.get(OpenApiDocument).document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Portfolio Wallet, gtoken and MicroVault API')
+      .setVersion('2.0.0')
+      .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
+      .build(),
+  );
+
+  await app.listen(config.PORT, config.HOST);
+  const address = app.getHttpAdapter().getInstance().server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+  logger.info({ port }, 'gateway listening');
+  return { app, url: `http://${host}:${port}`, close: () => app.close() };
+}

@@ -1,0 +1,31 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiResponse } from '@nestjs/swagger';
+import {
+  ErrorBodyDto,
+  MicroVaultErrorBodyDto,
+  PingErrorBodyDto,
+  UnauthorizedErrorBodyDto,
+  UnavailableErrorBodyDto,
+} from '@service/contracts';
+
+/**
+ * The error bodies every route can answer with, for the OpenAPI document: 401 and 429 on all,
+ * 503 where a service is asked, 400/404/409 as the route declares.
+ */
+export function ApiStandardErrors(options: { ping?: boolean; forwarded?: boolean; statuses?: number[]; microvault?: boolean } = {}) {
+  const decorators = [
+    ApiResponse({ status: 401, description: 'Missing, invalid or expired bearer token', type: UnauthorizedErrorBodyDto }),
+    ApiResponse({ status: 429, description: 'Rate limit exceeded (`rate_limited`)', type: ErrorBodyDto }),
+  ];
+  if (options.ping) decorators.push(ApiResponse({ status: 500, description: 'Unexpected failure', type: PingErrorBodyDto }));
+  else decorators.push(ApiResponse({ status: 500, description: 'Unexpected failure (`internal_error`)', type: ErrorBodyDto }));
+  if (options.forwarded) {
+    decorators.push(
+      ApiResponse({ status: 503, description: 'Service temporarily unavailable; retryable', type: UnavailableErrorBodyDto }),
+    );
+  }
+  for (const status of options.statuses ?? []) {
+    decorators.push(ApiResponse({ status, type: options.microvault ? MicroVaultErrorBodyDto : ErrorBodyDto }));
+  }
+  return applyDecorators(...decorators);
+}

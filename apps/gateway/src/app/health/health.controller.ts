@@ -1,0 +1,53 @@
+import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { SERVICES, healthSubjectOf } from '@service/contracts';
+import type { NatsRequester } from '@service/nats';
+import type { FastifyReply } from 'fastify';
+import type { Redis } from 'ioredis';
+import { SERVICE_REQUESTER } from '../services.js';
+import { NATS, REDIS } from '../tokens.js';
+
+const CHECK_TIMEOUT_MS = 1_000;
+
+/** Probes for the orchestrator, outside /v2 and without authentication. */
+@ApiExcludeController()
+@Controller()
+export class HealthController {
+  constructor(
+    @Inject(NATS) private readonly nats: NatsConnection,
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(SERVICE_REQUESTER) private readonly requester: NatsRequester,
+  ) {}
+
+  /** The process is up. */
+  @Get('healthz')
+  healthz(): { status: 'ok' } {
+    return { status: 'ok' };
+  }
+
+  /** Ready to serve: NATS and Redis answer and so does every service's health subject. */
+  @Get('readyz')
+  async readyz(@Res() reply: FastifyReply): Promise<void> {
+    const checks: Record<string, Promise<unknown>> = {
+      nats: this.nats.isClosed() ? Promise.reject(new Error('closed')) : this.nats.flush(),
+      redis: withTimeout(this.redis.ping()),
+    };
+    for (const service of SERVICES) {
+      checks[service] = this.requester.request(healthSubjectOf(service), {}, { timeoutMs: CHECK_TIMEOUT_MS });
+    }
+    const names = Object.keys(checks);
+    const results = await Promise.allSettled(names.map((name) => withTimeout(checks[name] as Promise<unknown>)));
+    const status: Record<string, 'ok' | 'unavailable'> = {};
+    names.forEach((name, index) => (status[name] = results[index]?.status === 'fulfilled' ? 'ok' : 'unavailable'));
+    const ready = Object.values(status).every((value) => value === 'ok');
+    void reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', checks: status });
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>): Promise<T> {
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), CHECK_TIMEOUT_MS).unref()),
+  ]);
+}

@@ -1,0 +1,51 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException } from '@nestjs/common';
+import { type RpcErrorPayload, ServiceError, toHttpErrorBody, toRpcError } from '@service/errors';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { PING_PATH } from '../system/system.controller.js';
+
+/**
+ * Every error leaves the gateway in the interface's shape with a stable code; nothing internal
+ * (stack, SQL, host names) reaches the body. Ping's 500 is `{error}` only, as the interface says.
+ */
+@Catch()
+export class HttpErrorFilter implements ExceptionFilter {
+  constructor(private readonly logger: Logger) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    const payload = this.toPayload(exception, request);
+    if (payload.status >= 500 && payload.code === 'internal_error') {
+      this.logger.error({ err: exception, requestId: request.requestId, url: request.url }, 'request failed');
+    }
+    const body = request.url === PING_PATH && payload.status === 500 ? { error: payload.message } : toHttpErrorBody(payload);
+    void reply.status(payload.status).header('content-type', 'application/json; charset=utf-8').send(body);
+  }
+
+  private toPayload(exception: unknown, request: FastifyRequest): RpcErrorPayload {
+    if (exception instanceof ServiceError) return toRpcError(exception);
+    const status = exception instanceof HttpException ? exception.getStatus() : statusOf(exception);
+    if (status === 404) {
+      return { status, code: 'validation_error', message: `No route matches ${request.method} ${request.url.split('?')[0]}.` };
+    }
+    if (status === 413) return { status, code: 'validation_error', message: 'The request body is too large.' };
+    if (status === 415) return { status, code: 'validation_error', message: 'Send the body as application/json.' };
+    if (status !== undefined && status >= 400 && status < 500) {
+      const fastifyCode = (exception as { code?: unknown }).code;
+      const message =
+        typeof fastifyCode === 'string' && fastifyCode.startsWith('FST_ERR_CTP')
+          ? 'The request body is not valid JSON.'
+          : 'The request is invalid.';
+      return { status: 400, code: 'validation_error', message };
+    }
+    return toRpcError(exception);
+  }
+}
+
+/** Fastify's own errors (body parsing, size) carry `statusCode`. */
+function statusOf(exception: unknown): number | undefined {
+  const status = (exception as { statusCode?: unknown } | undefined)?.statusCode;
+  return typeof status === 'number' ? status : undefined;
+}

@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto';
+import { toHttpErrorBody, toRpcError } from '@service/errors';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { TokenVerifier } from '../auth/token-verifier.js';
+import type { EndpointClass, RateLimiter } from '../rate-limit/rate-limiter.js';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** Documentation is readable without a token; every other /v2 route needs one. */
+const PUBLIC_V2_PATHS = new Set(['/v2/openapi.json', '/v2/docs']);
+
+function needsAuth(url: string): boolean {
+  if (!url.startsWith('/v2/')) return false;
+  const path = url.split('?', 1)[0] ?? url;
+  return !PUBLIC_V2_PATHS.has(path) && !path.startsWith('/v2/docs/');
+}
+
+function endpointClassOf(method: string): EndpointClass {
+  return method === 'GET' || method === 'HEAD' ? 'read' : 'write';
+}
+
+/**
+ * Runs before routing, on Fastify's hooks rather than Nest guards: the request id, bearer
+ * authentication and the rate limit are the hot path of every call. One log line per request.
+ */
+export function registerRequestHooks(
+  fastify: FastifyInstance,
+  deps: { verifier: TokenVerifier; limiter: RateLimiter; logger: Logger },
+): void {
+  fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    request.startedAt = process.hrtime.bigint();
+    const incoming = request.headers['request-id'];
+    request.requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    void reply.header('request-id', request.requestId);
+    if (!needsAuth(request.url)) return;
+
+    try {
+      const principal = await deps.verifier.verify(request.headers.authorization);
+      request.ctx = { ...principal, requestId: request.requestId };
+    } catch (error) {
+      return reply.status(401).send(toHttpErrorBody(toRpcError(error)));
+    }
+    const decision = await deps.limiter.hit(`${request.ctx.orgId}:${request.ctx.principalId}`, endpointClassOf(request.method));
+    if (!decision.allowed) {
+      return reply
+        .status(429)
+        .header('retry-after', String(decision.retryAfterSeconds))
+        .send({ error: 'Too many requests; retry with backoff.', code: 'rate_limited' });
+    }
+  });
+
+  fastify.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
+    deps.logger.info({
+      requestId: request.requestId,
+      orgId: request.ctx?.orgId,
+      method: request.method,
+      route: request.routeOptions.url ?? request.url.split('?', 1)[0],
+      status: reply.statusCode,
+      durationMs: Number(process.hrtime.bigint() - request.startedAt) / 1e6,
+    });
+  });
+}

@@ -1,0 +1,71 @@
+import { createParamDecorator, type ExecutionContext, type Type } from '@nestjs/common';
+import { ServiceError } from '@service/errors';
+import { plainToInstance } from 'class-transformer';
+import { getMetadataStorage, type ValidationError, validateSync } from 'class-validator';
+import type { FastifyRequest } from 'fastify';
+
+const knownKeysCache = new WeakMap<Type, ReadonlySet<string>>();
+
+function knownKeys(dto: Type): ReadonlySet<string> {
+  let keys = knownKeysCache.get(dto);
+  if (!keys) {
+    const metadata = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false);
+    keys = new Set(metadata.map((entry) => entry.propertyName));
+    knownKeysCache.set(dto, keys);
+  }
+  return keys;
+}
+
+function firstMessage(errors: ValidationError[]): string {
+  for (const error of errors) {
+    const constraint = Object.values(error.constraints ?? {})[0];
+    if (constraint) return `${constraint}.`;
+    const nested = firstMessage(error.children ?? []);
+    if (nested) return nested;
+  }
+  return 'The request is invalid.';
+}
+
+/**
+ * Validates `input` against a contracts DTO. Unknown fields are dropped (bodies) or refused with
+ * `unknown_parameters` (queries); a broken rule is `validation_error` naming the field.
+ */
+export function validateInput<T extends object>(dto: Type<T>, input: unknown, rejectUnknown: boolean): T {
+  const plain = (input ?? {}) as Record<string, unknown>;
+  if (typeof plain !== 'object' || Array.isArray(plain)) {
+    throw new ServiceError('validation_error', 'The request body must be a JSON object.');
+  }
+  const known = knownKeys(dto);
+  if (rejectUnknown) {
+    const unknown = Object.keys(plain).filter((key) => !known.has(key));
+    if (unknown.length > 0) {
+      throw new ServiceError('unknown_parameters', `Unknown query parameter${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`);
+    }
+  }
+  const instance = plainToInstance(dto, plain, { excludeExtraneousValues: false });
+  const errors = known.size === 0 ? [] : validateSync(instance, { whitelist: true, forbidUnknownValues: false });
+  if (errors.length > 0) throw new ServiceError('validation_error', firstMessage(errors));
+  return instance;
+}
+
+/** The query string, validated; unknown parameters are refused. */
+export const ValidQuery = (dto: Type) =>
+  createParamDecorator((_: unknown, host: ExecutionContext) =>
+    validateInput(dto, host.switchToHttp().getRequest<FastifyRequest>().query, true),
+  )();
+
+/** The JSON body, validated; unknown fields are ignored. */
+export const ValidBody = (dto: Type) =>
+  createParamDecorator((_: unknown, host: ExecutionContext) =>
+    validateInput(dto, host.switchToHttp().getRequest<FastifyRequest>().body, false),
+  )();
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A path parameter that must be a UUID; anything else is `validation_error`. */
+export const UuidParam = (name: string) =>
+  createParamDecorator((_: unknown, host: ExecutionContext) => {
+    const value = (host.switchToHttp().getRequest<FastifyRequest>().params as Record<string, string>)[name];
+    if (typeof value !== 'string' || !UUID.test(value)) throw new ServiceError('validation_error', `${name} must be a UUID.`);
+    return value.toLowerCase();
+  })();

@@ -1,0 +1,19 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { defineServiceModule } from '@service/service-runtime';
+import type { Logger } from 'pino';
+import type { GVaultConfig } from '../config.js';
+import { PrismaService } from './prisma.service.js';
+import { YieldSourcesMsController } from './yield-sources/yield-sources-ms.controller.js';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: GVaultConfig, logger: Logger): DynamicModule {
+    return defineServiceModule(AppModule, {
+      name: 'gvault',
+      config,
+      logger,
+      prisma: PrismaService,
+      controllers: [YieldSourcesMsController],
+    });
+  }
+}

@@ -1,0 +1,68 @@
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { createInterface } from 'node:readline';
+import { afterAll, expect, it } from '@jest/globals';
+import { isolatedEventStream, newRunId, REPO_ROOT } from '@service/testing';
+import pg from 'pg';
+
+const runId = newRunId();
+const database = `service_start_${runId}`;
+const stream = isolatedEventStream(runId);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+afterAll(async () => {
+  const admin = new pg.Client({ connectionString: 'postgresql://postgres@127.0.0.1:5432/postgres' });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+  await admin.end();
+  await stream.destroy();
+});
+
+it('npm start runs the whole system, prints a working dev token and stops every app on Ctrl-C', async () => {
+  const port = await freePort();
+  const launcher = spawn(process.execPath, ['--import', 'tsx', 'tools/dev/src/start.ts'], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATABASE_URL: `postgresql://postgres@127.0.0.1:5432/${database}`,
+      EVENTS_STREAM: stream.EVENTS_STREAM,
+      EVENTS_SUBJECT_PREFIX: stream.EVENTS_SUBJECT_PREFIX,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const exited = new Promise<number | null>((resolve) => launcher.once('exit', (code) => resolve(code)));
+  const token = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no token in time:\n${output.join('\n')}`)), 150_000);
+    for (const source of [launcher.stdout, launcher.stderr]) {
+      createInterface({ input: source }).on('line', (line) => {
+        output.push(line);
+        const match = /^DEV_TOKEN=(\S+)$/.exec(line);
+        if (match?.[1]) {
+          clearTimeout(timer);
+          resolve(match[1]);
+        }
+      });
+    }
+    void exited.then((code) => reject(new Error(`npm start exited with ${code}:\n${output.join('\n')}`)));
+  });
+
+  expect(output.join('\n')).toContain(`Service API ready at http://127.0.0.1:${port} (sandbox)`);
+  const ping = await fetch(`http://127.0.0.1:${port}/v2/system/ping`, { headers: { authorization: `Bearer ${token}` } });
+  expect(ping.status).toBe(200);
+  expect(await ping.json()).toEqual({ message: 'pong' });
+  expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+
+  launcher.kill('SIGINT');
+  expect(await exited).toBe(0);
+  await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+}, 200_000);
