@@ -1,0 +1,270 @@
+import { describe, it, expect } from '@jest/globals';
+import type { IContainer, IPodSpec, IProbe, IService } from 'kubernetes-models/v1';
+import type { IDeployment } from 'kubernetes-models/apps/v1';
+import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
+import type { IJob } from 'kubernetes-models/batch/v1';
+import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1';
+import {
+  APPS,
+  GATEWAY,
+  GATEWAY_PORT,
+  HEALTH_PORT,
+  ONE_OF_ENV,
+  OVERLAYS,
+  REQUIRED_ENV,
+  SCHEMA,
+  SECRET_ENV,
+  SERVICES,
+  appContainer,
+  containerEnv,
+  findAll,
+  findOne,
+  jobContainer,
+  parseYamlDocuments,
+  plainValue,
+  readWorkspaceFile,
+  render,
+  validationErrors,
+  type App,
+  type KubeObject,
+  type Overlay,
+} from './support.js';
+
+const overlays = Object.keys(OVERLAYS) as Overlay[];
+
+function deploymentOf(overlay: Overlay, app: App) {
+  return findOne<IDeployment>(render(overlay), 'Deployment', app);
+}
+
+function podLabels(deployment: IDeployment): Record<string, string> {
+  return deployment.spec?.template.metadata?.labels ?? {};
+}
+
+function selects(selector: Record<string, string> | undefined, labels: Record<string, string>): boolean {
+  const entries = Object.entries(selector ?? {});
+  return entries.length > 0 && entries.every(([key, value]) => labels[key] === value);
+}
+
+function port(container: IContainer, probe: IProbe | undefined): number | undefined {
+  const target = probe?.httpGet?.port;
+  if (typeof target === 'number') return target;
+  return container.ports?.find((p) => p.name === target)?.containerPort;
+}
+
+function expectHardened(pod: IPodSpec, container: IContainer, id: string): void {
+  expect({ id, runAsNonRoot: pod.securityContext?.runAsNonRoot }).toEqual({ id, runAsNonRoot: true });
+  expect(pod.securityContext?.runAsUser).toBeGreaterThan(0);
+  expect(pod.automountServiceAccountToken).toBe(false);
+  const security = container.securityContext;
+  expect({ id, security }).toMatchObject({
+    id,
+    security: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
+  });
+  expect(security?.privileged).not.toBe(true);
+  expect(security?.runAsUser ?? 1).toBeGreaterThan(0);
+  for (const kind of ['requests', 'limits'] as const) {
+    expect({ id, kind, cpu: container.resources?.[kind]?.cpu !== undefined }).toEqual({ id, kind, cpu: true });
+    expect({ id, kind, memory: container.resources?.[kind]?.memory !== undefined }).toEqual({ id, kind, memory: true });
+  }
+  // readOnlyRootFilesystem: /tmp is the only writable place.
+  const tmp = container.volumeMounts?.find((m) => m.mountPath === '/tmp');
+  expect(pod.volumes?.find((v) => v.name === tmp?.name)?.emptyDir).toBeDefined();
+}
+
+describe.each(overlays)('k8s overlay %s', (overlay) => {
+  const { namespace, serviceEnv } = OVERLAYS[overlay];
+
+  it('renders objects that all validate against the Kubernetes schemas', () => {
+    const objects = render(overlay);
+    expect(objects.length).toBeGreaterThan(0);
+    expect(objects.flatMap(validationErrors)).toEqual([]);
+  });
+
+  it('puts every object in the overlay namespace and commits no Secret', () => {
+    const objects = render(overlay);
+    findOne(objects, 'Namespace', namespace);
+    const misplaced = objects
+      .filter((o) => o.kind !== 'Namespace' && o.metadata.namespace !== namespace)
+      .map((o) => `${o.kind}/${o.metadata.name}`);
+    expect(misplaced).toEqual([]);
+    expect(findAll(objects, 'Secret')).toEqual([]);
+  });
+
+  it('labels every object as part of the platform', () => {
+    const unlabelled = render(overlay)
+      .filter((o) => o.metadata.labels?.['app.kubernetes.io/part-of'] !== 'service-platform')
+      .map((o) => `${o.kind}/${o.metadata.name}`);
+    expect(unlabelled).toEqual([]);
+  });
+
+  it.each(APPS)('%s has a Deployment, an autoscaling/v2 CPU HPA and a PDB over its pods', (app) => {
+    const objects = render(overlay);
+    const deployment = deploymentOf(overlay, app);
+    const labels = podLabels(deployment);
+    expect(labels['app.kubernetes.io/name']).toBe(app);
+    expect(selects(deployment.spec?.selector.matchLabels, labels)).toBe(true);
+    // The HPA owns the replica count; a fixed count would fight it on every apply.
+    expect(deployment.spec?.replicas).toBeUndefined();
+
+    const hpa = findOne<IHorizontalPodAutoscaler>(objects, 'HorizontalPodAutoscaler', app);
+    expect(hpa.apiVersion).toBe('autoscaling/v2');
+    expect(hpa.spec?.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: app });
+    expect(hpa.spec?.metrics?.some((m) => m.type === 'Resource' && m.resource?.name === 'cpu')).toBe(true);
+    expect(hpa.spec?.minReplicas).toBeGreaterThanOrEqual(1);
+    expect(hpa.spec!.maxReplicas).toBeGreaterThanOrEqual(hpa.spec!.minReplicas!);
+
+    const pdb = findOne<IPodDisruptionBudget>(objects, 'PodDisruptionBudget', app);
+    expect(selects(pdb.spec?.selector?.matchLabels, labels)).toBe(true);
+    // Must not also cover the migration Job's pods (a PDB cannot scale a Job).
+    for (const job of findAll<IJob>(objects, 'Job')) {
+      expect(selects(pdb.spec?.selector?.matchLabels, job.spec?.template.metadata?.labels ?? {})).toBe(false);
+    }
+  });
+
+  it('exposes the gateway, and only the gateway, through a Service on its http port', () => {
+    const objects = render(overlay);
+    const services = findAll<IService>(objects, 'Service');
+    expect(services.map((s) => s.metadata.name)).toEqual([GATEWAY]);
+    const [service] = services;
+    const gateway = deploymentOf(overlay, GATEWAY);
+    expect(selects(service.spec?.selector, podLabels(gateway))).toBe(true);
+    const container = appContainer(gateway);
+    for (const servicePort of service.spec?.ports ?? []) {
+      const target = servicePort.targetPort;
+      const containerPort =
+        typeof target === 'number' ? target : container.ports?.find((p) => p.name === target)?.containerPort;
+      expect(containerPort).toBe(GATEWAY_PORT);
+    }
+  });
+
+  it.each(APPS)('%s runs its build, probes /healthz and /readyz and shuts down gracefully', (app) => {
+    const deployment = deploymentOf(overlay, app);
+    const pod = deployment.spec!.template.spec!;
+    const container = appContainer(deployment);
+    expect(container.command).toEqual(['node', `apps/${app}/dist/main.js`]);
+    expect(container.image).toMatch(new RegExp(`/${app}:[\\w][\\w.-]*$`));
+    expect(container.image).not.toMatch(/:latest$/);
+
+    const expectedPort = app === GATEWAY ? GATEWAY_PORT : HEALTH_PORT;
+    expect(container.readinessProbe?.httpGet?.path).toBe('/readyz');
+    expect(container.livenessProbe?.httpGet?.path).toBe('/healthz');
+    expect(port(container, container.readinessProbe)).toBe(expectedPort);
+    expect(port(container, container.livenessProbe)).toBe(expectedPort);
+    if (container.startupProbe) expect(container.startupProbe.httpGet?.path).toBe('/healthz');
+
+    const env = containerEnv(render(overlay), container);
+    expect(plainValue(env.get(app === GATEWAY ? 'PORT' : 'HEALTH_PORT'))).toBe(String(expectedPort));
+
+    const preStop = container.lifecycle?.preStop;
+    const sleep = preStop?.exec?.command?.[0] === 'sleep' ? Number(preStop.exec.command[1]) : preStop?.sleep?.seconds;
+    expect(sleep).toBeGreaterThan(0);
+    // The grace period covers the preStop sleep plus time to finish in-flight work.
+    expect(pod.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(sleep! + 15);
+    expectHardened(pod, container, `Deployment/${app}`);
+  });
+
+  it.each(APPS)('%s gets every variable it validates at boot', (app) => {
+    const env = containerEnv(render(overlay), appContainer(deploymentOf(overlay, app)));
+    const missing = REQUIRED_ENV[app].filter((name) => !env.has(name));
+    expect(missing).toEqual([]);
+    for (const group of ONE_OF_ENV[app] ?? []) {
+      expect(group.filter((name) => env.has(name))).not.toEqual([]);
+    }
+    for (const [name, source] of env) {
+      if (SECRET_ENV.includes(name)) expect({ name, from: source.from }).toEqual({ name, from: 'secret' });
+      if (source.from === 'configMap') expect({ name, value: source.value }).toEqual({ name, value: expect.any(String) });
+      expect({ name, from: source.from }).not.toEqual({ name, from: 'other' });
+    }
+    expect(plainValue(env.get('SERVICE_ENV'))).toBe(serviceEnv);
+    if (app !== GATEWAY) expect(plainValue(env.get('DATABASE_SCHEMA'))).toBe(SCHEMA[app]);
+  });
+
+  it.each(SERVICES)('%s has a migration Job for its own schema, on its own image', (app) => {
+    const objects = render(overlay);
+    const job = findOne<IJob>(objects, 'Job', `${app}-migrate`);
+    const container = jobContainer(job);
+    expect(container.command).toEqual(['node', 'tools/migrate/dist/cli.js', 'deploy', '--app', app]);
+    expect(container.image).toBe(appContainer(deploymentOf(overlay, app)).image);
+    expect(job.spec?.template.spec?.restartPolicy).toBe('Never');
+    expect(job.spec?.backoffLimit).toBeGreaterThanOrEqual(1);
+
+    const env = containerEnv(objects, container);
+    expect(env.get('DATABASE_URL')?.from).toBe('secret');
+    expect(plainValue(env.get('DATABASE_SCHEMA'))).toBe(SCHEMA[app]);
+    // Same database credentials as the service itself.
+    const serviceEnv = containerEnv(objects, appContainer(deploymentOf(overlay, app)));
+    expect(env.get('DATABASE_URL')).toEqual(serviceEnv.get('DATABASE_URL'));
+    // Self-contained so it can be applied before the new ConfigMaps (see k8s/README.md).
+    expect(container.envFrom ?? []).toEqual([]);
+    expectHardened(job.spec!.template.spec!, container, `Job/${job.metadata.name}`);
+  });
+
+  it('references only Secrets and keys documented in the sandbox example', () => {
+    const documented = new Map<string, Set<string>>();
+    for (const secret of parseYamlDocuments(
+      readWorkspaceFile('k8s/overlays/sandbox/secrets.example.yaml'),
+      'secrets.example.yaml',
+    )) {
+      expect(validationErrors(secret)).toEqual([]);
+      const data = { ...(secret['stringData'] as object), ...(secret['data'] as object) };
+      documented.set(secret.metadata.name, new Set(Object.keys(data)));
+    }
+    const objects = render(overlay);
+    const containers = [
+      ...findAll<IDeployment>(objects, 'Deployment').map(appContainer),
+      ...findAll<IJob>(objects, 'Job').map(jobContainer),
+    ];
+    const undocumented: string[] = [];
+    for (const container of containers) {
+      for (const source of containerEnv(objects, container).values()) {
+        if (source.from === 'secret' && !documented.get(source.secret)?.has(source.key)) {
+          undocumented.push(`${container.name}: ${source.secret}/${source.key}`);
+        }
+      }
+    }
+    expect(undocumented).toEqual([]);
+  });
+});
+
+describe('k8s environment differences', () => {
+  function gatewayEnv(overlay: Overlay) {
+    return containerEnv(render(overlay), appContainer(deploymentOf(overlay, GATEWAY)));
+  }
+  function webhookEnv(overlay: Overlay) {
+    return containerEnv(render(overlay), appContainer(deploymentOf(overlay, 'webhook-service')));
+  }
+  function minReplicas(overlay: Overlay, app: App) {
+    return findOne<IHorizontalPodAutoscaler>(render(overlay), 'HorizontalPodAutoscaler', app).spec?.minReplicas;
+  }
+
+  it('production applies the production rate limits and forbids private webhook URLs', () => {
+    const gateway = gatewayEnv('production');
+    expect(plainValue(gateway.get('RATE_LIMIT_READ_PER_MINUTE'))).toBe('200');
+    expect(plainValue(gateway.get('RATE_LIMIT_WRITE_PER_MINUTE'))).toBe('20');
+    expect(plainValue(gateway.get('NATS_REQUEST_TIMEOUT_MS'))).toBe('3000');
+    expect(plainValue(webhookEnv('production').get('WEBHOOK_ALLOW_PRIVATE_URLS'))).toBe('false');
+  });
+
+  it('sandbox allows private webhook URLs', () => {
+    expect(plainValue(webhookEnv('sandbox').get('WEBHOOK_ALLOW_PRIVATE_URLS'))).toBe('true');
+  });
+
+  it('production keeps at least two replicas of every app and more of the gateway', () => {
+    for (const app of APPS) expect({ app, min: minReplicas('production', app)! >= 2 }).toEqual({ app, min: true });
+    expect(minReplicas('production', GATEWAY)).toBeGreaterThan(minReplicas('sandbox', GATEWAY)!);
+  });
+
+  it('overlays pin image tags of their own', () => {
+    const tags = (overlay: Overlay) =>
+      findAll<IDeployment>(render(overlay), 'Deployment').map((d) => appContainer(d).image?.split(':').pop());
+    for (const overlay of overlays) expect(tags(overlay).every((tag) => tag && tag !== 'latest')).toBe(true);
+  });
+
+  it('keeps base objects free of environment-specific values', () => {
+    // SERVICE_ENV must come from an overlay: a base default could silently run production as sandbox.
+    const base = readWorkspaceFile('k8s/base/kustomization.yaml');
+    expect(base).not.toMatch(/SERVICE_ENV=/);
+    const objects: KubeObject[] = render('production');
+    expect(objects.some((o) => JSON.stringify(o).includes('sandbox'))).toBe(false);
+  });
+});
