@@ -115,25 +115,28 @@ describe('outbox and relay', () => {
   });
 });
 
+const consumerOf = (handle: (event: DomainEvent, tx: SqlExecutor) => Promise<void>) =>
+  new DurableConsumer({
+    durable: `test-${runId}`,
+    filterSubject: `${stream.EVENTS_SUBJECT_PREFIX}.wallet.>`,
+    db,
+    js,
+    jsm,
+    logger,
+    ...streamConfig(),
+    handle,
+  });
+
 describe('durable consumer', () => {
   it('applies each event once even when the handler fails first and events are redelivered', async () => {
     await db.$executeRawUnsafe('CREATE TABLE IF NOT EXISTS applied (event_id uuid, n int)');
     let failures = 1;
-    const consumer = new DurableConsumer({
-      durable: `test-${runId}`,
-      filterSubject: `${stream.EVENTS_SUBJECT_PREFIX}.wallet.>`,
-      db,
-      js,
-      jsm,
-      logger,
-      ...streamConfig(),
-      handle: async (event, tx) => {
-        await tx.$executeRawUnsafe('INSERT INTO applied VALUES ($1::uuid, $2)', event.id, (event.payload as { n?: number }).n ?? 0);
-        if (failures > 0) {
-          failures -= 1;
-          throw new Error('transient');
-        }
-      },
+    const consumer = consumerOf(async (event, tx) => {
+      await tx.$executeRawUnsafe('INSERT INTO applied VALUES ($1::uuid, $2)', event.id, (event.payload as { n?: number }).n ?? 0);
+      if (failures > 0) {
+        failures -= 1;
+        throw new Error('transient');
+      }
     });
     await consumer.start();
     const count = async () => (await db.$queryRawUnsafe<{ c: number }[]>('SELECT count(*)::int AS c FROM applied'))[0]?.c ?? 0;
@@ -142,17 +145,8 @@ describe('durable consumer', () => {
 
     // Delivered again from the start (as after a lost ack): nothing is applied twice.
     await jsm.consumers.delete(stream.EVENTS_STREAM, `test-${runId}`);
-    const again = new DurableConsumer({
-      durable: `test-${runId}`,
-      filterSubject: `${stream.EVENTS_SUBJECT_PREFIX}.wallet.>`,
-      db,
-      js,
-      jsm,
-      logger,
-      ...streamConfig(),
-      handle: async (event, tx) => {
-        await tx.$executeRawUnsafe('INSERT INTO applied VALUES ($1::uuid, 0)', event.id);
-      },
+    const again = consumerOf(async (event, tx) => {
+      await tx.$executeRawUnsafe('INSERT INTO applied VALUES ($1::uuid, 0)', event.id);
     });
     await again.start();
     await waitFor(async () => (await jsm.consumers.info(stream.EVENTS_STREAM, `test-${runId}`)).num_ack_pending === 0 &&

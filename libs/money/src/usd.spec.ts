@@ -2,14 +2,15 @@ import { describe, expect, it } from '@jest/globals';
 import { ServiceError } from '@service/errors';
 import { formatUsd, parseUsd } from './index.js';
 
-function codeOf(fn: () => unknown): string | undefined {
+const codeOf = (fn: () => unknown): string | undefined => {
   try {
     fn();
+    return undefined;
   } catch (error) {
-    return error instanceof ServiceError ? error.code : 'not-a-service-error';
+    return error instanceof ServiceError ? error.code : String(error);
   }
-  return undefined;
-}
+};
+
 
 describe('parseUsd', () => {
   it.each([

@@ -5,6 +5,12 @@ export interface NatsConnectOptions {
   readonly url: string;
   /** Connection name shown by the server's monitoring. */
   readonly name: string;
+  /**
+   * Whether every request captures a stack trace when it starts, so that its error shows where it
+   * was made (the client's default, true). That is two Error objects per request: a process that
+   * forwards many requests and turns every failure into its own error turns it off.
+   */
+  readonly asyncTraces?: boolean;
 }
 
 /**
@@ -19,6 +25,7 @@ export async function connectNats(options: NatsConnectOptions): Promise<NatsConn
       maxReconnectAttempts: -1,
       reconnectTimeWait: 500,
       pingInterval: 10_000,
+      noAsyncTraces: options.asyncTraces === false,
     });
   } catch (error) {
     throw new Error(

@@ -2,14 +2,15 @@ import { describe, expect, it } from '@jest/globals';
 import { ServiceError } from '@service/errors';
 import { decodeCursor, encodeCursor, parseLimit, toPage } from './index.js';
 
-function codeOf(fn: () => unknown): string | undefined {
+const codeOf = (fn: () => unknown): string | undefined => {
   try {
     fn();
+    return undefined;
   } catch (error) {
-    return error instanceof ServiceError ? error.code : 'not-a-service-error';
+    return error instanceof ServiceError ? error.code : String(error);
   }
-  return undefined;
-}
+};
+
 
 describe('cursors', () => {
   const filters = { type: 'deposit', walletId: ['a'] };

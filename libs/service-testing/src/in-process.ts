@@ -5,7 +5,7 @@ import { healthSubjectOf, type ServiceName } from '@service/contracts';
 import { NatsRequester } from '@service/nats';
 import { type RunningService, runService, type ServiceConfig } from '@service/service-runtime';
 import type { Logger } from 'pino';
-import { isolatedEventStream, migratedSchema, newRunId, TEST_DATABASE_URL, TEST_NATS_URL } from '@service/testing';
+import { isolatedEventStream, migratedSchema, newRunId, serviceTestEnv, TEST_NATS_URL } from '@service/testing';
 
 export interface InProcessService {
   readonly running: RunningService;
@@ -26,16 +26,7 @@ export async function startServiceInProcess<C extends ServiceConfig>(options: {
   const runId = newRunId();
   const schema = await migratedSchema(`${options.name}-service`, runId);
   const stream = isolatedEventStream(runId);
-  const env = {
-    SERVICE_ENV: 'sandbox',
-    NATS_URL: TEST_NATS_URL,
-    DATABASE_URL: TEST_DATABASE_URL,
-    DATABASE_SCHEMA: schema.schema,
-    EVENTS_STREAM: stream.EVENTS_STREAM,
-    EVENTS_SUBJECT_PREFIX: stream.EVENTS_SUBJECT_PREFIX,
-    LOG_LEVEL: 'warn',
-    ...options.env,
-  };
+  const env = { ...serviceTestEnv(schema.schema, stream), LOG_LEVEL: 'warn', ...options.env };
   const running = await runService({
     name: options.name,
     module: options.module as (config: ServiceConfig, logger: Logger) => DynamicModule,

@@ -87,3 +87,15 @@ export function isolatedEventStream(runId: string, natsUrl = TEST_NATS_URL): Iso
     },
   };
 }
+
+/** What a service of a test run is started with: its schema, the run's stream, the test servers. */
+export function serviceTestEnv(schema: string, stream: Pick<IsolatedStream, 'EVENTS_STREAM' | 'EVENTS_SUBJECT_PREFIX'>): Record<string, string> {
+  return {
+    SERVICE_ENV: 'sandbox',
+    NATS_URL: TEST_NATS_URL,
+    DATABASE_URL: TEST_DATABASE_URL,
+    DATABASE_SCHEMA: schema,
+    EVENTS_STREAM: stream.EVENTS_STREAM,
+    EVENTS_SUBJECT_PREFIX: stream.EVENTS_SUBJECT_PREFIX,
+  };
+}

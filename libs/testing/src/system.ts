@@ -1,6 +1,6 @@
 import { SERVICES, type ServiceName } from '@service/contracts';
 import { TestAuth } from './auth.js';
-import { type IsolatedSchema, isolatedEventStream, migratedSchema, newRunId, TEST_DATABASE_URL, TEST_NATS_URL, TEST_REDIS_URL } from './infra.js';
+import { type IsolatedSchema, isolatedEventStream, migratedSchema, newRunId, serviceTestEnv, TEST_NATS_URL, TEST_REDIS_URL } from './infra.js';
 import { type AppProcess, startApp } from './processes.js';
 
 export interface TestSystem {
@@ -36,14 +36,7 @@ export async function startTestSystem(options: {
   const serviceEnv = (service: ServiceName): Record<string, string> => {
     const schema = schemas.get(service);
     if (!schema) throw new Error(`${service} has no schema in this test system`);
-    return {
-      SERVICE_ENV: 'sandbox',
-      NATS_URL: TEST_NATS_URL,
-      DATABASE_URL: TEST_DATABASE_URL,
-      DATABASE_SCHEMA: schema.schema,
-      EVENTS_STREAM: stream.EVENTS_STREAM,
-      EVENTS_SUBJECT_PREFIX: stream.EVENTS_SUBJECT_PREFIX,
-    };
+    return serviceTestEnv(schema.schema, stream);
   };
 
   const system: TestSystem = {
