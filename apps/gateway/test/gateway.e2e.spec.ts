@@ -1,4 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
+import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startTestSystem, type TestSystem } from '@service/testing';
 import { SignJWT } from 'jose';
@@ -188,6 +189,23 @@ describe('forwarding to a service', () => {
   });
 });
 
+describe('graceful shutdown', () => {
+  it('finishes a request in flight on SIGTERM, then exits by itself', async () => {
+    const gateway = await system.startGateway();
+    const gvault = system.services.get('gvault')!;
+    gvault.pause();
+    const inFlight = call(`${gateway.url}/v2/gvaults/yield-sources`, { token: await freshToken() });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const exited = gateway.process.stop();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    gvault.resume();
+    expect((await inFlight).status).toBe(200);
+    await exited;
+    expect(gateway.process.child.signalCode).toBe('SIGTERM');
+    await expect(fetch(`${gateway.url}/healthz`)).rejects.toThrow();
+  });
+});
+
 describe('errors and documents', () => {
   it('answers an unknown route with a stable code and no internals', async () => {
     const result = await call(`${gatewayA}/v2/nothing-here`, { token: await freshToken() });
@@ -204,6 +222,7 @@ describe('errors and documents', () => {
       components: { securitySchemes: Record<string, { type: string; scheme: string }> };
     };
     expect(document.openapi).toMatch(/^3\./);
+    await expect(SwaggerParser.validate(structuredClone(result.body) as never)).resolves.toBeDefined();
     expect(document.components.securitySchemes['bearer']).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(Object.keys(document.paths).sort()).toEqual(['/v2/gvaults/yield-sources', '/v2/system/ping']);
     for (const path of Object.values(document.paths)) {

@@ -4,6 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { connectNats } from '@service/nats';
 import { NestPinoLogger } from '@service/service-runtime';
+import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config.js';
@@ -22,6 +23,22 @@ export interface RunningGateway {
 }
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * Closing the server only drops connections idle at that moment; a keep-alive connection whose
+ * last request finishes during shutdown would hold the process until its keep-alive timeout.
+ */
+function closeConnectionsAsTheyIdle(fastify: FastifyInstance): void {
+  let timer: NodeJS.Timeout | undefined;
+  fastify.addHook('preClose', (done) => {
+    timer = setInterval(() => fastify.server.closeIdleConnections(), 100);
+    done();
+  });
+  fastify.addHook('onClose', (_instance, done) => {
+    clearInterval(timer);
+    done();
+  });
+}
 
 export async function createGateway(config: GatewayConfig, logger: Logger): Promise<RunningGateway> {
   // NatsRequester turns every failed request into a 503 of its own, so the client's per-request
@@ -55,6 +72,7 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     ),
     logger,
   });
+  closeConnectionsAsTheyIdle(app.getHttpAdapter().getInstance());
   app.useGlobalFilters(new HttpErrorFilter(logger));
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
