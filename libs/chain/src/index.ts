@@ -1,0 +1,2 @@
+export * from './anvil.js';
+export * from './solidity.js';
