@@ -3,9 +3,9 @@ import type { DynamicModule } from '@nestjs/common';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { healthSubjectOf, type ServiceName } from '@service/contracts';
 import { NatsRequester } from '@service/nats';
-import { type RunningService, runService, type ServiceConfig } from '@service/service-runtime';
+import { type ConfigSpec, type RunningService, runService, type ServiceConfig } from '@service/service-runtime';
 import type { Logger } from 'pino';
-import { isolatedEventStream, migratedSchema, newRunId, serviceTestEnv, TEST_NATS_URL } from '@service/testing';
+import { isolatedEventStream, migratedSchema, newRunId, serviceTestEnv, startIsolatedNats } from '@service/testing';
 
 export interface InProcessService {
   readonly running: RunningService;
@@ -21,18 +21,22 @@ export interface InProcessService {
 export async function startServiceInProcess<C extends ServiceConfig>(options: {
   name: ServiceName;
   module: (config: C, logger: Logger) => DynamicModule;
+  /** The service's own configuration variables, as its main.ts passes them to runService. */
+  spec?: ConfigSpec;
   env?: Record<string, string>;
 }): Promise<InProcessService> {
   const runId = newRunId();
   const schema = await migratedSchema(`${options.name}-service`, runId);
-  const stream = isolatedEventStream(runId);
-  const env = { ...serviceTestEnv(schema.schema, stream), LOG_LEVEL: 'warn', ...options.env };
+  const nats = await startIsolatedNats();
+  const stream = isolatedEventStream(runId, nats.url);
+  const env = { ...serviceTestEnv(schema.schema, stream), NATS_URL: nats.url, LOG_LEVEL: 'warn', ...options.env };
   const running = await runService({
     name: options.name,
     module: options.module as (config: ServiceConfig, logger: Logger) => DynamicModule,
+    spec: options.spec,
     env,
   });
-  const connection: NatsConnection = await connect({ servers: TEST_NATS_URL });
+  const connection: NatsConnection = await connect({ servers: nats.url });
   return {
     running,
     env,
@@ -41,7 +45,7 @@ export async function startServiceInProcess<C extends ServiceConfig>(options: {
       await connection.close();
       await running.close();
       await schema.drop();
-      await stream.destroy();
+      await nats.stop();
     },
   };
 }
@@ -50,12 +54,13 @@ export async function startServiceInProcess<C extends ServiceConfig>(options: {
 export function describeServiceSkeleton<C extends ServiceConfig>(
   name: ServiceName,
   module: (config: C, logger: Logger) => DynamicModule,
+  spec?: ConfigSpec,
 ): void {
   describe(`${name} service skeleton`, () => {
     let service: InProcessService;
 
     beforeAll(async () => {
-      service = await startServiceInProcess({ name, module });
+      service = await startServiceInProcess({ name, module, spec });
     });
 
     afterAll(async () => {

@@ -2,3 +2,4 @@ export * from './infra.js';
 export * from './auth.js';
 export * from './processes.js';
 export * from './system.js';
+export * from './nats-server.js';

@@ -50,7 +50,12 @@ export async function startApp(
       reject(new Error(`${app} exited with ${code} before it was ready:\n${lines.join('\n')}`));
     });
   });
-  await ready;
+  try {
+    await ready;
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
   return {
     name: app,
     child,

@@ -1,6 +1,7 @@
 import { SERVICES, type ServiceName } from '@service/contracts';
 import { TestAuth } from './auth.js';
-import { type IsolatedSchema, isolatedEventStream, migratedSchema, newRunId, serviceTestEnv, TEST_NATS_URL, TEST_REDIS_URL } from './infra.js';
+import { type IsolatedSchema, isolatedEventStream, migratedSchema, newRunId, serviceTestEnv, TEST_REDIS_URL } from './infra.js';
+import { startIsolatedNats } from './nats-server.js';
 import { type AppProcess, startApp } from './processes.js';
 
 export interface TestSystem {
@@ -8,6 +9,8 @@ export interface TestSystem {
   readonly auth: TestAuth;
   readonly services: Map<ServiceName, AppProcess>;
   readonly gateways: { url: string; process: AppProcess }[];
+  /** The run's own NATS server (JetStream enabled). */
+  readonly natsUrl: string;
   /** Environment a service of this system runs with. */
   serviceEnv(service: ServiceName): Record<string, string>;
   startService(service: ServiceName): Promise<AppProcess>;
@@ -28,7 +31,8 @@ export async function startTestSystem(options: {
 } = {}): Promise<TestSystem> {
   const runId = newRunId();
   const auth = new TestAuth();
-  const stream = isolatedEventStream(runId);
+  const nats = await startIsolatedNats();
+  const stream = isolatedEventStream(runId, nats.url);
   const schemas = new Map<ServiceName, IsolatedSchema>();
   const services = new Map<ServiceName, AppProcess>();
   const gateways: { url: string; process: AppProcess }[] = [];
@@ -36,7 +40,7 @@ export async function startTestSystem(options: {
   const serviceEnv = (service: ServiceName): Record<string, string> => {
     const schema = schemas.get(service);
     if (!schema) throw new Error(`${service} has no schema in this test system`);
-    return serviceTestEnv(schema.schema, stream);
+    return { ...serviceTestEnv(schema.schema, stream), NATS_URL: nats.url };
   };
 
   const system: TestSystem = {
@@ -44,6 +48,7 @@ export async function startTestSystem(options: {
     auth,
     services,
     gateways,
+    natsUrl: nats.url,
     serviceEnv,
     async startService(service) {
       const process = await startApp(`${service}-service`, serviceEnv(service), isLogOf(`${service} service ready`));
@@ -56,7 +61,7 @@ export async function startTestSystem(options: {
         {
           PORT: '0',
           HOST: '127.0.0.1',
-          NATS_URL: TEST_NATS_URL,
+          NATS_URL: nats.url,
           REDIS_URL: TEST_REDIS_URL,
           ...auth.gatewayEnv(),
           ...options.gatewayEnv,
@@ -72,15 +77,21 @@ export async function startTestSystem(options: {
     async stop() {
       await Promise.all([...gateways.map((gateway) => gateway.process.stop()), ...[...services.values()].map((s) => s.stop())]);
       await Promise.all([...schemas.values()].map((schema) => schema.drop()));
-      await stream.destroy();
+      await nats.stop();
     },
   };
 
-  const wanted = options.services ?? SERVICES;
-  for (const service of wanted) schemas.set(service, await migratedSchema(`${service}-service`, runId));
-  await Promise.all(wanted.map((service) => system.startService(service)));
-  for (let index = 0; index < (options.gateways ?? 1); index += 1) await system.startGateway();
-  return system;
+  try {
+    const wanted = options.services ?? SERVICES;
+    for (const service of wanted) schemas.set(service, await migratedSchema(`${service}-service`, runId));
+    await Promise.all(wanted.map((service) => system.startService(service)));
+    for (let index = 0; index < (options.gateways ?? 1); index += 1) await system.startGateway();
+    return system;
+  } catch (error) {
+    // Whatever did start must not outlive the failed setup (and keep the test runner alive).
+    await system.stop();
+    throw error;
+  }
 }
 
 function tryJson(line: string): Record<string, unknown> | undefined {

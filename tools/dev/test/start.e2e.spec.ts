@@ -1,41 +1,31 @@
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { afterAll, expect, it } from '@jest/globals';
-import { isolatedEventStream, newRunId, REPO_ROOT } from '@service/testing';
+import { freePort, type IsolatedNats, newRunId, REPO_ROOT, startIsolatedNats } from '@service/testing';
 import pg from 'pg';
 
 const runId = newRunId();
 const database = `service_start_${runId}`;
-const stream = isolatedEventStream(runId);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+let nats: IsolatedNats | undefined;
 
 afterAll(async () => {
   const admin = new pg.Client({ connectionString: 'postgresql://postgres@127.0.0.1:5432/postgres' });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
   await admin.end();
-  await stream.destroy();
+  await nats?.stop();
 });
 
 it('npm start runs the whole system, prints a working dev token and stops every app on Ctrl-C', async () => {
   const port = await freePort();
+  nats = await startIsolatedNats();
   const launcher = spawn(process.execPath, ['--import', 'tsx', 'tools/dev/src/start.ts'], {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
       PORT: String(port),
       DATABASE_URL: `postgresql://postgres@127.0.0.1:5432/${database}`,
-      EVENTS_STREAM: stream.EVENTS_STREAM,
-      EVENTS_SUBJECT_PREFIX: stream.EVENTS_SUBJECT_PREFIX,
+      NATS_URL: nats.url,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
