@@ -1,4 +1,5 @@
 import { runService } from '@service/service-runtime';
 import { AppModule } from './app/app.module.js';
+import { walletConfigSpec } from './config.js';
 
-await runService({ name: 'wallet', module: AppModule.forRoot });
+await runService({ name: 'wallet', spec: walletConfigSpec, module: AppModule.forRoot });

@@ -1,11 +1,38 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { defineServiceModule, type ServiceConfig } from '@service/service-runtime';
+import { defineServiceModule } from '@service/service-runtime';
 import type { Logger } from 'pino';
+import { type WalletConfig, withWalletDefaults } from '../config.js';
+import { DepositsMsController } from './deposits/deposits-ms.controller.js';
+import { DepositsService } from './deposits/deposits.service.js';
 import { PrismaService } from './prisma.service.js';
+import { RebalancesMsController } from './rebalances/rebalances-ms.controller.js';
+import { RebalancesService } from './rebalances/rebalances.service.js';
+import { WalletEnvironment } from './shared/wallet-environment.js';
+import { WalletsMsController } from './wallets/wallets-ms.controller.js';
+import { WalletsService } from './wallets/wallets.service.js';
+import { WorkflowSteps } from './workflows/workflow-steps.js';
+import { WorkflowWorker } from './workflows/workflow-worker.js';
+import { catalogueProvider } from './yield-sources/catalogue.provider.js';
+import { YieldSourcesMsController } from './yield-sources/yield-sources-ms.controller.js';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: ServiceConfig, logger: Logger): DynamicModule {
-    return defineServiceModule(AppModule, { name: 'wallet', config, logger, prisma: PrismaService });
+  static forRoot(config: WalletConfig, logger: Logger): DynamicModule {
+    return defineServiceModule(AppModule, {
+      name: 'wallet',
+      config: withWalletDefaults(config),
+      logger,
+      prisma: PrismaService,
+      controllers: [YieldSourcesMsController, WalletsMsController, DepositsMsController, RebalancesMsController],
+      providers: [
+        WalletEnvironment,
+        catalogueProvider,
+        WalletsService,
+        DepositsService,
+        RebalancesService,
+        WorkflowSteps,
+        WorkflowWorker,
+      ],
+    });
   }
 }

@@ -1,0 +1,184 @@
+import { Body, Controller, Get, HttpCode, Inject, NotFoundException, Patch, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  AllocateDto,
+  AllocatePreviewDto,
+  AllocatePreviewResponseDto,
+  AllocationResponseDto,
+  CreateWalletDto,
+  DepositDto,
+  DepositListDto,
+  NoQueryDto,
+  PageQueryDto,
+  type RequestContext,
+  SimulateDepositDto,
+  StrategyEntryDto,
+  StrategyTargetDto,
+  SUBJECTS,
+  UpdateStrategyDto,
+  UpdateWalletDto,
+  WalletDto,
+  WalletListDto,
+  WalletYieldDto,
+  WalletYieldSourceListDto,
+} from '@service/contracts';
+import { ServiceError } from '@service/errors';
+import type { NatsRequester } from '@service/nats';
+import type { GatewayConfig } from '../../config.js';
+import { ApiStandardErrors } from '../docs/api-errors.js';
+import { Ctx } from '../http/request-context.js';
+import { UuidParam, ValidBody, ValidQuery } from '../http/validation.js';
+import { SERVICE_REQUESTER } from '../services.js';
+import { GATEWAY_CONFIG } from '../tokens.js';
+
+/** PATCH /v2/wallets/{id} takes `label` and nothing else (the changelog of Oct 6, 2026). */
+function onlyLabel(body: unknown): void {
+  const extra = Object.keys((body ?? {}) as object).filter((key) => key !== 'label');
+  if (extra.length > 0) throw new ServiceError('validation_error', `Only label can be changed here; not ${extra.join(', ')}.`);
+}
+
+@ApiTags('wallets')
+// Referenced by the per-group maps of WalletDto, which name them by $ref.
+@ApiExtraModels(StrategyEntryDto, StrategyTargetDto)
+@ApiBearerAuth()
+@Controller('v2/wallets')
+export class WalletsController {
+  constructor(
+    @Inject(SERVICE_REQUESTER) private readonly services: NatsRequester,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  private ask<T>(subject: string, ctx: RequestContext, input: object): Promise<T> {
+    return this.services.request<T>(subject, { ctx, ...input }, { requestId: ctx.requestId });
+  }
+
+  @Get('yield-sources')
+  @ApiOperation({ summary: "The environment's yield-source catalogue" })
+  @ApiOkResponse({ type: WalletYieldSourceListDto })
+  @ApiStandardErrors({ forwarded: true, statuses: [400] })
+  yieldSources(@Ctx() ctx: RequestContext, @ValidQuery(PageQueryDto) query: PageQueryDto): Promise<WalletYieldSourceListDto> {
+    return this.ask(SUBJECTS.wallet.yieldSourcesList, ctx, query);
+  }
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Create a wallet (idempotent on requestId); it starts `creating` and becomes `idle`' })
+  @ApiOkResponse({ type: WalletDto })
+  @ApiStandardErrors({ forwarded: true, statuses: [400, 404, 409] })
+  create(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @ValidBody(CreateWalletDto) body: CreateWalletDto): Promise<WalletDto> {
+    return this.ask(SUBJECTS.wallet.walletsCreate, ctx, body);
+  }
+
+  @Get()
+  @ApiOperation({ summary: "The organization's wallets, newest first" })
+  @ApiOkResponse({ type: WalletListDto })
+  @ApiStandardErrors({ forwarded: true, statuses: [400] })
+  list(@Ctx() ctx: RequestContext, @ValidQuery(PageQueryDto) query: PageQueryDto): Promise<WalletListDto> {
+    return this.ask(SUBJECTS.wallet.walletsList, ctx, query);
+  }
+
+  @Get(':id')
+  @ApiOkResponse({ type: WalletDto })
+  @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
+  get(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @UuidParam('id') walletId: string): Promise<WalletDto> {
+    return this.ask(SUBJECTS.wallet.walletsGet, ctx, { walletId });
+  }
+
+  @Patch(':id')
+  @ApiOperation({ summary: 'Rename a wallet: accepts only `label`' })
+  @ApiOkResponse({ type: WalletDto })
+  @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
+  update(
+    @Ctx() ctx: RequestContext,
+    @ValidQuery(NoQueryDto) _query: NoQueryDto,
+    @UuidParam('id') walletId: string,
+    @Body() raw: unknown,
+    @ValidBody(UpdateWalletDto) body: UpdateWalletDto,
+  ): Promise<WalletDto> {
+    onlyLabel(raw);
+    return this.ask(SUBJECTS.wallet.walletsUpdate, ctx, { walletId, label: body.label });
+  }
+
+  @Patch(':id/strategy')
+  @ApiOperation({ summary: 'Replace the targets; an autoRebalance wallet then rebalances to them' })
+  @ApiOkResponse({ type: WalletDto })
+  @ApiStandardErrors({ forwarded: true, statuses: [400, 404, 409] })
+  updateStrategy(
+    @Ctx() ctx: RequestContext,
+    @ValidQuery(NoQueryDto) _query: NoQueryDto,
+    @UuidParam('id') walletId: string,
+    @ValidBody(UpdateStrategyDto) body: UpdateStrategyDto,
+  ): Promise<WalletDto> {
+    return this.ask(SUBJECTS.wallet.strategyUpdate, ctx, { walletId, ...body });
+  }
+
+  @Get(':id/yield')
+  @ApiOperation({ summary: 'Earned yield and what a year at the current rates earns' })
+  @ApiOkResponse({ type: WalletYieldDto })
+  @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
+  yield(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @UuidParam('id') walletId: string): Promise<WalletYieldDto> {
+    return this.ask(SUBJECTS.wallet.yieldGet, ctx, { walletId });
+  }
+
+  @Post(':id/deposits/simulate')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Sandbox only: a deposit that settles after a delay' })
+  @ApiOkResponse({ type: DepositDto })
+  @ApiStandardErrors({ forwarded: true, statuses: [400, 404, 409] })
+  simulateDeposit(
+    @Ctx() ctx: RequestContext,
+    @ValidQuery(NoQueryDto) _query: NoQueryDto,
+    @UuidParam('id') walletId: string,
+    @ValidBody(SimulateDepositDto) body: SimulateDepositDto,
+  ): Promise<DepositDto> {
+    if (this.config.SERVICE_ENV !== 'sandbox') throw new NotFoundException();
+    return this.ask(SUBJECTS.wallet.depositsSimulate, ctx, { walletId, ...body });
+  }
+
+  @Get(':id/deposits')
+  @ApiOkResponse({ type: DepositListDto })
+  @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
+  deposits(@Ctx() ctx: RequestContext, @ValidQuery(PageQueryDto) query: PageQueryDto, @UuidParam('id') walletId: string): Promise<DepositListDto> {
+    return this.ask(SUBJECTS.wallet.depositsList, ctx, { walletId, ...query });
+  }
+
+  @Get(':id/deposits/:depositId')
+  @ApiOkResponse({ type: DepositDto })
+  @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
+  deposit(
+    @Ctx() ctx: RequestContext,
+    @ValidQuery(NoQueryDto) _query: NoQueryDto,
+    @UuidParam('id') walletId: string,
+    @UuidParam('depositId') depositId: string,
+  ): Promise<DepositDto> {
+    return this.ask(SUBJECTS.wallet.depositsGet, ctx, { walletId, depositId });
+  }
+
+  @Post(':id/allocate')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Move explicit dollar amounts between positions (owners and admins; idempotent on requestId)' })
+  @ApiOkResponse({ type: AllocationResponseDto })
+  @ApiStandardErrors({ forwarded: true, statuses: [400, 403, 404, 409] })
+  allocate(
+    @Ctx() ctx: RequestContext,
+    @ValidQuery(NoQueryDto) _query: NoQueryDto,
+    @UuidParam('id') walletId: string,
+    @ValidBody(AllocateDto) body: AllocateDto,
+  ): Promise<AllocationResponseDto> {
+    return this.ask(SUBJECTS.wallet.allocate, ctx, { walletId, ...body });
+  }
+
+  @Post(':id/allocate-preview')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'The checks of allocate and the positions before and after; changes nothing' })
+  @ApiOkResponse({ type: AllocatePreviewResponseDto })
+  @ApiStandardErrors({ forwarded: true, statuses: [400, 404, 409] })
+  preview(
+    @Ctx() ctx: RequestContext,
+    @ValidQuery(NoQueryDto) _query: NoQueryDto,
+    @UuidParam('id') walletId: string,
+    @ValidBody(AllocatePreviewDto) body: AllocatePreviewDto,
+  ): Promise<AllocatePreviewResponseDto> {
+    return this.ask(SUBJECTS.wallet.allocatePreview, ctx, { walletId, allocations: body.allocations });
+  }
+}

@@ -1,0 +1,113 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { DepositObject, Page, RequestContext } from '@service/contracts';
+import { ServiceError } from '@service/errors';
+import { parseUsd } from '@service/money';
+import { decodeCursor, encodeCursor, parseLimit, toPage } from '@service/pagination';
+import { OutboxRelayService } from '@service/service-runtime';
+import { PrismaService } from '../prisma.service.js';
+import { base58 } from '../addresses/base58.js';
+import { deriveDepositAddresses, familyOf } from '../addresses/deposit-addresses.js';
+import { emitWalletEvent } from '../shared/events.js';
+import { checkChainToken, tokensOf } from '../shared/positions.js';
+import { WalletEnvironment } from '../shared/wallet-environment.js';
+import { lockWallet, walletNotFound } from '../shared/wallet-lock.js';
+import { depositView } from './deposit-view.js';
+
+export interface SimulateDepositInput {
+  readonly walletId: string;
+  readonly amountUsd: unknown;
+  readonly token?: string;
+  readonly chain?: string;
+}
+
+const LIST = 'wallet-deposits';
+
+/** A plausible sender on the deposit's chain: a fresh address of the chain's own format. */
+function senderAddress(chain: string): string {
+  return deriveDepositAddresses(randomBytes(32), randomUUID(), [chain])[chain] ?? '';
+}
+
+/** A transaction id in the chain's format: 0x-hex on EVM, bare hex on TRON, a base58 64-byte signature on Solana. */
+function simulatedTxHash(chain: string): string {
+  const family = familyOf(chain);
+  if (family === 'solana') return base58(randomBytes(64));
+  const hex = randomBytes(32).toString('hex');
+  return family === 'tron' ? hex : `0x${hex}`;
+}
+
+@Injectable()
+export class DepositsService {
+  constructor(
+    @Inject(PrismaService) private readonly prisma: PrismaService,
+    @Inject(WalletEnvironment) private readonly env: WalletEnvironment,
+    @Inject(OutboxRelayService) private readonly relay: OutboxRelayService,
+  ) {}
+
+  /** Sandbox only: a deposit that settles after the configured delay. */
+  async simulate(ctx: RequestContext, input: SimulateDepositInput): Promise<DepositObject> {
+    if (!this.env.sandbox) throw new ServiceError('operation_not_supported', 'Deposit simulation exists only in the sandbox.');
+    const amount = parseUsd(input.amountUsd);
+    if (amount <= 0n) throw new ServiceError('validation_error', 'amountUsd must be greater than zero.');
+    const chain = input.chain ?? this.env.chains[0] ?? '';
+    const { token } = checkChainToken(chain, input.token ?? tokensOf(chain)[0] ?? '', this.env.chains);
+    const now = new Date();
+    const deposit = await this.prisma.$transaction(async (tx) => {
+      const wallet = await lockWallet(tx, ctx.orgId, input.walletId);
+      if (wallet.status === 'creating' || wallet.status === 'failed') {
+        throw new ServiceError('operation_not_supported', `Wallet ${wallet.id} is ${wallet.status} and has no deposit addresses yet.`);
+      }
+      const row = await tx.deposit.create({
+        data: {
+          id: randomUUID(),
+          walletId: wallet.id,
+          orgId: ctx.orgId,
+          amount,
+          token,
+          chain,
+          fromAddress: senderAddress(chain),
+          txHash: simulatedTxHash(chain),
+          status: 'processing',
+          settleAt: new Date(now.getTime() + this.env.config.WALLET_DEPOSIT_SETTLEMENT_MS),
+          createdAt: now,
+        },
+      });
+      await emitWalletEvent(tx, { orgId: ctx.orgId, walletId: wallet.id, observedAt: now }, 'portfolio_wallet.deposit.status_changed', {
+        deposit: depositView(row),
+      });
+      return row;
+    });
+    this.relay.wake();
+    return depositView(deposit);
+  }
+
+  async list(ctx: RequestContext, input: { walletId: string; cursor?: string; limit?: string }): Promise<Page<DepositObject>> {
+    await this.requireWallet(ctx, input.walletId);
+    const limit = parseLimit(input.limit);
+    const filters = { walletId: input.walletId };
+    const after = input.cursor ? decodeCursor(input.cursor, LIST, filters, 2) : undefined;
+    const rows = await this.prisma.deposit.findMany({
+      where: {
+        walletId: input.walletId,
+        ...(after
+          ? { OR: [{ createdAt: { lt: new Date(String(after[0])) } }, { createdAt: new Date(String(after[0])), id: { lt: String(after[1]) } }] }
+          : {}),
+      },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: limit + 1,
+    });
+    return toPage(rows, limit, (row) => encodeCursor(LIST, filters, [row.createdAt.toISOString(), row.id]), depositView);
+  }
+
+  async get(ctx: RequestContext, input: { walletId: string; depositId: string }): Promise<DepositObject> {
+    await this.requireWallet(ctx, input.walletId);
+    const row = await this.prisma.deposit.findFirst({ where: { id: input.depositId, walletId: input.walletId } });
+    if (!row) throw new ServiceError('deposit_not_found', `Deposit ${input.depositId} was not found.`);
+    return depositView(row);
+  }
+
+  private async requireWallet(ctx: RequestContext, walletId: string): Promise<void> {
+    const found = await this.prisma.wallet.count({ where: { id: walletId, orgId: ctx.orgId } });
+    if (found === 0) throw walletNotFound(walletId);
+  }
+}

@@ -1,0 +1,20 @@
+import type { PortfolioWalletEventType, PortfolioWalletResources } from '@service/contracts';
+import { enqueueEvent } from '@service/events';
+import type { Tx } from './db.js';
+
+/**
+ * Writes a portfolio wallet event to the outbox in the caller's transaction, in the webhook body
+ * shape `{event, observedAt, walletId, <resource>}`.
+ */
+export function emitWalletEvent<T extends PortfolioWalletEventType>(
+  tx: Tx,
+  scope: { orgId: string; walletId: string; observedAt: Date },
+  type: T,
+  resource: PortfolioWalletResources[T],
+): Promise<string> {
+  return enqueueEvent(tx, {
+    type,
+    orgId: scope.orgId,
+    payload: { event: type, observedAt: scope.observedAt.toISOString(), walletId: scope.walletId, ...resource },
+  });
+}

@@ -1,0 +1,89 @@
+import type { WalletDto, WalletPositionDto, WalletStatus, WalletToken } from '@service/contracts';
+import { formatUsd } from '@service/money';
+import type { Wallet } from '../../generated/prisma/client.js';
+import { type PositionRow, valueAt } from '../shared/ledger.js';
+import { isCashPositionId } from '../shared/positions.js';
+import type { Catalogue } from '../yield-sources/catalogue.js';
+import { type Strategy, strategyAllocationsView, strategyView } from './strategy.js';
+
+export interface ValuedPosition {
+  readonly row: PositionRow;
+  readonly value: bigint;
+  readonly earned: bigint;
+}
+
+const CHAIN_NAMES: Record<string, string> = {
+  ethereum: 'Ethereum',
+  ethereum_sepolia: 'Ethereum Sepolia',
+  solana: 'Solana',
+  solana_devnet: 'Solana Devnet',
+  tron: 'TRON',
+  tron_nile: 'TRON Nile',
+};
+
+export function valuePositions(rows: PositionRow[], catalogue: Catalogue, timeScale: number, now: Date): ValuedPosition[] {
+  return rows.map((row) => ({ row, ...valueAt(row, catalogue, timeScale, now) }));
+}
+
+/** Whole percent of the wallet, rounded down. */
+function pctOf(value: bigint, total: bigint): number {
+  return total > 0n ? Number((value * 100n) / total) : 0;
+}
+
+/** Positions with money in them, cash first, each as the wallet record shows it. */
+export function positionsView(positions: ValuedPosition[], catalogue: Catalogue): WalletPositionDto[] {
+  const held = positions.filter((position) => position.value > 0n);
+  const total = held.reduce((sum, position) => sum + position.value, 0n);
+  return held
+    .sort((a, b) => Number(isCashPositionId(b.row.positionId)) - Number(isCashPositionId(a.row.positionId)) || (a.row.positionId < b.row.positionId ? -1 : 1))
+    .map(({ row, value }) => {
+      if (isCashPositionId(row.positionId)) {
+        const [, chain = '', token = 'usdc'] = row.positionId.split(':');
+        return {
+          id: row.positionId,
+          kind: 'cash' as const,
+          label: `${token.toUpperCase()} on ${CHAIN_NAMES[chain] ?? chain}`,
+          valueUsd: formatUsd(value),
+          pct: pctOf(value, total),
+          yieldSourceId: null,
+          token: token as WalletToken,
+        };
+      }
+      const source = catalogue.find(row.positionId);
+      return {
+        id: row.positionId,
+        kind: 'yield_source' as const,
+        label: source?.name ?? row.positionId,
+        valueUsd: formatUsd(value),
+        pct: pctOf(value, total),
+        yieldSourceId: row.positionId,
+        token: source?.depositToken ?? 'usdc',
+      };
+    });
+}
+
+export function walletView(wallet: Wallet, positions: ValuedPosition[], catalogue: Catalogue): WalletDto {
+  const strategy = wallet.strategy as Strategy;
+  const total = positions.reduce((sum, position) => sum + position.value, 0n);
+  const reserved = positions.reduce((sum, position) => sum + position.row.reserved, 0n);
+  const earned = positions.reduce((sum, position) => sum + position.earned, 0n);
+  return {
+    id: wallet.id,
+    label: wallet.label,
+    status: wallet.status as WalletStatus,
+    failureReason: wallet.failureReason,
+    autoRebalance: wallet.autoRebalance,
+    strategy: { allocations: strategyView(strategy) },
+    depositAddresses: wallet.depositAddresses as Record<string, string>,
+    balance: {
+      totalUsd: formatUsd(total),
+      withdrawableUsd: formatUsd(total - reserved),
+      reservedUsd: formatUsd(reserved),
+      earnedUsd: formatUsd(earned),
+    },
+    positions: positionsView(positions, catalogue),
+    strategyAllocations: strategyAllocationsView(strategy),
+    createdAt: wallet.createdAt.toISOString(),
+    updatedAt: wallet.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,98 @@
+import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { OutboxRelayService, SERVICE_LOGGER } from '@service/service-runtime';
+import type { Logger } from 'pino';
+import { PrismaService } from '../prisma.service.js';
+import { WalletEnvironment } from '../shared/wallet-environment.js';
+import { WorkflowSteps } from './workflow-steps.js';
+
+const BATCH = 50;
+
+/**
+ * Advances what is due: wallets to provision, sandbox deposits to settle, rebalances to move.
+ * State lives in the database and each step is one transaction under the wallet lock, so any
+ * replica may run any step, a crash repeats at most the step it interrupted, and a step whose
+ * work another replica already did changes nothing and announces nothing.
+ */
+@Injectable()
+export class WorkflowWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+
+  constructor(
+    @Inject(PrismaService) private readonly prisma: PrismaService,
+    @Inject(WalletEnvironment) private readonly env: WalletEnvironment,
+    @Inject(WorkflowSteps) private readonly steps: WorkflowSteps,
+    @Inject(OutboxRelayService) private readonly relay: OutboxRelayService,
+    @Inject(SERVICE_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.schedule(0);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** Look for due work now rather than at the next poll (after a commit that created some). */
+  kick(): void {
+    if (this.running) this.again = true;
+    else this.schedule(0);
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.running = this.tick().finally(() => {
+        this.running = undefined;
+        const again = this.again;
+        this.again = false;
+        this.schedule(again ? 0 : this.env.config.WALLET_WORKER_POLL_MS);
+      });
+    }, delayMs);
+  }
+
+  private async tick(): Promise<void> {
+    try {
+      const changed = (await this.provisionWallets()) + (await this.settleDeposits()) + (await this.advanceRebalances());
+      if (changed > 0) {
+        this.relay.wake();
+        this.again = true;
+      }
+    } catch (error) {
+      this.logger.error({ err: error }, 'workflow step failed; retrying at the next poll');
+    }
+  }
+
+  private async provisionWallets(): Promise<number> {
+    const due = await this.prisma.wallet.findMany({ where: { status: 'creating' }, select: { id: true, orgId: true }, take: BATCH });
+    for (const wallet of due) await this.steps.provisionWallet(wallet.orgId, wallet.id);
+    return due.length;
+  }
+
+  private async settleDeposits(): Promise<number> {
+    const due = await this.prisma.deposit.findMany({
+      where: { status: 'processing', settleAt: { lte: new Date() } },
+      select: { id: true, orgId: true, walletId: true },
+      take: BATCH,
+    });
+    for (const deposit of due) await this.steps.settleDeposit(deposit);
+    return due.length;
+  }
+
+  private async advanceRebalances(): Promise<number> {
+    const due = await this.prisma.rebalance.findMany({
+      where: { status: { in: ['created', 'processing'] }, nextRunAt: { lte: new Date() } },
+      select: { id: true, orgId: true, walletId: true },
+      orderBy: { createdAt: 'asc' },
+      take: BATCH,
+    });
+    for (const rebalance of due) await this.steps.advanceRebalance(rebalance);
+    return due.length;
+  }
+}

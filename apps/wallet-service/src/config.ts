@@ -1,0 +1,50 @@
+import { type ConfigOf, loadConfig, parsers, type ServiceConfig } from '@service/service-runtime';
+
+function optionalSeed(raw: string): Buffer | null {
+  if (raw === '') return null;
+  if (!/^(0x)?[0-9a-fA-F]{64}$/.test(raw)) throw new Error('must be 32 bytes as 64 hex digits');
+  return Buffer.from(raw.replace(/^0x/, ''), 'hex');
+}
+
+export const walletConfigSpec = {
+  WALLET_ADDRESS_SEED: {
+    description: 'secret 32-byte hex seed every deposit address is derived from; required in production',
+    default: '',
+    parse: optionalSeed,
+  },
+  WALLET_MAX_PER_ORG: {
+    description: 'wallets one organization may hold',
+    default: '100',
+    parse: parsers.integer(1, 1_000_000),
+  },
+  WALLET_DEPOSIT_SETTLEMENT_MS: {
+    description: 'sandbox: how long a simulated deposit stays processing before it completes',
+    default: '5000',
+    parse: parsers.integer(0, 86_400_000),
+  },
+  WALLET_REBALANCE_PROCESSING_MS: {
+    description: 'how long an allocation workflow stays processing before its amounts move',
+    default: '2000',
+    parse: parsers.integer(0, 86_400_000),
+  },
+  WALLET_WORKER_POLL_MS: {
+    description: 'how often the workflow worker looks for due wallets, deposits and rebalances',
+    default: '500',
+    parse: parsers.integer(10, 60_000),
+  },
+  WALLET_YIELD_TIME_SCALE: {
+    description: 'sandbox: simulated seconds of yield accrual per real second (1 = real time)',
+    default: '1',
+    parse: parsers.integer(1, 1_000_000_000),
+  },
+};
+
+export type WalletConfig = ServiceConfig & ConfigOf<typeof walletConfigSpec>;
+
+/**
+ * The wallet configuration of a boot. `main` loads the wallet variables with the common ones; a
+ * boot that did not (the in-process skeleton test) gets the wallet defaults.
+ */
+export function withWalletDefaults(config: ServiceConfig & Partial<ConfigOf<typeof walletConfigSpec>>): WalletConfig {
+  return { ...loadConfig(walletConfigSpec, {}), ...config };
+}

@@ -1,0 +1,149 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- HTTP bodies are checked by the assertions, not by types */
+import { randomUUID } from 'node:crypto';
+import { expect } from '@jest/globals';
+import {
+  type AppProcess,
+  type IsolatedSchema,
+  isolatedEventStream,
+  migratedSchema,
+  serviceTestEnv,
+  startApp,
+  startTestSystem,
+  TEST_DATABASE_URL,
+  type TestSystem,
+} from '@service/testing';
+import pg from 'pg';
+
+/** Delays scaled down so a workflow runs in a fraction of a second, and sandbox yield runs fast. */
+export const WALLET_TEST_ENV = {
+  WALLET_DEPOSIT_SETTLEMENT_MS: '100',
+  WALLET_REBALANCE_PROCESSING_MS: '100',
+  WALLET_WORKER_POLL_MS: '25',
+  WALLET_YIELD_TIME_SCALE: '100000',
+  WALLET_MAX_PER_ORG: '40',
+};
+
+export interface WalletSystem {
+  readonly system: TestSystem;
+  readonly url: string;
+  readonly schema: string;
+  readonly db: pg.Client;
+  stop(): Promise<void>;
+}
+
+/**
+ * The built gateway and wallet service as processes on the real PostgreSQL, NATS and Redis. The
+ * wallet service is started here rather than by startTestSystem so it gets the test delays.
+ */
+export async function startWalletSystem(): Promise<WalletSystem> {
+  const system = await startTestSystem({
+    services: [],
+    gateways: 1,
+    gatewayEnv: { RATE_LIMIT_READ_PER_MINUTE: '100000', RATE_LIMIT_WRITE_PER_MINUTE: '100000', NATS_REQUEST_TIMEOUT_MS: '5000' },
+  });
+  const schema: IsolatedSchema = await migratedSchema('wallet-service', system.runId);
+  const stream = isolatedEventStream(system.runId, system.natsUrl);
+  const env = { ...serviceTestEnv(schema.schema, stream), NATS_URL: system.natsUrl, ...WALLET_TEST_ENV };
+  const wallet: AppProcess = await startApp('wallet-service', env, (line) => line.includes('wallet service ready'));
+  const db = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await db.connect();
+  return {
+    system,
+    url: system.gateways[0]!.url,
+    schema: schema.schema,
+    db,
+    async stop() {
+      await db.end();
+      await wallet.stop();
+      await system.stop();
+      await schema.drop();
+    },
+  };
+}
+
+export interface Reply<T = any> {
+  status: number;
+  body: T;
+}
+
+/** HTTP through the gateway as one organization and role. */
+export class Client {
+  constructor(
+    private readonly url: string,
+    private readonly token: string,
+  ) {}
+
+  static async of(system: WalletSystem, org: string, role = 'owner'): Promise<Client> {
+    return new Client(system.url, await system.system.auth.token({ org, role, sub: `user_${org}_${role}` }));
+  }
+
+  async call<T = any>(method: string, path: string, body?: unknown): Promise<Reply<T>> {
+    const response = await fetch(`${this.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as T };
+  }
+
+  get<T = any>(path: string) {
+    return this.call<T>('GET', path);
+  }
+  post<T = any>(path: string, body: unknown) {
+    return this.call<T>('POST', path, body);
+  }
+  patch<T = any>(path: string, body: unknown) {
+    return this.call<T>('PATCH', path, body);
+  }
+
+  /** Creates a wallet and waits until it is provisioned. */
+  async idleWallet(strategy: unknown = { usdc: [{ yieldSourceId: 'service-jaaa-usdc-vault', pct: 100 }] }, autoRebalance = false): Promise<any> {
+    const created = await this.post('/v2/wallets', { requestId: randomUUID(), autoRebalance, strategy: { allocations: strategy } });
+    expect(created.status).toBe(200);
+    return this.waitFor(`/v2/wallets/${created.body.id}`, (wallet) => wallet.status === 'idle');
+  }
+
+  /** Polls a resource until `done` holds (or fails after `timeoutMs`). */
+  async waitFor(path: string, done: (body: any) => boolean, timeoutMs = 5_000): Promise<any> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const reply = await this.get(path);
+      if (reply.status === 200 && done(reply.body)) return reply.body;
+      if (Date.now() > deadline) throw new Error(`${path} did not reach the expected state: ${JSON.stringify(reply.body)}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
+  /** A completed deposit of `amountUsd`. */
+  async deposit(walletId: string, amountUsd: string, extra: object = {}): Promise<any> {
+    const created = await this.post(`/v2/wallets/${walletId}/deposits/simulate`, { amountUsd, ...extra });
+    expect(created.status).toBe(200);
+    return this.waitFor(`/v2/wallets/${walletId}/deposits/${created.body.id}`, (deposit) => deposit.status === 'completed');
+  }
+
+  /** Allocates and waits for the workflow to finish moving the amounts. */
+  async allocateAndSettle(walletId: string, allocations: unknown[]): Promise<any> {
+    const reply = await this.post(`/v2/wallets/${walletId}/allocate`, { requestId: randomUUID(), allocations });
+    expect(reply.status).toBe(200);
+    return this.waitFor(`/v2/wallets/${walletId}`, (wallet) => wallet.status === 'idle' && wallet.balance.reservedUsd === '0.000000');
+  }
+}
+
+export interface OutboxRow {
+  type: string;
+  payload: Record<string, any>;
+}
+
+/** The events the wallet service wrote for one wallet, oldest first. */
+export async function eventsOf(system: WalletSystem, walletId: string): Promise<OutboxRow[]> {
+  const result = await system.db.query<OutboxRow>(
+    `SELECT type, payload FROM "${system.schema}".outbox_events WHERE payload->>'walletId' = $1 ORDER BY occurred_at, id`,
+    [walletId],
+  );
+  return result.rows;
+}
+
+export const micros = (usd: string): bigint => {
+  const [whole = '0', fraction = ''] = usd.split('.');
+  return BigInt(whole) * 1_000_000n + BigInt(fraction.padEnd(6, '0'));
+};

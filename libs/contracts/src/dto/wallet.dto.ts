@@ -1,0 +1,425 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsDefined,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
+
+/** Wallet chain keys per environment (architecture.md); Stellar only after enabling. */
+export const WALLET_CHAINS = {
+  sandbox: ['ethereum_sepolia', 'solana_devnet', 'tron_nile'],
+  production: ['ethereum', 'solana', 'tron'],
+} as const;
+export type WalletChain = (typeof WALLET_CHAINS)[keyof typeof WALLET_CHAINS][number];
+export const WALLET_TOKENS = ['usdc', 'usdt'] as const;
+export type WalletToken = (typeof WALLET_TOKENS)[number];
+/** Strategy groups: Ethereum USDT stays in `usdt`, TRON USDT has its own group (no bridging). */
+export const ALLOCATION_GROUPS = ['usdc', 'usdt', 'usdt:tron'] as const;
+export type AllocationGroup = (typeof ALLOCATION_GROUPS)[number];
+export const YIELD_SOURCE_MODES = ['active', 'buy_only', 'sell_only', 'emergency_freeze'] as const;
+export const WALLET_STATUSES = [
+  'creating',
+  'idle',
+  'withdrawal_active',
+  'rebalance_active',
+  'withdrawal_and_rebalance_active',
+  'failed',
+] as const;
+export type WalletStatus = (typeof WALLET_STATUSES)[number];
+export const REBALANCE_STATUSES = ['created', 'processing', 'completed', 'failed', 'cancelled'] as const;
+export const DEPOSIT_STATUSES = ['processing', 'completed'] as const;
+/** The pseudo-source of a strategy group that holds what the targets leave in cash. */
+export const CASH_PSEUDO_SOURCE = 'cash';
+
+// ---------- yield-source catalogue ----------
+
+export class ProcessingPolicyDto {
+  @ApiProperty({ enum: ['business_days', 'calendar_days', 'hours', 'minutes'] })
+  processingTimeBasis!: string;
+
+  @ApiProperty({ type: 'integer' })
+  typicalMinUnits!: number;
+
+  @ApiProperty({ type: 'integer' })
+  typicalMaxUnits!: number;
+}
+
+export class ProcessingPoliciesDto {
+  @ApiProperty({ type: ProcessingPolicyDto })
+  deposit!: ProcessingPolicyDto;
+
+  @ApiProperty({ type: ProcessingPolicyDto })
+  redeem!: ProcessingPolicyDto;
+}
+
+export class CurrentApyDto {
+  @ApiProperty({ type: 'integer' })
+  apyBps!: number;
+
+  @ApiProperty({ example: '2026-11-21T10:00:00.000Z' })
+  asOf!: string;
+
+  @ApiProperty({ description: '`asOf` + 2 h; stop displaying the preview at this time.' })
+  validUntil!: string;
+}
+
+export class WalletYieldSourceDto {
+  @ApiProperty({ example: 'service-jaaa-usdc-vault' })
+  id!: string;
+
+  @ApiProperty()
+  name!: string;
+
+  @ApiProperty({ enum: YIELD_SOURCE_MODES })
+  mode!: (typeof YIELD_SOURCE_MODES)[number];
+
+  @ApiProperty({ example: 'ethereum_sepolia' })
+  chain!: string;
+
+  @ApiProperty({ enum: WALLET_TOKENS })
+  depositToken!: WalletToken;
+
+  @ApiProperty({ enum: ALLOCATION_GROUPS })
+  allocationGroup!: AllocationGroup;
+
+  @ApiProperty()
+  protocol!: string;
+
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Historical 30-day rate; null until enough history.' })
+  apyBps!: number | null;
+
+  @ApiProperty({ type: ProcessingPoliciesDto })
+  processingPolicies!: ProcessingPoliciesDto;
+
+  @ApiPropertyOptional({ type: CurrentApyDto, description: 'Lending-market sources only; omitted once expired.' })
+  currentApy?: CurrentApyDto;
+}
+
+export class WalletYieldSourceListDto {
+  @ApiProperty({ type: [WalletYieldSourceDto] })
+  data!: WalletYieldSourceDto[];
+
+  @ApiProperty({ type: String, nullable: true })
+  nextCursor!: string | null;
+}
+
+// ---------- wallets ----------
+
+export class StrategyDto {
+  @ApiProperty({
+    description:
+      'Per allocation group (`usdc`, `usdt`, `usdt:tron`), a list of `{yieldSourceId, pct}` with integer `pct` summing to 100 ' +
+      '(or `{yieldSourceId, targetWeightBps}` summing to 10000). `cash` may be listed to keep a share in cash.',
+    example: { usdc: [{ yieldSourceId: 'service-jaaa-usdc-vault', pct: 100 }] },
+  })
+  @IsObject()
+  allocations!: Record<string, unknown>;
+}
+
+export class CreateWalletDto {
+  @ApiProperty({ format: 'uuid', description: 'Idempotency key of the creation.' })
+  @IsUUID()
+  requestId!: string;
+
+  @ApiPropertyOptional({ maxLength: 200 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  label?: string;
+
+  @ApiPropertyOptional({ default: false })
+  @IsOptional()
+  @IsBoolean()
+  autoRebalance?: boolean;
+
+  @ApiProperty({ type: StrategyDto })
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => StrategyDto)
+  strategy!: StrategyDto;
+}
+
+export class UpdateWalletDto {
+  @ApiProperty({ maxLength: 200, description: 'The only field this endpoint accepts.' })
+  @IsString()
+  @MaxLength(200)
+  label!: string;
+}
+
+export class UpdateStrategyDto {
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID()
+  requestId!: string;
+
+  @ApiProperty({ description: 'Same form as `strategy.allocations` of POST /v2/wallets.' })
+  @IsObject()
+  allocations!: Record<string, unknown>;
+}
+
+export class StrategyEntryDto {
+  @ApiProperty()
+  yieldSourceId!: string;
+
+  @ApiProperty({ type: 'integer' })
+  pct!: number;
+}
+
+export class StrategyTargetDto {
+  @ApiProperty({ description: 'A yield-source id, or `cash` for what the targets leave in cash.' })
+  yieldSourceId!: string;
+
+  @ApiProperty({ type: 'integer' })
+  targetWeightBps!: number;
+}
+
+export class WalletStrategyDto {
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'array', items: { $ref: '#/components/schemas/StrategyEntryDto' } } })
+  allocations!: Record<string, StrategyEntryDto[]>;
+}
+
+export class WalletBalanceDto {
+  @ApiProperty({ example: '100.000000' })
+  totalUsd!: string;
+
+  @ApiProperty()
+  withdrawableUsd!: string;
+
+  @ApiProperty()
+  reservedUsd!: string;
+
+  @ApiProperty()
+  earnedUsd!: string;
+}
+
+export class WalletPositionDto {
+  @ApiProperty({ example: 'cash:ethereum_sepolia:usdc' })
+  id!: string;
+
+  @ApiProperty({ enum: ['cash', 'yield_source'] })
+  kind!: 'cash' | 'yield_source';
+
+  @ApiProperty()
+  label!: string;
+
+  @ApiProperty()
+  valueUsd!: string;
+
+  @ApiProperty({ type: 'integer', description: "Share of the wallet's value in whole percent (rounded down)" })
+  pct!: number;
+
+  @ApiProperty({ type: String, nullable: true })
+  yieldSourceId!: string | null;
+
+  @ApiProperty({ enum: WALLET_TOKENS })
+  token!: WalletToken;
+}
+
+export class WalletDto {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  label!: string | null;
+
+  @ApiProperty({ enum: WALLET_STATUSES })
+  status!: WalletStatus;
+
+  @ApiProperty({ type: String, nullable: true })
+  failureReason!: string | null;
+
+  @ApiProperty()
+  autoRebalance!: boolean;
+
+  @ApiProperty({ type: WalletStrategyDto })
+  strategy!: WalletStrategyDto;
+
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, example: { ethereum_sepolia: '0x…' } })
+  depositAddresses!: Record<string, string>;
+
+  @ApiProperty({ type: WalletBalanceDto })
+  balance!: WalletBalanceDto;
+
+  @ApiProperty({ type: [WalletPositionDto] })
+  positions!: WalletPositionDto[];
+
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'array', items: { $ref: '#/components/schemas/StrategyTargetDto' } } })
+  strategyAllocations!: Record<string, StrategyTargetDto[]>;
+
+  @ApiProperty()
+  createdAt!: string;
+
+  @ApiProperty()
+  updatedAt!: string;
+}
+
+export class WalletListDto {
+  @ApiProperty({ type: [WalletDto] })
+  data!: WalletDto[];
+
+  @ApiProperty({ type: String, nullable: true })
+  nextCursor!: string | null;
+}
+
+export class WalletYieldPositionDto {
+  @ApiProperty()
+  yieldSourceId!: string;
+
+  @ApiProperty()
+  name!: string;
+
+  @ApiProperty({ type: 'integer', nullable: true })
+  apyBps!: number | null;
+
+  @ApiProperty({ type: 'integer' })
+  pct!: number;
+
+  @ApiProperty()
+  deployedValueUsd!: string;
+}
+
+export class WalletYieldDto {
+  @ApiProperty()
+  earnedUsd!: string;
+
+  @ApiProperty({ description: 'What a year at the current rates earns on what is deployed now.' })
+  annualizedUsd!: string;
+
+  @ApiProperty({ type: [WalletYieldPositionDto] })
+  positions!: WalletYieldPositionDto[];
+}
+
+// ---------- deposits ----------
+
+export class SimulateDepositDto {
+  @ApiProperty({ example: '100.000000' })
+  @IsDefined()
+  amountUsd!: string;
+
+  @ApiPropertyOptional({ enum: WALLET_TOKENS })
+  @IsOptional()
+  @IsString()
+  token?: string;
+
+  @ApiPropertyOptional({ example: 'ethereum_sepolia' })
+  @IsOptional()
+  @IsString()
+  chain?: string;
+}
+
+export class DepositDto {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty()
+  amount!: string;
+
+  @ApiProperty({ enum: WALLET_TOKENS })
+  token!: string;
+
+  @ApiProperty()
+  chain!: string;
+
+  @ApiProperty()
+  fromAddress!: string;
+
+  @ApiProperty()
+  txHash!: string;
+
+  @ApiProperty({ enum: DEPOSIT_STATUSES })
+  status!: string;
+
+  @ApiProperty()
+  createdAt!: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  completedAt!: string | null;
+}
+
+export class DepositListDto {
+  @ApiProperty({ type: [DepositDto] })
+  data!: DepositDto[];
+
+  @ApiProperty({ type: String, nullable: true })
+  nextCursor!: string | null;
+}
+
+// ---------- allocate ----------
+
+export class AllocationInstructionDto {
+  @ApiProperty({ example: 'cash:ethereum_sepolia:usdc' })
+  @IsString()
+  @MaxLength(200)
+  from!: string;
+
+  @ApiProperty({ example: 'service-jaaa-usdc-vault' })
+  @IsString()
+  @MaxLength(200)
+  to!: string;
+
+  @ApiProperty({ example: '10.000000' })
+  @IsDefined()
+  amountUsd!: string;
+}
+
+export class AllocateDto {
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID()
+  requestId!: string;
+
+  @ApiProperty({ type: [AllocationInstructionDto], minItems: 1 })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ValidateNested({ each: true })
+  @Type(() => AllocationInstructionDto)
+  allocations!: AllocationInstructionDto[];
+}
+
+export class AllocatePreviewDto {
+  @ApiPropertyOptional({ format: 'uuid', description: 'Accepted and ignored: a preview changes nothing.' })
+  @IsOptional()
+  @IsUUID()
+  requestId?: string;
+
+  @ApiProperty({ type: [AllocationInstructionDto], minItems: 1 })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ValidateNested({ each: true })
+  @Type(() => AllocationInstructionDto)
+  allocations!: AllocationInstructionDto[];
+}
+
+export class AllocationResponseDto {
+  @ApiProperty({ format: 'uuid' })
+  rebalanceId!: string;
+
+  @ApiProperty({ format: 'uuid' })
+  requestId!: string;
+
+  @ApiProperty({ enum: REBALANCE_STATUSES })
+  status!: (typeof REBALANCE_STATUSES)[number];
+
+  @ApiProperty()
+  createdAt!: string;
+
+  @ApiProperty({ type: [AllocationInstructionDto] })
+  allocations!: AllocationInstructionDto[];
+}
+
+export class AllocatePreviewResponseDto {
+  @ApiProperty({ type: [AllocationInstructionDto] })
+  allocations!: AllocationInstructionDto[];
+
+  @ApiProperty({ type: [WalletPositionDto] })
+  before!: WalletPositionDto[];
+
+  @ApiProperty({ type: [WalletPositionDto] })
+  after!: WalletPositionDto[];
+}
