@@ -1,4 +1,5 @@
 import { runService } from '@service/service-runtime';
 import { AppModule } from './app/app.module.js';
+import { webhookConfigSpec } from './config.js';
 
-await runService({ name: 'webhook', module: AppModule.forRoot });
+await runService({ name: 'webhook', spec: webhookConfigSpec, module: AppModule.forRoot });

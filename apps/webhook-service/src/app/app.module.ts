@@ -1,11 +1,27 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { defineServiceModule, type ServiceConfig } from '@service/service-runtime';
+import { defineServiceModule } from '@service/service-runtime';
 import type { Logger } from 'pino';
+import type { WebhookConfig } from '../config.js';
+import { DeliveriesMsController } from './deliveries/deliveries-ms.controller.js';
+import { DeliveriesService } from './deliveries/deliveries.service.js';
+import { DeliveryDispatcher } from './deliveries/dispatcher.service.js';
+import { EventConsumerService } from './deliveries/event-consumer.service.js';
+import { PgSql } from './pg-sql.js';
 import { PrismaService } from './prisma.service.js';
+import { RegistrationsMsController } from './registrations/registrations-ms.controller.js';
+import { RegistrationsService } from './registrations/registrations.service.js';
+import { webhookProviders } from './webhook.providers.js';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: ServiceConfig, logger: Logger): DynamicModule {
-    return defineServiceModule(AppModule, { name: 'webhook', config, logger, prisma: PrismaService });
+  static forRoot(config: WebhookConfig, logger: Logger): DynamicModule {
+    return defineServiceModule(AppModule, {
+      name: 'webhook',
+      config,
+      logger,
+      prisma: PrismaService,
+      controllers: [RegistrationsMsController, DeliveriesMsController],
+      providers: [...webhookProviders, PgSql, RegistrationsService, DeliveriesService, DeliveryDispatcher, EventConsumerService],
+    });
   }
 }

@@ -1,0 +1,180 @@
+import { Controller, Delete, Get, HttpCode, Inject, Patch, Post, type Type } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  CreatedWebhookRegistrationDto,
+  CreateGVaultWebhookDto,
+  CreateWebhookDto,
+  CreateWebhookEndpointDto,
+  DeletedWebhookDto,
+  NoQueryDto,
+  PageQueryDto,
+  type RequestContext,
+  SUBJECTS,
+  UpdateWebhookDto,
+  UpdateWebhookEndpointDto,
+  UpdateGVaultWebhookDto,
+  WebhookDeliveryEventDto,
+  WebhookDeliveryEventPageDto,
+  type WebhookFamily,
+  WebhookRegistrationDto,
+  WebhookRegistrationPageDto,
+} from '@service/contracts';
+import type { NatsRequester } from '@service/nats';
+import { ApiStandardErrors } from '../docs/api-errors.js';
+import { Ctx } from '../http/request-context.js';
+import { UuidParam, ValidBody, ValidQuery } from '../http/validation.js';
+import { SERVICE_REQUESTER } from '../services.js';
+
+interface FamilyRoutes {
+  readonly family: WebhookFamily;
+  readonly path: string;
+  readonly tag: string;
+  readonly name: string;
+  readonly createDto: Type;
+  readonly updateDto: Type;
+}
+
+/**
+ * The routes of one registration family. The three families share one mechanism in
+ * webhook-service and differ only in path and event catalogue, so one definition serves all and
+ * the service is told the family with every request.
+ */
+function registrationController(routes: FamilyRoutes): Type {
+  const { family, createDto, updateDto } = routes;
+
+  @ApiTags(routes.tag)
+  @ApiBearerAuth()
+  @Controller(routes.path)
+  class RegistrationController {
+    constructor(@Inject(SERVICE_REQUESTER) readonly services: NatsRequester) {}
+
+    ask<T>(subject: string, ctx: RequestContext, input: object): Promise<T> {
+      return this.services.request<T>(subject, { ctx, ...input, family }, { requestId: ctx.requestId });
+    }
+
+    @Post()
+    @HttpCode(200)
+    @ApiOperation({ summary: 'Register a receiver; the response is the only time the secret is shown' })
+    @ApiBody({ type: createDto })
+    @ApiOkResponse({ type: CreatedWebhookRegistrationDto })
+    @ApiStandardErrors({ forwarded: true, statuses: [400, 409] })
+    create(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @ValidBody(createDto) body: object) {
+      return this.ask(SUBJECTS.webhook.registrationsCreate, ctx, body);
+    }
+
+    @Get()
+    @ApiOperation({ summary: 'Active registrations of the organization, newest first (no secrets)' })
+    @ApiOkResponse({ type: WebhookRegistrationPageDto })
+    @ApiStandardErrors({ forwarded: true, statuses: [400] })
+    list(@Ctx() ctx: RequestContext, @ValidQuery(PageQueryDto) query: PageQueryDto) {
+      return this.ask(SUBJECTS.webhook.registrationsList, ctx, query);
+    }
+
+    @Get('events')
+    @ApiOperation({ summary: "Delivery events of all the organization's registrations, newest first" })
+    @ApiOkResponse({ type: WebhookDeliveryEventPageDto })
+    @ApiStandardErrors({ forwarded: true, statuses: [400] })
+    allEvents(@Ctx() ctx: RequestContext, @ValidQuery(PageQueryDto) query: PageQueryDto) {
+      return this.ask(SUBJECTS.webhook.deliveriesList, ctx, query);
+    }
+
+    @Get(':id')
+    @ApiOperation({ summary: 'One registration (no secret)' })
+    @ApiParam({ name: 'id', format: 'uuid' })
+    @ApiOkResponse({ type: WebhookRegistrationDto })
+    @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
+    get(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @UuidParam('id') id: string) {
+      return this.ask(SUBJECTS.webhook.registrationsGet, ctx, { id });
+    }
+
+    @Delete(':id')
+    @ApiOperation({ summary: 'Delete a registration: no further delivery, including retries already scheduled' })
+    @ApiParam({ name: 'id', format: 'uuid' })
+    @ApiOkResponse({ type: DeletedWebhookDto })
+    @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
+    remove(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @UuidParam('id') id: string) {
+      return this.ask(SUBJECTS.webhook.registrationsDelete, ctx, { id });
+    }
+
+    @Patch(':id')
+    @ApiOperation({ summary: 'Change url, events or description; the same rules as on creation' })
+    @ApiParam({ name: 'id', format: 'uuid' })
+    @ApiBody({ type: updateDto })
+    @ApiOkResponse({ type: WebhookRegistrationDto })
+    @ApiStandardErrors({ forwarded: true, statuses: [400, 404, 409] })
+    update(
+      @Ctx() ctx: RequestContext,
+      @ValidQuery(NoQueryDto) _query: NoQueryDto,
+      @UuidParam('id') id: string,
+      @ValidBody(updateDto) body: object,
+    ) {
+      return this.ask(SUBJECTS.webhook.registrationsUpdate, ctx, { ...body, id });
+    }
+
+    @Get(':id/events')
+    @ApiOperation({ summary: 'Delivery events of one registration, newest first' })
+    @ApiParam({ name: 'id', format: 'uuid' })
+    @ApiOkResponse({ type: WebhookDeliveryEventPageDto })
+    @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
+    events(@Ctx() ctx: RequestContext, @ValidQuery(PageQueryDto) query: PageQueryDto, @UuidParam('id') id: string) {
+      return this.ask(SUBJECTS.webhook.deliveriesList, ctx, { ...query, id });
+    }
+
+    @Post(':id/events/:eventId/retry')
+    @HttpCode(200)
+    @ApiOperation({ summary: 'Deliver one event again now (a new attempt with the same Service-Event-Id)' })
+    @ApiParam({ name: 'id', format: 'uuid' })
+    @ApiParam({ name: 'eventId', format: 'uuid' })
+    @ApiOkResponse({ type: WebhookDeliveryEventDto })
+    @ApiStandardErrors({ forwarded: true, statuses: [400, 404, 409] })
+    retry(
+      @Ctx() ctx: RequestContext,
+      @ValidQuery(NoQueryDto) _query: NoQueryDto,
+      @UuidParam('id') id: string,
+      @UuidParam('eventId') eventId: string,
+    ) {
+      return this.ask(SUBJECTS.webhook.deliveriesRetry, ctx, { id, eventId });
+    }
+
+    @Post(':id/test')
+    @HttpCode(200)
+    @ApiOperation({ summary: 'Send a signed `webhook.test` delivery; its outcome shows in the delivery feed' })
+    @ApiParam({ name: 'id', format: 'uuid' })
+    @ApiOkResponse({ type: WebhookDeliveryEventDto })
+    @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
+    test(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @UuidParam('id') id: string) {
+      return this.ask(SUBJECTS.webhook.registrationsTest, ctx, { id });
+    }
+  }
+
+  // Distinct names give each family its own OpenAPI operation ids.
+  Object.defineProperty(RegistrationController, 'name', { value: routes.name });
+  return RegistrationController;
+}
+
+export const WebhooksController = registrationController({
+  name: 'WebhooksController',
+  family: 'webhooks',
+  path: 'v2/webhooks',
+  tag: 'Webhooks',
+  createDto: CreateWebhookDto,
+  updateDto: UpdateWebhookDto,
+});
+
+export const WebhookEndpointsController = registrationController({
+  name: 'WebhookEndpointsController',
+  family: 'webhook-endpoints',
+  path: 'v2/webhook-endpoints',
+  tag: 'Webhook endpoints',
+  createDto: CreateWebhookEndpointDto,
+  updateDto: UpdateWebhookEndpointDto,
+});
+
+export const GVaultWebhooksController = registrationController({
+  name: 'GVaultWebhooksController',
+  family: 'gvault',
+  path: 'v2/gvaults/webhooks',
+  tag: 'gtokens',
+  createDto: CreateGVaultWebhookDto,
+  updateDto: UpdateGVaultWebhookDto,
+});

@@ -1,0 +1,84 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { resolveReceiver, type UrlPolicy } from '../security/url-policy.js';
+
+export interface SendResult {
+  /** HTTP status, or null when the receiver did not answer (refused, reset, timeout, policy). */
+  readonly status: number | null;
+  readonly retryAfter: string | null;
+  readonly ms: number;
+  readonly error: string | null;
+}
+
+const MAX_RESPONSE_BYTES = 64 * 1024;
+
+/**
+ * POSTs one delivery. The connection goes to the address the policy approved (no second DNS
+ * lookup), keep-alive sockets are reused across deliveries, and the whole exchange is cut at
+ * `timeoutMs`. The receiver's body is read and dropped, at most 64 KiB.
+ */
+export class WebhookSender {
+  private readonly agents = {
+    'http:': new http.Agent({ keepAlive: true, maxSockets: 256 }),
+    'https:': new https.Agent({ keepAlive: true, maxSockets: 256 }),
+  };
+
+  constructor(
+    private readonly policy: UrlPolicy,
+    private readonly timeoutMs: number,
+  ) {}
+
+  async send(rawUrl: string, body: string, headers: Record<string, string>): Promise<SendResult> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    try {
+      const url = new URL(rawUrl);
+      const target = await resolveReceiver(url, this.policy);
+      const lookup: LookupFunction = (_host, options, callback) => {
+        if ((options as { all?: boolean }).all) callback(null, [target] as never);
+        else callback(null, target.address, target.family);
+      };
+      const { status, retryAfter } = await this.post(url, lookup, body, headers, started);
+      return { status, retryAfter, ms: elapsed(), error: status >= 200 && status < 300 ? null : `HTTP ${status}` };
+    } catch (error) {
+      return { status: null, retryAfter: null, ms: elapsed(), error: (error as Error).message };
+    }
+  }
+
+  close(): void {
+    for (const agent of Object.values(this.agents)) agent.destroy();
+  }
+
+  private post(url: URL, lookup: LookupFunction, body: string, headers: Record<string, string>, started: number) {
+    const transport = url.protocol === 'https:' ? https : http;
+    const agent = url.protocol === 'https:' ? this.agents['https:'] : this.agents['http:'];
+    return new Promise<{ status: number; retryAfter: string | null }>((resolve, reject) => {
+      const request = transport.request(url, {
+        method: 'POST',
+        agent,
+        lookup,
+        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'service-webhooks/1' },
+      });
+      const remaining = Math.max(1, this.timeoutMs - (performance.now() - started));
+      const timer = setTimeout(() => request.destroy(new Error(`timed out after ${this.timeoutMs} ms`)), remaining);
+      request.once('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+      request.once('response', (response) => {
+        let received = 0;
+        response.on('data', (chunk: Buffer) => {
+          received += chunk.length;
+          if (received > MAX_RESPONSE_BYTES) response.destroy();
+        });
+        response.once('close', () => {
+          clearTimeout(timer);
+          const retryAfter = response.headers['retry-after'];
+          resolve({ status: response.statusCode ?? 0, retryAfter: typeof retryAfter === 'string' ? retryAfter : null });
+        });
+      });
+      request.end(body);
+    });
+  }
+}

@@ -1,0 +1,56 @@
+import { type ConfigOf, parsers, type ServiceConfig } from '@service/service-runtime';
+
+function hexKey(raw: string): Buffer {
+  if (!/^[0-9a-fA-F]{64}$/.test(raw)) throw new Error('must be 64 hex characters (32 bytes, e.g. `openssl rand -hex 32`)');
+  return Buffer.from(raw, 'hex');
+}
+
+function positiveNumber(raw: string): number {
+  const value = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw) || !(value > 0) || value > 1) throw new Error(`must be a number greater than 0 and at most 1, got "${raw}"`);
+  return value;
+}
+
+export const webhookConfigSpec = {
+  WEBHOOK_SECRET_ENCRYPTION_KEY: {
+    description: 'AES-256-GCM key that encrypts signing secrets at rest, 64 hex characters',
+    parse: hexKey,
+  },
+  WEBHOOK_ALLOW_PRIVATE_URLS: {
+    description: 'true lets receivers resolve to private, loopback or link-local addresses (sandbox, local runs)',
+    default: 'false',
+    parse: parsers.boolean,
+  },
+  WEBHOOK_DELIVERY_TIMEOUT_MS: {
+    description: 'how long one delivery attempt may take before it is cut and retried',
+    default: '30000',
+    parse: parsers.integer(50, 120_000),
+  },
+  WEBHOOK_RETRY_SCHEDULE_SCALE: {
+    description: 'multiplies every retry delay (1 in production; tests shrink the 24 h schedule)',
+    default: '1',
+    parse: positiveNumber,
+  },
+  WEBHOOK_POLL_INTERVAL_MS: {
+    description: 'how often a replica looks for due deliveries it was not woken for (retries, other replicas)',
+    default: '250',
+    parse: parsers.integer(10, 60_000),
+  },
+  WEBHOOK_EVENT_ACK_WAIT_MS: {
+    description: 'how long an event handed to a replica that died stays unacknowledged before another replica gets it',
+    default: '30000',
+    parse: parsers.integer(500, 600_000),
+  },
+  WEBHOOK_CONCURRENCY: {
+    description: 'delivery attempts one replica runs at the same time',
+    default: '64',
+    parse: parsers.integer(1, 1024),
+  },
+  WEBHOOK_CONCURRENCY_PER_ENDPOINT: {
+    description: 'attempts in flight to one registration across replicas, so a slow receiver cannot hold every slot',
+    default: '16',
+    parse: parsers.integer(1, 1024),
+  },
+};
+
+export type WebhookConfig = ServiceConfig & ConfigOf<typeof webhookConfigSpec>;

@@ -1,0 +1,186 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { GTOKEN_EVENTS, PORTFOLIO_WALLET_WEBHOOK_EVENTS, WEBHOOK_ENDPOINT_EVENTS } from '@service/contracts';
+import { TEST_DATABASE_URL } from '@service/testing';
+import pg from 'pg';
+import { api, startWebhookSystem, type WebhookTestSystem } from './support.js';
+
+let ws: WebhookTestSystem;
+let tokenA: string;
+let tokenB: string;
+
+beforeAll(async () => {
+  ws = await startWebhookSystem();
+  tokenA = await ws.token('org_a');
+  tokenB = await ws.token('org_b', 'member');
+}, 60_000);
+
+afterAll(async () => {
+  await ws?.stop();
+}, 30_000);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+const families = [
+  { path: '/v2/webhooks', events: [...PORTFOLIO_WALLET_WEBHOOK_EVENTS], foreign: 'portfolio_wallet.balance.updated' },
+  { path: '/v2/webhook-endpoints', events: [...WEBHOOK_ENDPOINT_EVENTS], foreign: 'portfolio_wallet.status_changed' },
+  { path: '/v2/gvaults/webhooks', events: [...GTOKEN_EVENTS], foreign: 'portfolio_wallet.deposit.status_changed' },
+];
+
+let hosts = 0;
+const freshUrl = () => `https://receiver-${(hosts += 1)}.example.com/hooks`;
+
+describe.each(families)('$path registrations', ({ path, events, foreign }) => {
+  const call = (method: string, suffix = '', body?: unknown, token = tokenA) => api(ws.gateway, token, method, `${path}${suffix}`, body);
+  const create = (body: Record<string, unknown>, token = tokenA) => call('POST', '', body, token);
+
+  it('creates a registration and shows the 64-hex secret only then', async () => {
+    const url = freshUrl();
+    const created = await create({ url, events: [events[0]], description: 'Ledger sync', extra: 'ignored' });
+    expect(created.status).toBe(200);
+    expect(created.body).toEqual({ id: expect.stringMatching(UUID), url, events: [events[0]], description: 'Ledger sync', secret: expect.stringMatching(/^[0-9a-f]{64}$/), createdAt: expect.stringMatching(ISO_MS) });
+
+    const read = await call('GET', `/${String(created.body['id'])}`);
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual({ id: created.body['id'], url, events: [events[0]], description: 'Ledger sync', createdAt: created.body['createdAt'] });
+  });
+
+  it('stores a description only when it is a truthy JSON value', async () => {
+    const falsy = await create({ url: freshUrl(), events, description: '' });
+    expect(falsy.status).toBe(200);
+    expect(falsy.body).not.toHaveProperty('description');
+    const object = await create({ url: freshUrl(), events, description: { team: 'ops' } });
+    expect(object.body['description']).toEqual({ team: 'ops' });
+  });
+
+  it.each([
+    ['a missing url', { events: ['x'] }],
+    ['a url that is not a URI', { url: 'not a url', events: ['x'] }],
+    ['a non-http url', { url: 'ftp://example.com/x', events: ['x'] }],
+    ['missing events', { url: 'https://example.com/a' }],
+    ['empty events', { url: 'https://example.com/a', events: [] }],
+    ['events that are not an array', { url: 'https://example.com/a', events: 'x' }],
+    ['an unsupported event type', { url: 'https://example.com/a', events: ['portfolio_wallet.nope'] }],
+  ])('refuses %s with 400 validation_error', async (_case, body) => {
+    const withEvents = 'events' in body && Array.isArray(body.events) && body.events[0] === 'x' ? { ...body, events: [events[0]] } : body;
+    const result = await create(withEvents);
+    expect(result.status).toBe(400);
+    expect(result.body).toEqual({ error: expect.any(String), code: 'validation_error' });
+  });
+
+  it("refuses an event type of another family's catalogue", async () => {
+    const result = await create({ url: freshUrl(), events: [events[0], foreign] });
+    expect(result.status).toBe(400);
+    expect(result.body).toEqual({ error: expect.stringContaining('events must contain only'), code: 'validation_error' });
+  });
+
+  it('refuses the same URL twice in one organization with 409 webhook_duplicate_url, also when concurrent', async () => {
+    const url = freshUrl();
+    const results = await Promise.all([create({ url, events }), create({ url, events }), create({ url, events })]);
+    expect(results.map((result) => result.status).sort()).toEqual([200, 409, 409]);
+    expect(results.find((result) => result.status === 409)?.body).toEqual({ error: expect.any(String), code: 'webhook_duplicate_url' });
+    expect((await create({ url, events }, tokenB)).status).toBe(200);
+  });
+
+  it('answers 400 for a non-UUID id and 404 webhook_not_found for an unknown or foreign one', async () => {
+    expect(await call('GET', '/not-a-uuid')).toEqual({ status: 400, body: { error: 'id must be a UUID.', code: 'validation_error' } });
+    const unknown = await call('GET', '/8c1b6f4e-2f55-4d9e-9a51-0f6d2c0b7a11');
+    expect(unknown).toEqual({ status: 404, body: { error: 'Webhook not found.', code: 'webhook_not_found' } });
+    const foreign = await create({ url: freshUrl(), events }, tokenB);
+    for (const [method, suffix, body] of [
+      ['GET', '', undefined],
+      ['DELETE', '', undefined],
+      ['PATCH', '', { description: 'mine now' }],
+      ['GET', '/events', undefined],
+    ] as const) {
+      const result = await call(method, `/${String(foreign.body['id'])}${suffix}`, body);
+      expect(result).toEqual({ status: 404, body: { error: 'Webhook not found.', code: 'webhook_not_found' } });
+    }
+  });
+
+  it('updates url, events and description with the creation rules', async () => {
+    const taken = freshUrl();
+    await create({ url: taken, events });
+    const created = await create({ url: freshUrl(), events: [events[0]], description: 'old' });
+    const id = String(created.body['id']);
+    const url = freshUrl();
+    const updated = await call('PATCH', `/${id}`, { url, events, description: 'new', secret: 'ignored' });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toEqual({ id, url, events, description: 'new', createdAt: created.body['createdAt'] });
+    expect((await call('PATCH', `/${id}`, { description: null })).body).not.toHaveProperty('description');
+    expect((await call('PATCH', `/${id}`, { events: [foreign] })).body).toMatchObject({ code: 'validation_error' });
+    expect((await call('PATCH', `/${id}`, { events: [] })).body).toMatchObject({ code: 'validation_error' });
+    expect((await call('PATCH', `/${id}`, { url: taken })).status).toBe(409);
+    expect((await call('GET', `/${id}`)).body['url']).toBe(url);
+  });
+
+  it('deletes: {id, deleted: true}, then gone from get and list, and the URL can be registered again', async () => {
+    const url = freshUrl();
+    const id = String((await create({ url, events })).body['id']);
+    expect(await call('DELETE', `/${id}`)).toEqual({ status: 200, body: { id, deleted: true } });
+    expect((await call('GET', `/${id}`)).status).toBe(404);
+    expect((await call('DELETE', `/${id}`)).status).toBe(404);
+    const listed = await call('GET', '?limit=100');
+    expect((listed.body['data'] as { id: string }[]).map((item) => item.id)).not.toContain(id);
+    expect((await create({ url, events })).status).toBe(200);
+  });
+});
+
+describe('listing', () => {
+  it('pages newest first across more than one page, without secrets and without other organizations', async () => {
+    const org = await ws.token('org_pages');
+    const other = await ws.token('org_pages_other');
+    const ids: string[] = [];
+    for (let index = 0; index < 5; index += 1) {
+      const created = await api(ws.gateway, org, 'POST', '/v2/webhook-endpoints', { url: freshUrl(), events: ['portfolio_wallet.balance.updated'] });
+      ids.push(String(created.body['id']));
+    }
+    await api(ws.gateway, other, 'POST', '/v2/webhook-endpoints', { url: freshUrl(), events: ['portfolio_wallet.balance.updated'] });
+    await api(ws.gateway, org, 'POST', '/v2/webhooks', { url: freshUrl(), events: ['portfolio_wallet.status_changed'] });
+
+    const seen: Record<string, unknown>[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const query: string = cursor ? `?limit=2&cursor=${cursor}` : '?limit=2';
+      const page = await api<{ data: Record<string, unknown>[]; nextCursor: string | null }>(ws.gateway, org, 'GET', `/v2/webhook-endpoints${query}`);
+      expect(page.status).toBe(200);
+      expect(Object.keys(page.body).sort()).toEqual(['data', 'nextCursor']);
+      seen.push(...page.body.data);
+      cursor = page.body.nextCursor;
+      pages += 1;
+    } while (cursor);
+    expect(pages).toBe(3);
+    expect(seen.map((item) => item['id'])).toEqual([...ids].reverse());
+    for (const item of seen) expect(item).not.toHaveProperty('secret');
+  });
+
+  it('refuses a bad limit, a malformed or foreign cursor and unknown parameters', async () => {
+    const token = await ws.token('org_pages');
+    const get = (query: string) => api(ws.gateway, token, 'GET', `/v2/webhooks${query}`);
+    for (const limit of ['0', '101', 'abc']) expect((await get(`?limit=${limit}`)).body).toMatchObject({ code: 'validation_error' });
+    expect(await get('?cursor=garbage!')).toEqual({ status: 400, body: { error: expect.any(String), code: 'invalid_cursor' } });
+    const endpointsPage = await api<{ nextCursor: string }>(ws.gateway, token, 'GET', '/v2/webhook-endpoints?limit=1');
+    expect((await get(`?cursor=${endpointsPage.body.nextCursor}`)).body).toMatchObject({ code: 'invalid_cursor' });
+    expect(await get('?verbose=1')).toEqual({ status: 400, body: { error: 'Unknown query parameter: verbose.', code: 'unknown_parameters' } });
+  });
+});
+
+describe('secrets at rest', () => {
+  it('stores the signing secret encrypted, never in clear', async () => {
+    const created = await api(ws.gateway, tokenA, 'POST', '/v2/webhooks', { url: freshUrl(), events: ['portfolio_wallet.status_changed'] });
+    const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ secret_enc: string }>(
+        `SELECT secret_enc FROM "webhook_${ws.system.runId}".registrations WHERE id = $1`,
+        [created.body['id']],
+      );
+      expect(rows[0]?.secret_enc).toMatch(/^v1\./);
+      expect(rows[0]?.secret_enc).not.toContain(String(created.body['secret']));
+    } finally {
+      await client.end();
+    }
+    expect(ws.service.lines.join('\n')).not.toContain(String(created.body['secret']));
+  });
+});

@@ -1,0 +1,178 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { jetstream } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { type DomainEvent, type DomainEventType, eventSubject } from '@service/contracts';
+import {
+  type AppProcess,
+  type IsolatedSchema,
+  isolatedEventStream,
+  migratedSchema,
+  serviceTestEnv,
+  startApp,
+  startTestSystem,
+  type TestSystem,
+} from '@service/testing';
+
+/** Delays scaled down so the whole retry path runs in well under a second per step. */
+export const TEST_TIMEOUT_MS = 400;
+export const WEBHOOK_TEST_ENV = {
+  WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+  WEBHOOK_DELIVERY_TIMEOUT_MS: String(TEST_TIMEOUT_MS),
+  WEBHOOK_RETRY_SCHEDULE_SCALE: '0.001',
+  WEBHOOK_POLL_INTERVAL_MS: '50',
+  WEBHOOK_EVENT_ACK_WAIT_MS: '1500',
+};
+
+export interface WebhookTestSystem {
+  readonly system: TestSystem;
+  readonly gateway: string;
+  service: AppProcess;
+  /** Starts webhook-service again on the same schema and stream (after a crash). */
+  restart(): Promise<void>;
+  publish(orgId: string, type: DomainEventType, payload: unknown, source?: string): Promise<DomainEvent>;
+  token(org: string, role?: 'owner' | 'admin' | 'member'): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The gateway from startTestSystem, and webhook-service as its own built process with the test
+ * environment above, on the run's schema and stream, so it can be killed and started again.
+ */
+export async function startWebhookSystem(): Promise<WebhookTestSystem> {
+  const system = await startTestSystem({
+    services: [],
+    gateways: 1,
+    gatewayEnv: { RATE_LIMIT_READ_PER_MINUTE: '100000', RATE_LIMIT_WRITE_PER_MINUTE: '100000' },
+  });
+  const stream = isolatedEventStream(system.runId, system.natsUrl);
+  const schema: IsolatedSchema = await migratedSchema('webhook-service', system.runId);
+  const env = { ...serviceTestEnv(schema.schema, stream), NATS_URL: system.natsUrl, ...WEBHOOK_TEST_ENV };
+  const launch = () => startApp('webhook-service', env, (line) => line.includes('webhook service ready'));
+  const nats: NatsConnection = await connect({ servers: system.natsUrl });
+  const js = jetstream(nats);
+  const result: WebhookTestSystem = {
+    system,
+    gateway: system.gateways[0]?.url ?? '',
+    service: await launch(),
+    async restart() {
+      result.service = await launch();
+    },
+    async publish(orgId, type, payload, source = 'wallet') {
+      const event: DomainEvent = { id: randomUUID(), type, orgId, source, occurredAt: new Date().toISOString(), payload };
+      await js.publish(eventSubject(stream.EVENTS_SUBJECT_PREFIX, source, type), JSON.stringify(event), { msgID: event.id });
+      return event;
+    },
+    token: (org, role = 'admin') => system.auth.token({ org, role, sub: `user_${org}` }),
+    async stop() {
+      await result.service.stop();
+      await nats.close();
+      await system.stop();
+      await schema.drop();
+    },
+  };
+  return result;
+}
+
+export interface HttpResult<T = unknown> {
+  status: number;
+  body: T;
+}
+
+/** One HTTP call to the gateway with a bearer token; the body is parsed JSON. */
+export async function api<T = Record<string, unknown>>(
+  base: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<HttpResult<T>> {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as T };
+}
+
+export interface ReceivedRequest {
+  readonly path: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: string;
+  readonly at: number;
+}
+
+/** What a receiver path answers, in order; the last entry repeats. `hang` never answers. */
+export type Answer = number | 'hang';
+
+/** A real HTTP receiver on loopback: records every request and answers as scripted per path. */
+export class Receiver {
+  readonly requests: ReceivedRequest[] = [];
+  private readonly scripts = new Map<string, Answer[]>();
+  private readonly hanging = new Set<ServerResponse>();
+  private server: Server | undefined;
+  private base = '';
+
+  async start(): Promise<this> {
+    this.server = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const path = request.url ?? '/';
+        this.requests.push({ path, headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+        const script = this.scripts.get(path) ?? [200];
+        const answer = (script.length > 1 ? script.shift() : script[0]) ?? 200;
+        if (answer === 'hang') {
+          this.hanging.add(response);
+          return;
+        }
+        response.writeHead(answer, { 'content-type': 'application/json' }).end('{"ok":true}');
+      });
+    });
+    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
+    this.base = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  /** A fresh receiver URL answering `answers` in order. */
+  url(answers: Answer[] = [200]): string {
+    const path = `/hooks/${randomUUID()}`;
+    this.scripts.set(path, [...answers]);
+    return `${this.base}${path}`;
+  }
+
+  at(url: string): ReceivedRequest[] {
+    const path = new URL(url).pathname;
+    return this.requests.filter((request) => request.path === path);
+  }
+
+  async stop(): Promise<void> {
+    for (const response of this.hanging) response.destroy();
+    this.server?.closeAllConnections();
+    await new Promise((resolve) => this.server?.close(resolve));
+  }
+}
+
+export async function waitFor<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A portfolio wallet withdrawal event payload as the wallet service writes it. */
+export function withdrawalPayload(status = 'completed') {
+  const walletId = randomUUID();
+  return {
+    event: 'portfolio_wallet.withdrawal.status_changed',
+    observedAt: new Date().toISOString(),
+    walletId,
+    withdrawal: { id: randomUUID(), status, amountRequestedUsd: '10.000000' },
+  };
+}
