@@ -1,4 +1,5 @@
 import { describeServiceSkeleton } from '@service/service-testing';
 import { AppModule } from '../src/app/app.module.js';
+import { gvaultConfigSpec } from '../src/config.js';
 
-describeServiceSkeleton('gvault', AppModule.forRoot);
+describeServiceSkeleton('gvault', AppModule.forRoot, gvaultConfigSpec);

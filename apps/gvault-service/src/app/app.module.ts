@@ -2,6 +2,10 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { defineServiceModule } from '@service/service-runtime';
 import type { Logger } from 'pino';
 import type { GVaultConfig } from '../config.js';
+import { AllowlistFollower } from './allowlist/allowlist-follower.service.js';
+import { AllowlistMsController } from './allowlist/allowlist-ms.controller.js';
+import { AllowlistService } from './allowlist/allowlist.service.js';
+import { ALLOWLIST_TARGET, allowlistTargetFor } from './chain/allowlist-target.js';
 import { PrismaService } from './prisma.service.js';
 import { YieldSourcesMsController } from './yield-sources/yield-sources-ms.controller.js';
 
@@ -13,7 +17,8 @@ export class AppModule {
       config,
       logger,
       prisma: PrismaService,
-      controllers: [YieldSourcesMsController],
+      controllers: [YieldSourcesMsController, AllowlistMsController],
+      providers: [{ provide: ALLOWLIST_TARGET, useValue: allowlistTargetFor(config) }, AllowlistService, AllowlistFollower],
     });
   }
 }

@@ -1,0 +1,150 @@
+import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { ALL_ORGANIZATIONS, type GTokenEventData } from '@service/contracts';
+import { enqueueEvent } from '@service/events';
+import { toChecksumAddress } from '@service/evm';
+import { OutboxRelayService, SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
+import type { Logger } from 'pino';
+import type { GVaultConfig } from '../../config.js';
+import { PrismaService } from '../prisma.service.js';
+import { ALLOWLIST_TARGET, type AllowlistTarget, confirmedHead } from '../chain/allowlist-target.js';
+import { ALLOWLIST_UPDATED_EVENT } from './allowlist-abi.js';
+import { AllowlistService } from './allowlist.service.js';
+
+/** Many RPC providers refuse `eth_getLogs` over wider ranges. */
+const MAX_BLOCK_RANGE = 1_000n;
+
+const EVENT_TYPE = 'gvault.allowlist.updated';
+
+interface AllowlistChangeLog {
+  transactionHash: `0x${string}`;
+  logIndex: number;
+  blockNumber: bigint;
+  args: { account: `0x${string}`; allowed: boolean };
+}
+
+/**
+ * Follows the allowlist contract's `AllowlistUpdated` logs up to the confirmed head and turns each
+ * into a `gvault.allowlist.updated` event through the outbox. The position is stored in the same
+ * transaction as the events, so a restart resumes where it stopped; the key (txHash, logIndex)
+ * keeps a log read twice (a crash before the commit, two replicas) from emitting twice.
+ */
+@Injectable()
+export class AllowlistFollower implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = true;
+  private readonly cursorId: string;
+
+  constructor(
+    @Inject(ALLOWLIST_TARGET) private readonly target: AllowlistTarget,
+    @Inject(SERVICE_CONFIG) private readonly config: GVaultConfig,
+    @Inject(SERVICE_LOGGER) private readonly logger: Logger,
+    private readonly prisma: PrismaService,
+    private readonly relay: OutboxRelayService,
+    private readonly allowlist: AllowlistService,
+  ) {
+    this.cursorId = `${target.chain}:${target.contractAddress}`;
+  }
+
+  onApplicationBootstrap(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Stops polling and lets the range in flight commit, so shutdown leaves a consistent position. */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  private schedule(delayMs: number): void {
+    this.timer = setTimeout(() => {
+      this.running = this.tick().finally(() => {
+        this.running = undefined;
+        if (!this.stopped) this.schedule(this.config.CHAIN_POLL_INTERVAL_MS);
+      });
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    try {
+      await this.catchUp();
+    } catch (error) {
+      this.logger.warn({ err: error, chain: this.target.chain }, 'allowlist follower could not read the chain; will retry');
+    }
+  }
+
+  private async catchUp(): Promise<void> {
+    const head = await confirmedHead(this.target);
+    if (head === null) return;
+    let from = await this.nextBlock(head);
+    while (from <= head && !this.stopped) {
+      const to = from + MAX_BLOCK_RANGE - 1n < head ? from + MAX_BLOCK_RANGE - 1n : head;
+      const logs = await this.target.client.getLogs({
+        address: this.target.contractAddress,
+        event: ALLOWLIST_UPDATED_EVENT,
+        fromBlock: from,
+        toBlock: to,
+        strict: true,
+      });
+      await this.apply(logs, to);
+      from = to + 1n;
+    }
+  }
+
+  /** First block not yet applied. Without a stored position, history before the first start is not news. */
+  private async nextBlock(confirmedHeadBlock: bigint): Promise<bigint> {
+    const cursor = await this.prisma.chainCursor.findUnique({ where: { id: this.cursorId } });
+    if (cursor) return cursor.lastBlock + 1n;
+    if (this.config.CHAIN_START_BLOCK !== null) return this.config.CHAIN_START_BLOCK;
+    await this.prisma.chainCursor.create({ data: { id: this.cursorId, lastBlock: confirmedHeadBlock } });
+    return confirmedHeadBlock + 1n;
+  }
+
+  private async apply(logs: AllowlistChangeLog[], lastBlock: bigint): Promise<void> {
+    const changed = await this.prisma.$transaction(async (tx) => {
+      const fresh: `0x${string}`[] = [];
+      for (const log of logs) {
+        const address = toChecksumAddress(log.args.account);
+        const { count } = await tx.allowlistChange.createMany({
+          data: {
+            txHash: log.transactionHash,
+            logIndex: log.logIndex,
+            chain: this.target.chain,
+            contractAddress: this.target.contractAddress,
+            address,
+            allowed: log.args.allowed,
+            blockNumber: log.blockNumber,
+          },
+          skipDuplicates: true,
+        });
+        if (count === 0) continue;
+        await enqueueEvent(tx, { type: EVENT_TYPE, orgId: ALL_ORGANIZATIONS, payload: this.eventData(log, address) });
+        fresh.push(address);
+      }
+      // A replica that got further may be moved back here; it only re-reads logs the key ignores.
+      await tx.chainCursor.upsert({
+        where: { id: this.cursorId },
+        create: { id: this.cursorId, lastBlock },
+        update: { lastBlock },
+      });
+      return fresh;
+    });
+    if (changed.length === 0) return;
+    this.relay.wake();
+    for (const address of changed) this.allowlist.forget(address);
+  }
+
+  private eventData(log: AllowlistChangeLog, address: `0x${string}`): GTokenEventData[typeof EVENT_TYPE] {
+    return {
+      gVaultId: this.target.gVaultId,
+      chain: this.target.chain,
+      address,
+      allowed: log.args.allowed,
+      blockNumber: log.blockNumber.toString(),
+      txHash: log.transactionHash,
+    };
+  }
+}

@@ -1,0 +1,69 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { GVAULT_IDS, type GVaultAllowlistDto } from '@service/contracts';
+import { ServiceError } from '@service/errors';
+import { isNonzeroEvmAddress, toChecksumAddress } from '@service/evm';
+import { SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
+import type { Logger } from 'pino';
+import type { GVaultConfig } from '../../config.js';
+import { ALLOWLIST_TARGET, type AllowlistTarget, confirmedHead } from '../chain/allowlist-target.js';
+import { ALLOWLIST_ABI } from './allowlist-abi.js';
+
+/**
+ * Answers whether an address may deposit, from the allowlist contract at a confirmed block.
+ * Identical reads within the cache TTL (at most one block) share one answer, including a read
+ * still in flight, so a burst of polling clients costs one pair of RPC calls.
+ */
+@Injectable()
+export class AllowlistService {
+  private readonly cache = new Map<`0x${string}`, Promise<boolean>>();
+  private readonly ttlMs: number;
+
+  constructor(
+    @Inject(ALLOWLIST_TARGET) private readonly target: AllowlistTarget,
+    @Inject(SERVICE_CONFIG) config: GVaultConfig,
+    @Inject(SERVICE_LOGGER) private readonly logger: Logger,
+  ) {
+    this.ttlMs = config.GVAULT_ALLOWLIST_CACHE_TTL_MS;
+  }
+
+  async check(input: { gVaultId?: unknown; address?: unknown }): Promise<GVaultAllowlistDto> {
+    if (!GVAULT_IDS.includes(input.gVaultId as never)) {
+      throw new ServiceError('validation_error', `gVaultId must be one of: ${GVAULT_IDS.join(', ')}.`);
+    }
+    if (!isNonzeroEvmAddress(input.address)) {
+      throw new ServiceError('validation_error', 'address must be a nonzero EVM address with a valid EIP-55 checksum when mixed case.');
+    }
+    return { allowed: await this.cached(toChecksumAddress(input.address)) };
+  }
+
+  /** Drops a cached answer for an address whose permission has just changed onchain. */
+  forget(address: `0x${string}`): void {
+    this.cache.delete(toChecksumAddress(address));
+  }
+
+  private cached(address: `0x${string}`): Promise<boolean> {
+    const hit = this.cache.get(address);
+    if (hit) return hit;
+    const answer = this.readConfirmed(address);
+    if (this.ttlMs === 0) return answer;
+    this.cache.set(address, answer);
+    const evict = () => {
+      if (this.cache.get(address) === answer) this.cache.delete(address);
+    };
+    setTimeout(evict, this.ttlMs).unref();
+    answer.catch(evict);
+    return answer;
+  }
+
+  private async readConfirmed(address: `0x${string}`): Promise<boolean> {
+    const { client, contractAddress } = this.target;
+    try {
+      const blockNumber = await confirmedHead(this.target);
+      if (blockNumber === null) throw new Error('the chain has no confirmed block yet');
+      return await client.readContract({ address: contractAddress, abi: ALLOWLIST_ABI, functionName: 'isAllowed', args: [address], blockNumber });
+    } catch (error) {
+      this.logger.warn({ err: error, chain: this.target.chain }, 'allowlist read failed');
+      throw new ServiceError('service_temporarily_unavailable', 'The chain could not be read. Retry shortly.');
+    }
+  }
+}
