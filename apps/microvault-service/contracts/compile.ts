@@ -1,0 +1,29 @@
+/**
+ * Build step: compiles VaultManager.sol with solc-js and writes its ABI (as a const, so viem
+ * types every call) and bytecode to src/app/chain/vault-manager.artifact.ts. The artifact is
+ * checked in so type checks need no build; a unit test fails when it is stale.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { compileSolidity } from '@service/chain';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const ARTIFACT_PATH = path.join(here, '../src/app/chain/vault-manager.artifact.ts');
+
+export function renderArtifact(): string {
+  const source = readFileSync(path.join(here, 'VaultManager.sol'), 'utf8');
+  const { abi, bytecode } = compileSolidity({ 'VaultManager.sol': source }, 'VaultManager');
+  return [
+    '// Generated from contracts/VaultManager.sol by contracts/compile.ts (nx run microvault-service:contracts). Do not edit.',
+    `export const vaultManagerAbi = ${JSON.stringify(abi, null, 2)} as const;`,
+    '',
+    `export const vaultManagerBytecode = '${bytecode}' as const;`,
+    '',
+  ].join('\n');
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  writeFileSync(ARTIFACT_PATH, renderArtifact());
+  console.log(`wrote ${path.relative(process.cwd(), ARTIFACT_PATH)}`);
+}

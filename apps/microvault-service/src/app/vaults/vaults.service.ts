@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { MicroVaultCreatedVault, MicroVaultPauseStatusDto } from '@service/contracts';
+import { ServiceError } from '@service/errors';
+import { SERVICE_CONFIG } from '@service/service-runtime';
+import type { Address } from 'viem';
+import type { MicroVaultConfig } from '../../config.js';
+import { ChainClient } from '../chain/chain.client.js';
+import { PrismaService } from '../prisma.service.js';
+import { TaskWorker } from '../tasks/task-worker.js';
+import { VaultAccess } from './vault-access.js';
+
+const CHAIN_UNAVAILABLE = 'The chain node is temporarily unavailable. Retry later.';
+
+@Injectable()
+export class VaultsService {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly access: VaultAccess,
+    private readonly chain: ChainClient,
+    private readonly worker: TaskWorker,
+    @Inject(SERVICE_CONFIG) private readonly config: MicroVaultConfig,
+  ) {}
+
+  /** The vault's pause flags as the chain holds them now; never a cached value. */
+  async pauseStatus(orgId: string, vaultId: string): Promise<MicroVaultPauseStatusDto> {
+    const vault = await this.access.requireVault(orgId, vaultId);
+    try {
+      return { flags: (await this.chain.pauseFlags(vault.address as Address)).toString() };
+    } catch {
+      throw new ServiceError('service_temporarily_unavailable', CHAIN_UNAVAILABLE);
+    }
+  }
+
+  /** Operator command: lets an organization use MicroVaults (sandbox only). Idempotent. */
+  async enableOrganization(orgId: string): Promise<{ orgId: string; enabledAt: string }> {
+    if (this.config.SERVICE_ENV !== 'sandbox') {
+      throw new ServiceError('microvaults_not_enabled', 'MicroVaults are a private preview available only in sandbox.');
+    }
+    const organization = await this.prisma.organization.upsert({ where: { orgId }, create: { orgId }, update: {} });
+    return { orgId, enabledAt: organization.enabledAt.toISOString() };
+  }
+
+  /** Operator command: deploys a vault contract operated by this service and registers it. */
+  async createVault(orgId: string): Promise<MicroVaultCreatedVault> {
+    await this.access.requireEnabled(orgId);
+    let deployed: { address: Address; hash: string };
+    try {
+      deployed = await this.worker.exclusive(() => this.chain.deployVault());
+    } catch (error) {
+      if (error instanceof ServiceError) throw error;
+      throw new ServiceError('service_temporarily_unavailable', CHAIN_UNAVAILABLE);
+    }
+    const vault = await this.prisma.vault.create({
+      data: { id: randomUUID(), orgId, chainId: this.chain.chainId, address: deployed.address, deployTxHash: deployed.hash },
+    });
+    return { id: vault.id, orgId, chainId: vault.chainId, address: vault.address };
+  }
+}

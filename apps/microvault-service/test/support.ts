@@ -1,0 +1,94 @@
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { ANVIL_DEV_KEYS, type LocalChain, startAnvil } from '@service/chain';
+import { type MicroVaultCreatedVault, SUBJECTS } from '@service/contracts';
+import { NatsRequester } from '@service/nats';
+import {
+  type AppProcess,
+  type IsolatedSchema,
+  isolatedEventStream,
+  migratedSchema,
+  serviceTestEnv,
+  startApp,
+  startTestSystem,
+  type TestSystem,
+} from '@service/testing';
+import { createPublicClient, http, type PublicClient } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { sepolia } from 'viem/chains';
+
+export const OPERATOR = privateKeyToAccount(ANVIL_DEV_KEYS[0]).address;
+
+/**
+ * A local anvil (chain id 11155111), the built gateway and the built microvault service as
+ * processes on the real PostgreSQL, NATS and Redis, with delays scaled down for tests.
+ */
+export interface MicroVaultSystem {
+  readonly chain: LocalChain;
+  readonly system: TestSystem;
+  readonly gateway: string;
+  readonly publicClient: PublicClient;
+  service: AppProcess;
+  /** Speaks to the service over the run's NATS, as the gateway and the admin CLI do. */
+  readonly admin: NatsRequester;
+  startService(): Promise<AppProcess>;
+  /** What the admin CLI does: an operator subject over NATS. */
+  enable(orgId: string): Promise<unknown>;
+  createVault(orgId: string): Promise<MicroVaultCreatedVault>;
+  /** A raw JSON-RPC call to anvil (mining control). */
+  rpc(method: string, params?: unknown[]): Promise<unknown>;
+  stop(): Promise<void>;
+}
+
+export async function startMicroVaultSystem(): Promise<MicroVaultSystem> {
+  const chain = await startAnvil();
+  const system = await startTestSystem({
+    services: [],
+    gateways: 1,
+    gatewayEnv: { RATE_LIMIT_READ_PER_MINUTE: '100000', RATE_LIMIT_WRITE_PER_MINUTE: '100000', NATS_REQUEST_TIMEOUT_MS: '3000' },
+  });
+  const schema: IsolatedSchema = await migratedSchema('microvault-service', system.runId);
+  const env = {
+    ...serviceTestEnv(schema.schema, isolatedEventStream(system.runId, system.natsUrl)),
+    NATS_URL: system.natsUrl,
+    SEPOLIA_RPC_URL: chain.rpcUrl,
+    MICROVAULT_OPERATOR_KEY: ANVIL_DEV_KEYS[0],
+    CHAIN_CONFIRMATIONS: '1',
+    CHAIN_RPC_TIMEOUT_MS: '400',
+    MICROVAULT_WORKER_INTERVAL_MS: '100',
+    MICROVAULT_SIGNER_LEASE_MS: '1000',
+  };
+  const connection: NatsConnection = await connect({ servers: system.natsUrl });
+  const admin = new NatsRequester(connection, 30_000);
+  const ctx = (orgId: string) => ({ orgId, principalId: 'admin-test', role: 'owner', requestId: `admin-${Date.now()}` });
+  const startService = () => startApp('microvault-service', env, (line) => line.includes('microvault service ready'));
+  const result: MicroVaultSystem = {
+    chain,
+    system,
+    gateway: system.gateways[0]!.url,
+    publicClient: createPublicClient({ chain: sepolia, transport: http(chain.rpcUrl, { retryCount: 0 }) }) as PublicClient,
+    service: await startService(),
+    admin,
+    async startService() {
+      result.service = await startService();
+      return result.service;
+    },
+    enable: (orgId) => admin.request(SUBJECTS.microvault.organizationsEnable, { ctx: ctx(orgId) }),
+    createVault: (orgId) => admin.request(SUBJECTS.microvault.vaultsCreate, { ctx: ctx(orgId) }),
+    async rpc(method, params = []) {
+      const response = await fetch(chain.rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      });
+      return ((await response.json()) as { result: unknown }).result;
+    },
+    async stop() {
+      await result.service.stop();
+      await connection.close();
+      await system.stop();
+      await schema.drop();
+      await chain.stop();
+    },
+  };
+  return result;
+}

@@ -1,0 +1,37 @@
+import { parseArgs } from 'node:util';
+import { ServiceError } from '@service/errors';
+import { createVault, enableOrganization } from './microvaults.js';
+
+/**
+ * Operator commands (`npm run -s admin -- <area> <command> [options]`). They talk to the services
+ * over NATS (NATS_URL, default nats://127.0.0.1:4222), never to their databases.
+ */
+const USAGE = `usage:
+  npm run -s admin -- microvaults enable --org <orgId>         enable an organization for MicroVaults (sandbox only)
+  npm run -s admin -- microvaults create-vault --org <orgId>   deploy and register a vault; prints its id`;
+
+async function main(argv: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { org: { type: 'string' } } });
+  const [area, command] = positionals;
+  const natsUrl = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
+  if (area !== 'microvaults' || !values.org || (command !== 'enable' && command !== 'create-vault')) {
+    console.error(USAGE);
+    return 2;
+  }
+  if (command === 'enable') {
+    const result = await enableOrganization(natsUrl, values.org);
+    console.log(`organization ${result.orgId} enabled for MicroVaults since ${result.enabledAt}`);
+  } else {
+    console.log((await createVault(natsUrl, values.org)).id);
+  }
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const detail = error instanceof ServiceError ? `${error.code}: ${error.message}` : (error as Error).message;
+    console.error(`admin: ${detail}`);
+    process.exit(1);
+  },
+);
