@@ -224,7 +224,44 @@ describe('errors and documents', () => {
     expect(document.openapi).toMatch(/^3\./);
     await expect(SwaggerParser.validate(structuredClone(result.body) as never)).resolves.toBeDefined();
     expect(document.components.securitySchemes['bearer']).toMatchObject({ type: 'http', scheme: 'bearer' });
-    expect(Object.keys(document.paths).sort()).toEqual(['/v2/gvaults/yield-sources', '/v2/system/ping']);
+    expect(Object.keys(document.paths).sort()).toEqual([
+      '/v2/gvaults/webhooks',
+      '/v2/gvaults/webhooks/events',
+      '/v2/gvaults/webhooks/{id}',
+      '/v2/gvaults/webhooks/{id}/events',
+      '/v2/gvaults/webhooks/{id}/events/{eventId}/retry',
+      '/v2/gvaults/webhooks/{id}/test',
+      '/v2/gvaults/yield-sources',
+      '/v2/gvaults/{gVaultId}/allowlist/{address}',
+      '/v2/microvaults/tasks/{taskId}',
+      '/v2/microvaults/vaults/{vaultId}/pause',
+      '/v2/microvaults/vaults/{vaultId}/pause-status',
+      '/v2/microvaults/vaults/{vaultId}/strategy',
+      '/v2/microvaults/vaults/{vaultId}/tasks',
+      '/v2/system/ping',
+      '/v2/wallets',
+      '/v2/wallets/yield-sources',
+      '/v2/wallets/{id}',
+      '/v2/wallets/{id}/allocate',
+      '/v2/wallets/{id}/allocate-preview',
+      '/v2/wallets/{id}/deposits',
+      '/v2/wallets/{id}/deposits/simulate',
+      '/v2/wallets/{id}/deposits/{depositId}',
+      '/v2/wallets/{id}/strategy',
+      '/v2/wallets/{id}/yield',
+      '/v2/webhook-endpoints',
+      '/v2/webhook-endpoints/events',
+      '/v2/webhook-endpoints/{id}',
+      '/v2/webhook-endpoints/{id}/events',
+      '/v2/webhook-endpoints/{id}/events/{eventId}/retry',
+      '/v2/webhook-endpoints/{id}/test',
+      '/v2/webhooks',
+      '/v2/webhooks/events',
+      '/v2/webhooks/{id}',
+      '/v2/webhooks/{id}/events',
+      '/v2/webhooks/{id}/events/{eventId}/retry',
+      '/v2/webhooks/{id}/test',
+    ]);
     for (const path of Object.values(document.paths)) {
       for (const operation of Object.values(path)) {
         expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '401', '429', '500']));

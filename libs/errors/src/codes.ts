@@ -52,6 +52,7 @@ export const MICROVAULT_ERROR_STATUS = {
   invalid_request: 400,
   microvaults_not_enabled: 403,
   vault_not_found: 404,
+  task_not_found: 404,
   idempotency_key_conflict: 409,
 } as const;
 

@@ -88,6 +88,9 @@ export function isolatedEventStream(runId: string, natsUrl = TEST_NATS_URL): Iso
   };
 }
 
+/** Key webhook-service encrypts signing secrets with in tests (never used outside them). */
+export const TEST_WEBHOOK_SECRET_ENCRYPTION_KEY = '74657374'.repeat(8);
+
 /** What a service of a test run is started with: its schema, the run's stream, the test servers. */
 export function serviceTestEnv(schema: string, stream: Pick<IsolatedStream, 'EVENTS_STREAM' | 'EVENTS_SUBJECT_PREFIX'>): Record<string, string> {
   return {
@@ -97,5 +100,7 @@ export function serviceTestEnv(schema: string, stream: Pick<IsolatedStream, 'EVE
     DATABASE_SCHEMA: schema,
     EVENTS_STREAM: stream.EVENTS_STREAM,
     EVENTS_SUBJECT_PREFIX: stream.EVENTS_SUBJECT_PREFIX,
+    // Fixed so a restarted webhook-service still reads the secrets it stored; test-only.
+    WEBHOOK_SECRET_ENCRYPTION_KEY: TEST_WEBHOOK_SECRET_ENCRYPTION_KEY,
   };
 }

@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { ANVIL_DEV_KEYS } from '@service/chain';
 import { SERVICES } from '@service/contracts';
 import { DEMO_ORG_ID, DEV_AUDIENCE, DEV_ISSUER, REPO_ROOT, ensureDevKeys, mintDevToken } from './dev-auth.js';
 import { checkDependencies } from './dependencies.js';
@@ -20,6 +22,8 @@ const settings = {
   RATE_LIMIT_READ_PER_MINUTE: env['RATE_LIMIT_READ_PER_MINUTE'] ?? '1000',
   RATE_LIMIT_WRITE_PER_MINUTE: env['RATE_LIMIT_WRITE_PER_MINUTE'] ?? '300',
   WEBHOOK_ALLOW_PRIVATE_URLS: env['WEBHOOK_ALLOW_PRIVATE_URLS'] ?? 'true',
+  // Dev-only key, the same as docker/compose.yaml's; production reads it from a Secret.
+  WEBHOOK_SECRET_ENCRYPTION_KEY: env['WEBHOOK_SECRET_ENCRYPTION_KEY'] ?? '6465762d6f6e6c792d776562686f6f6b2d6b65792d6e6f742d612d7365637265',
 };
 const APPS = ['gateway', ...SERVICES.map((service) => `${service}-service`)];
 const children = new Map<string, ChildProcess>();
@@ -41,15 +45,15 @@ function step(title: string, command: string[], extraEnv: Record<string, string>
   }
 }
 
-function startChild(app: string, appEnv: Record<string, string>): void {
-  const child = spawn(process.execPath, [path.join('apps', app, 'dist', 'main.js')], {
+function startChild(app: string, args: string[], appEnv: Record<string, string>, onLine?: (line: string) => void): ChildProcess {
+  const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     env: { ...env, ...settings, ...appEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const label = app.replace(/-service$/, '').padEnd(10);
   for (const stream of [child.stdout, child.stderr]) {
-    createInterface({ input: stream }).on('line', (line) => say(`${label}| ${line}`));
+    createInterface({ input: stream }).on('line', (line) => (onLine ?? ((text: string) => say(`${label}| ${text}`)))(line));
   }
   child.once('exit', (code, signal) => {
     children.delete(app);
@@ -59,6 +63,58 @@ function startChild(app: string, appEnv: Record<string, string>): void {
     }
   });
   children.set(app, child);
+  return child;
+}
+
+function startApp(app: string, appEnv: Record<string, string>): void {
+  startChild(app, [path.join('apps', app, 'dist', 'main.js')], appEnv);
+}
+
+/**
+ * Without chain configuration, a local anvil answering as Sepolia (chain id 11155111) mining a
+ * block a second, with gvault's test allowlist deployed on it; MicroVaults are operated there with
+ * anvil's second dev key (the first owns the allowlist).
+ */
+async function localChainEnv(): Promise<{ gvault: Record<string, string>; microvault: Record<string, string> }> {
+  if (settings.SERVICE_ENV !== 'sandbox' || env['CHAIN_RPC_URL_ETHEREUM_SEPOLIA'] || env['SEPOLIA_RPC_URL']) {
+    return { gvault: {}, microvault: {} };
+  }
+  let resolveLine: (line: string) => void = () => undefined;
+  const firstLine = new Promise<string>((resolve) => (resolveLine = resolve));
+  const chain = startChild('chain', ['--import', 'tsx', 'apps/gvault-service/contracts/local-chain.ts'], {}, (line) => {
+    if (line.startsWith('{')) resolveLine(line);
+    else say(`chain     | ${line}`);
+  });
+  const line = await Promise.race([firstLine, once(chain, 'exit').then(() => '')]);
+  if (!line) {
+    console.error('The local chain (anvil) did not start; set CHAIN_RPC_URL_ETHEREUM_SEPOLIA and SEPOLIA_RPC_URL to use another node.');
+    await stopAll(1);
+  }
+  const local = JSON.parse(line) as Record<string, string>;
+  const rpcUrl = local['CHAIN_RPC_URL_ETHEREUM_SEPOLIA'] ?? '';
+  say(`- local chain (anvil, chain id 11155111) at ${rpcUrl}; allowlist ${local['GVAULT_ALLOWLIST_ADDRESS']}, owner key ${local['ALLOWLIST_OWNER_KEY']}`);
+  return {
+    gvault: {
+      CHAIN_RPC_URL_ETHEREUM_SEPOLIA: rpcUrl,
+      GVAULT_ALLOWLIST_ADDRESS: local['GVAULT_ALLOWLIST_ADDRESS'] ?? '',
+      CHAIN_CONFIRMATIONS: env['CHAIN_CONFIRMATIONS'] ?? '2',
+    },
+    microvault: { SEPOLIA_RPC_URL: rpcUrl, MICROVAULT_OPERATOR_KEY: ANVIL_DEV_KEYS[1], CHAIN_CONFIRMATIONS: env['CHAIN_CONFIRMATIONS'] ?? '1' },
+  };
+}
+
+/** The demo organization enabled for MicroVaults with one vault, through the operator CLI. */
+function setUpDemoMicroVault(): string {
+  const admin = (command: string) =>
+    spawnSync(process.execPath, ['--import', 'tsx', 'tools/admin/src/cli.ts', 'microvaults', command, '--org', DEMO_ORG_ID], {
+      cwd: REPO_ROOT,
+      env: { ...env, NATS_URL: settings.NATS_URL },
+      encoding: 'utf8',
+    });
+  const enabled = admin('enable');
+  const created = enabled.status === 0 ? admin('create-vault') : enabled;
+  if (created.status !== 0) return `not created (${(created.stderr || created.stdout).trim()})`;
+  return created.stdout.trim();
 }
 
 async function stopAll(exitCode: number): Promise<void> {
@@ -104,19 +160,24 @@ step('applying migrations', [process.execPath, '--import', 'tsx', 'tools/migrate
 step('building the apps', [path.join(REPO_ROOT, 'node_modules', '.bin', 'nx'), 'run-many', '-t', 'build', `--projects=${APPS.join(',')}`]);
 const keys = ensureDevKeys();
 
-for (const app of APPS.slice(1)) startChild(app, { HEALTH_PORT: '0' });
-startChild('gateway', { AUTH_PUBLIC_KEY: keys.publicKeyPem, AUTH_ISSUER: DEV_ISSUER, AUTH_AUDIENCE: DEV_AUDIENCE, HOST: '127.0.0.1' });
+const chainEnv = await localChainEnv();
+for (const app of APPS.slice(1)) {
+  startApp(app, { HEALTH_PORT: '0', ...(app === 'gvault-service' ? chainEnv.gvault : {}), ...(app === 'microvault-service' ? chainEnv.microvault : {}) });
+}
+startApp('gateway', { AUTH_PUBLIC_KEY: keys.publicKeyPem, AUTH_ISSUER: DEV_ISSUER, AUTH_AUDIENCE: DEV_AUDIENCE, HOST: '127.0.0.1' });
 
 const baseUrl = `http://127.0.0.1:${settings.PORT}`;
 if (!(await waitUntilReady(baseUrl, 60_000))) {
   console.error(`The gateway at ${baseUrl} did not become ready within 60 s.`);
   await stopAll(1);
 }
+const demoVault = settings.SERVICE_ENV === 'sandbox' ? setUpDemoMicroVault() : 'none (production)';
 const token = await mintDevToken({ orgId: DEMO_ORG_ID, role: 'owner', sub: 'user_demo_owner' }, keys.privateKeyPem);
 say(`
 Service API ready at ${baseUrl} (${settings.SERVICE_ENV})
   docs:   ${baseUrl}/v2/docs
   token:  organization ${DEMO_ORG_ID}, role owner, valid 24 h (more: npm run -s token -- --org <id> --role <role>)
+  MicroVault of ${DEMO_ORG_ID}: ${demoVault}
 
 DEV_TOKEN=${token}
 

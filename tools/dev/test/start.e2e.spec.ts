@@ -26,6 +26,7 @@ it('npm start runs the whole system, prints a working dev token and stops every 
       PORT: String(port),
       DATABASE_URL: `postgresql://postgres@127.0.0.1:5432/${database}`,
       NATS_URL: nats.url,
+      LOCAL_CHAIN_PORT: String(await freePort()),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -47,6 +48,7 @@ it('npm start runs the whole system, prints a working dev token and stops every 
   });
 
   expect(output.join('\n')).toContain(`Service API ready at http://127.0.0.1:${port} (sandbox)`);
+  expect(output.join('\n')).toMatch(/MicroVault of org_demo: [0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\n/);
   const ping = await fetch(`http://127.0.0.1:${port}/v2/system/ping`, { headers: { authorization: `Bearer ${token}` } });
   expect(ping.status).toBe(200);
   expect(await ping.json()).toEqual({ message: 'pong' });

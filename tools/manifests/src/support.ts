@@ -59,7 +59,7 @@ export const REQUIRED_ENV: Record<App, string[]> = {
     'NATS_REQUEST_TIMEOUT_MS',
   ],
   'wallet-service': SERVICE_ENV,
-  'gvault-service': [...SERVICE_ENV, 'ETHEREUM_RPC_URL', 'CHAIN_CONFIRMATIONS'],
+  'gvault-service': [...SERVICE_ENV, 'CHAIN_RPC_URL_ETHEREUM', 'CHAIN_RPC_URL_ETHEREUM_SEPOLIA', 'CHAIN_CONFIRMATIONS'],
   'microvault-service': [...SERVICE_ENV, 'SEPOLIA_RPC_URL', 'MICROVAULT_OPERATOR_KEY', 'CHAIN_CONFIRMATIONS'],
   'webhook-service': [...SERVICE_ENV, 'WEBHOOK_SECRET_ENCRYPTION_KEY', 'WEBHOOK_ALLOW_PRIVATE_URLS'],
   'activity-service': SERVICE_ENV,
@@ -71,7 +71,7 @@ export const ONE_OF_ENV: Partial<Record<App, string[][]>> = {
 };
 
 /** Never a plain value in Kubernetes: these come from Secrets. */
-export const SECRET_ENV = ['DATABASE_URL', 'WEBHOOK_SECRET_ENCRYPTION_KEY', 'MICROVAULT_OPERATOR_KEY', 'ETHEREUM_RPC_URL'];
+export const SECRET_ENV = ['DATABASE_URL', 'WEBHOOK_SECRET_ENCRYPTION_KEY', 'MICROVAULT_OPERATOR_KEY', 'CHAIN_RPC_URL_ETHEREUM', 'CHAIN_RPC_URL_ETHEREUM_SEPOLIA'];
 
 export const OVERLAYS = {
   sandbox: { dir: 'k8s/overlays/sandbox', namespace: 'service-sandbox', serviceEnv: 'sandbox' },

@@ -6,8 +6,11 @@ import type { GatewayConfig } from '../config.js';
 import { DocsController, OpenApiDocument } from './docs/docs.controller.js';
 import { GVaultsController } from './gvaults/gvaults.controller.js';
 import { HealthController } from './health/health.controller.js';
+import { MicroVaultsController } from './microvaults/microvaults.controller.js';
 import { serviceRequesterProvider } from './services.js';
 import { SystemController } from './system/system.controller.js';
+import { WalletsController } from './wallets/wallets.controller.js';
+import { GVaultWebhooksController, WebhookEndpointsController, WebhooksController } from './webhooks/webhooks.controller.js';
 import { GATEWAY_CONFIG, GATEWAY_LOGGER, NATS, REDIS } from './tokens.js';
 
 class ConnectionCloser implements OnApplicationShutdown {
@@ -28,7 +31,7 @@ export class AppModule {
   static forRoot(deps: { config: GatewayConfig; logger: Logger; nats: NatsConnection; redis: Redis }): DynamicModule {
     return {
       module: AppModule,
-      controllers: [SystemController, GVaultsController, HealthController, DocsController],
+      controllers: [SystemController, GVaultsController, HealthController, DocsController, MicroVaultsController, WebhooksController, WebhookEndpointsController, GVaultWebhooksController, WalletsController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: deps.config },
         { provide: GATEWAY_LOGGER, useValue: deps.logger },

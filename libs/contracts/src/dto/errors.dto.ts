@@ -27,7 +27,7 @@ export class UnauthorizedErrorBodyDto {
 }
 
 export class MicroVaultErrorBodyDto {
-  @ApiProperty({ enum: Object.keys(MICROVAULT_ERROR_STATUS) })
+  @ApiProperty({ enum: [...Object.keys(MICROVAULT_ERROR_STATUS), 'service_temporarily_unavailable', 'internal_error'] })
   error!: string;
 
   @ApiProperty()

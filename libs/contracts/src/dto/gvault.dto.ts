@@ -1,4 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { IsNonzeroEvmAddress } from '@service/evm';
+import { IsIn } from 'class-validator';
 
 export const GVAULT_IDS = ['service-ustb-vault'] as const;
 export type GVaultId = (typeof GVAULT_IDS)[number];
@@ -37,4 +39,18 @@ export class GVaultYieldSourceDto {
 export class GVaultYieldSourceListDto {
   @ApiProperty({ type: [GVaultYieldSourceDto] })
   data!: GVaultYieldSourceDto[];
+}
+
+/** Path of `GET /v2/gvaults/{gVaultId}/allowlist/{address}`. */
+export class GVaultAllowlistParamsDto {
+  @IsIn(GVAULT_IDS, { message: `gVaultId must be one of: ${GVAULT_IDS.join(', ')}` })
+  gVaultId!: GVaultId;
+
+  @IsNonzeroEvmAddress()
+  address!: string;
+}
+
+export class GVaultAllowlistDto {
+  @ApiProperty({ description: 'Whether the address may deposit, read from the allowlist at a confirmed block' })
+  allowed!: boolean;
 }

@@ -39,3 +39,9 @@ export const WEBHOOK_FAMILIES = {
   gvault: GTOKEN_EVENTS,
 } as const;
 export type WebhookFamily = keyof typeof WEBHOOK_FAMILIES;
+
+/**
+ * `orgId` of events about shared onchain state rather than one organization's data (gtoken
+ * allowlist changes): they go to the matching registrations of every organization.
+ */
+export const ALL_ORGANIZATIONS = '*';

@@ -18,7 +18,10 @@ export function ApiStandardErrors(options: { ping?: boolean; forwarded?: boolean
     ApiResponse({ status: 429, description: 'Rate limit exceeded (`rate_limited`)', type: ErrorBodyDto }),
   ];
   if (options.ping) decorators.push(ApiResponse({ status: 500, description: 'Unexpected failure', type: PingErrorBodyDto }));
-  else decorators.push(ApiResponse({ status: 500, description: 'Unexpected failure (`internal_error`)', type: ErrorBodyDto }));
+  else {
+    const type = options.microvault ? MicroVaultErrorBodyDto : ErrorBodyDto;
+    decorators.push(ApiResponse({ status: 500, description: 'Unexpected failure (`internal_error`)', type }));
+  }
   if (options.forwarded) {
     decorators.push(
       ApiResponse({ status: 503, description: 'Service temporarily unavailable; retryable', type: UnavailableErrorBodyDto }),

@@ -1,10 +1,18 @@
 import { Controller, Get, Inject } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { GVaultYieldSourceListDto, NoQueryDto, type RequestContext, SUBJECTS } from '@service/contracts';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  GVAULT_IDS,
+  GVaultAllowlistDto,
+  GVaultAllowlistParamsDto,
+  GVaultYieldSourceListDto,
+  NoQueryDto,
+  type RequestContext,
+  SUBJECTS,
+} from '@service/contracts';
 import type { NatsRequester } from '@service/nats';
 import { ApiStandardErrors } from '../docs/api-errors.js';
 import { Ctx } from '../http/request-context.js';
-import { ValidQuery } from '../http/validation.js';
+import { ValidParams, ValidQuery } from '../http/validation.js';
 import { SERVICE_REQUESTER } from '../services.js';
 
 @ApiTags('gtokens')
@@ -19,5 +27,30 @@ export class GVaultsController {
   @ApiStandardErrors({ forwarded: true, statuses: [400] })
   yieldSources(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto): Promise<GVaultYieldSourceListDto> {
     return this.services.request(SUBJECTS.gvault.yieldSourcesList, { ctx }, { requestId: ctx.requestId });
+  }
+
+  @Get(':gVaultId/allowlist/:address')
+  @ApiOperation({
+    summary: 'Whether an address may deposit into the gtoken, from its allowlist contract at a confirmed block',
+    description: "Wait until `allowed` is true before submitting a user's deposit transaction.",
+  })
+  @ApiParam({ name: 'gVaultId', enum: GVAULT_IDS })
+  @ApiParam({
+    name: 'address',
+    description: 'Nonzero EVM address; mixed case must carry a valid EIP-55 checksum',
+    schema: { type: 'string', pattern: '^0x(?!0{40}$)[0-9a-fA-F]{40}$', minLength: 42, maxLength: 42 },
+  })
+  @ApiOkResponse({ type: GVaultAllowlistDto })
+  @ApiStandardErrors({ forwarded: true, statuses: [400] })
+  allowlist(
+    @Ctx() ctx: RequestContext,
+    @ValidParams(GVaultAllowlistParamsDto) params: GVaultAllowlistParamsDto,
+    @ValidQuery(NoQueryDto) _query: NoQueryDto,
+  ): Promise<GVaultAllowlistDto> {
+    return this.services.request(
+      SUBJECTS.gvault.allowlistCheck,
+      { ctx, gVaultId: params.gVaultId, address: params.address },
+      { requestId: ctx.requestId },
+    );
   }
 }

@@ -1,5 +1,5 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException } from '@nestjs/common';
-import { type RpcErrorPayload, ServiceError, toHttpErrorBody, toRpcError } from '@service/errors';
+import { type ErrorBody, type RpcErrorPayload, ServiceError, toHttpErrorBody, toRpcError } from '@service/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { PING_PATH } from '../system/system.controller.js';
@@ -20,7 +20,7 @@ export class HttpErrorFilter implements ExceptionFilter {
     if (payload.status >= 500 && payload.code === 'internal_error') {
       this.logger.error({ err: exception, requestId: request.requestId, url: request.url }, 'request failed');
     }
-    const body = request.url === PING_PATH && payload.status === 500 ? { error: payload.message } : toHttpErrorBody(payload);
+    const body = request.url === PING_PATH && payload.status === 500 ? { error: payload.message } : bodyFor(request.url, payload);
     void reply.status(payload.status).header('content-type', 'application/json; charset=utf-8').send(body);
   }
 
@@ -42,6 +42,17 @@ export class HttpErrorFilter implements ExceptionFilter {
     }
     return toRpcError(exception);
   }
+}
+
+const MICROVAULT_PATH = '/v2/microvaults/';
+
+/**
+ * MicroVault routes answer every error as `{error: <code>, message}`, their own family's shape:
+ * a rejected request is `invalid_request` whatever the edge's validation called it.
+ */
+function bodyFor(url: string, payload: RpcErrorPayload): ErrorBody {
+  if (!url.startsWith(MICROVAULT_PATH)) return toHttpErrorBody(payload);
+  return { error: payload.status === 400 ? 'invalid_request' : payload.code, message: payload.message };
 }
 
 /** Fastify's own errors (body parsing, size) carry `statusCode`. */

@@ -60,6 +60,12 @@ export const ValidBody = (dto: Type) =>
     validateInput(dto, host.switchToHttp().getRequest<FastifyRequest>().body, false),
   )();
 
+/** The path parameters, validated against a DTO: a broken rule is `validation_error` naming the parameter. */
+export const ValidParams = (dto: Type) =>
+  createParamDecorator((_: unknown, host: ExecutionContext) =>
+    validateInput(dto, host.switchToHttp().getRequest<FastifyRequest>().params, false),
+  )();
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A path parameter that must be a UUID; anything else is `validation_error`. */
