@@ -20,6 +20,11 @@ export interface DurableConsumerOptions<Tx extends SqlExecutor> extends EventStr
   /** Applies one event inside the transaction that also records it as processed. */
   readonly handle: (event: DomainEvent, tx: Tx) => Promise<void>;
   readonly ackWaitMs?: number;
+  /**
+   * Events handled at once (default 1). Above 1, events of this consumer may be applied in any
+   * order, which consumers must tolerate anyway: arrival order is not guaranteed.
+   */
+  readonly concurrency?: number;
 }
 
 const MAX_RETRY_DELAY_MS = 60_000;
@@ -70,9 +75,14 @@ export class DurableConsumer<Tx extends SqlExecutor> {
   }
 
   private async run(messages: ConsumerMessages): Promise<void> {
+    const limit = Math.max(1, this.options.concurrency ?? 1);
+    const inFlight = new Set<Promise<void>>();
     for await (const message of messages) {
-      await this.process(message);
+      const handled = this.process(message).finally(() => inFlight.delete(handled));
+      inFlight.add(handled);
+      if (inFlight.size >= limit) await Promise.race(inFlight);
     }
+    await Promise.all(inFlight);
   }
 
   private async process(message: JsMsg): Promise<void> {

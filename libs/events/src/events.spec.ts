@@ -3,47 +3,13 @@ import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManage
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { DomainEvent } from '@service/contracts';
 import { isolatedEventStream, migratedSchema, newRunId, TEST_DATABASE_URL, TEST_NATS_URL, type IsolatedSchema, type IsolatedStream } from '@service/testing';
-import pg from 'pg';
-import { DurableConsumer, enqueueEvent, OutboxRelay, type SqlExecutor, type TransactionalSql } from './index.js';
-
-/** The slice of a Prisma client the plumbing uses, over plain pg, so this lib is tested alone. */
-class PgSql implements TransactionalSql<SqlExecutor> {
-  constructor(private readonly pool: pg.Pool) {}
-
-  async $queryRawUnsafe<T>(query: string, ...values: unknown[]): Promise<T> {
-    return (await this.pool.query(query, values)).rows as T;
-  }
-
-  async $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number> {
-    return (await this.pool.query(query, values)).rowCount ?? 0;
-  }
-
-  async $transaction<R>(fn: (tx: SqlExecutor) => Promise<R>): Promise<R> {
-    const client = await this.pool.connect();
-    const tx: SqlExecutor = {
-      $queryRawUnsafe: async <T>(query: string, ...values: unknown[]) => (await client.query(query, values)).rows as T,
-      $executeRawUnsafe: async (query: string, ...values: unknown[]) => (await client.query(query, values)).rowCount ?? 0,
-    };
-    try {
-      await client.query('BEGIN');
-      const result = await fn(tx);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK');
-      throw error;
-    } finally {
-      client.release();
-    }
-  }
-}
+import { DurableConsumer, enqueueEvent, OutboxRelay, PgPoolSql, type SqlExecutor } from './index.js';
 
 const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const runId = newRunId();
 let schema: IsolatedSchema;
 let stream: IsolatedStream;
-let pool: pg.Pool;
-let db: PgSql;
+let db: PgPoolSql;
 let nc: NatsConnection;
 let js: JetStreamClient;
 let jsm: JetStreamManager;
@@ -51,8 +17,7 @@ let jsm: JetStreamManager;
 beforeAll(async () => {
   schema = await migratedSchema('wallet-service', runId);
   stream = isolatedEventStream(runId);
-  pool = new pg.Pool({ connectionString: TEST_DATABASE_URL, options: `-c search_path="${schema.schema}"` });
-  db = new PgSql(pool);
+  db = new PgPoolSql({ connectionString: TEST_DATABASE_URL, schema: schema.schema });
   nc = await connect({ servers: TEST_NATS_URL });
   js = jetstream(nc);
   jsm = await jetstreamManager(nc);
@@ -60,7 +25,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await nc?.close();
-  await pool?.end();
+  await db?.end();
   await schema?.drop();
   await stream?.destroy();
 });
@@ -115,8 +80,9 @@ describe('outbox and relay', () => {
   });
 });
 
-const consumerOf = (handle: (event: DomainEvent, tx: SqlExecutor) => Promise<void>) =>
+const consumerOf = (handle: (event: DomainEvent, tx: SqlExecutor) => Promise<void>, concurrency = 1) =>
   new DurableConsumer({
+    concurrency,
     durable: `test-${runId}`,
     filterSubject: `${stream.EVENTS_SUBJECT_PREFIX}.wallet.>`,
     db,
@@ -128,7 +94,7 @@ const consumerOf = (handle: (event: DomainEvent, tx: SqlExecutor) => Promise<voi
   });
 
 describe('durable consumer', () => {
-  it('applies each event once even when the handler fails first and events are redelivered', async () => {
+  it('applies each event once, several at a time, even when the handler fails first and events are redelivered', async () => {
     await db.$executeRawUnsafe('CREATE TABLE IF NOT EXISTS applied (event_id uuid, n int)');
     let failures = 1;
     const consumer = consumerOf(async (event, tx) => {
@@ -137,7 +103,7 @@ describe('durable consumer', () => {
         failures -= 1;
         throw new Error('transient');
       }
-    });
+    }, 4);
     await consumer.start();
     const count = async () => (await db.$queryRawUnsafe<{ c: number }[]>('SELECT count(*)::int AS c FROM applied'))[0]?.c ?? 0;
     await waitFor(async () => (await count()) === 2, 10_000);

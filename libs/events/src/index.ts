@@ -3,3 +3,4 @@ export * from './stream.js';
 export * from './outbox.js';
 export * from './relay.js';
 export * from './consumer.js';
+export * from './pg-sql.js';

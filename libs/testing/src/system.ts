@@ -28,6 +28,8 @@ export async function startTestSystem(options: {
   services?: readonly ServiceName[];
   gateways?: number;
   gatewayEnv?: Record<string, string>;
+  /** Extra variables per service, e.g. scaled-down delays or a local chain's RPC URL. */
+  serviceEnv?: Partial<Record<ServiceName, Record<string, string>>>;
 } = {}): Promise<TestSystem> {
   const runId = newRunId();
   const auth = new TestAuth();
@@ -40,7 +42,7 @@ export async function startTestSystem(options: {
   const serviceEnv = (service: ServiceName): Record<string, string> => {
     const schema = schemas.get(service);
     if (!schema) throw new Error(`${service} has no schema in this test system`);
-    return { ...serviceTestEnv(schema.schema, stream), NATS_URL: nats.url };
+    return { ...serviceTestEnv(schema.schema, stream), NATS_URL: nats.url, ...options.serviceEnv?.[service] };
   };
 
   const system: TestSystem = {

@@ -16,6 +16,8 @@ export const DELIVERIES_DURABLE = 'webhook-deliveries';
  * deliveries in the transaction that marks it processed; the ack follows the commit. The
  * dispatcher is woken after each commit so a delivery usually leaves within milliseconds.
  */
+const FAN_OUT_CONCURRENCY = 16;
+
 @Injectable()
 export class EventConsumerService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private consumer: DurableConsumer<SqlExecutor> | undefined;
@@ -36,6 +38,8 @@ export class EventConsumerService implements OnApplicationBootstrap, BeforeAppli
       subjectPrefix: this.config.EVENTS_SUBJECT_PREFIX,
       db: this.wakingAfterCommit(),
       ackWaitMs: this.config.WEBHOOK_EVENT_ACK_WAIT_MS,
+      // Fan-out of one event touches only that event's rows, so events are recorded side by side.
+      concurrency: FAN_OUT_CONCURRENCY,
       js: jetstream(this.connection),
       jsm: await jetstreamManager(this.connection),
       logger: this.logger,

@@ -1,0 +1,50 @@
+import pg from 'pg';
+import type { SqlExecutor, TransactionalSql } from './sql.js';
+
+/**
+ * The event plumbing's SQL slice over a plain `pg` pool. A Prisma interactive transaction costs
+ * several extra round trips; hot paths that only run raw SQL (consumers, claims) use this instead,
+ * on the same database and schema as the service's Prisma client.
+ */
+export class PgPoolSql implements TransactionalSql<SqlExecutor> {
+  readonly pool: pg.Pool;
+
+  constructor(options: { connectionString: string; schema: string; max?: number }) {
+    this.pool = new pg.Pool({
+      connectionString: options.connectionString,
+      options: `-c search_path="${options.schema}"`,
+      max: options.max ?? 10,
+    });
+  }
+
+  async $queryRawUnsafe<T>(query: string, ...values: unknown[]): Promise<T> {
+    return (await this.pool.query(query, values)).rows as T;
+  }
+
+  async $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number> {
+    return (await this.pool.query(query, values)).rowCount ?? 0;
+  }
+
+  async $transaction<R>(fn: (tx: SqlExecutor) => Promise<R>): Promise<R> {
+    const client = await this.pool.connect();
+    const tx: SqlExecutor = {
+      $queryRawUnsafe: async <T>(query: string, ...values: unknown[]) => (await client.query(query, values)).rows as T,
+      $executeRawUnsafe: async (query: string, ...values: unknown[]) => (await client.query(query, values)).rowCount ?? 0,
+    };
+    try {
+      await client.query('BEGIN');
+      const result = await fn(tx);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  end(): Promise<void> {
+    return this.pool.end();
+  }
+}
