@@ -225,6 +225,7 @@ describe('errors and documents', () => {
     await expect(SwaggerParser.validate(structuredClone(result.body) as never)).resolves.toBeDefined();
     expect(document.components.securitySchemes['bearer']).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(Object.keys(document.paths).sort()).toEqual([
+      '/v2/activity',
       '/v2/gvaults/webhooks',
       '/v2/gvaults/webhooks/events',
       '/v2/gvaults/webhooks/{id}',

@@ -61,5 +61,6 @@ export const SUBJECTS = {
   },
   activity: {
     health: healthSubjectOf('activity'),
+    feedList: 'activity.feed.list',
   },
 } as const satisfies Record<ServiceName, Record<string, string>>;

@@ -5,3 +5,4 @@ export * from './gvault.dto.js';
 export * from './webhook.dto.js';
 export * from './wallet.dto.js';
 export * from './microvault.dto.js';
+export * from './activity.dto.js';

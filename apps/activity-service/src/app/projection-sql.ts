@@ -1,0 +1,22 @@
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { PgPoolSql } from '@service/events';
+import { SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
+import type { Logger } from 'pino';
+import type { ActivityConfig } from '../config.js';
+
+/**
+ * Plain `pg` for the projection consumer: each event is one short transaction, and a Prisma
+ * interactive transaction would cost several extra round trips per event during a rebuild.
+ */
+@Injectable()
+export class ProjectionSql extends PgPoolSql implements OnApplicationShutdown {
+  constructor(@Inject(SERVICE_CONFIG) config: ActivityConfig, @Inject(SERVICE_LOGGER) logger: Logger) {
+    super({ connectionString: config.DATABASE_URL, schema: config.DATABASE_SCHEMA });
+    // An idle connection the server drops must not take the process down; the consumer retries.
+    this.pool.on('error', (error) => logger.warn({ err: error }, 'idle projection connection lost'));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.end();
+  }
+}

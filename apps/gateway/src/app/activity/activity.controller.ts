@@ -1,0 +1,27 @@
+import { Controller, Get, Inject } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ActivityPageDto, ActivityQueryDto, type RequestContext, SUBJECTS } from '@service/contracts';
+import type { NatsRequester } from '@service/nats';
+import { ApiStandardErrors } from '../docs/api-errors.js';
+import { Ctx } from '../http/request-context.js';
+import { ValidQuery } from '../http/validation.js';
+import { SERVICE_REQUESTER } from '../services.js';
+
+@ApiTags('activity')
+@ApiBearerAuth()
+@Controller('v2/activity')
+export class ActivityController {
+  constructor(@Inject(SERVICE_REQUESTER) private readonly services: NatsRequester) {}
+
+  @Get()
+  @ApiOperation({
+    summary: "The organization's deposits, withdrawals and rebalances, newest first",
+    description:
+      'Pages are stable while new activity arrives. 503 `wallet_projection_unavailable` (retryable) when the feed cannot be read.',
+  })
+  @ApiOkResponse({ type: ActivityPageDto })
+  @ApiStandardErrors({ forwarded: true, statuses: [400] })
+  list(@Ctx() ctx: RequestContext, @ValidQuery(ActivityQueryDto) query: ActivityQueryDto): Promise<ActivityPageDto> {
+    return this.services.request(SUBJECTS.activity.feedList, { ctx, ...query }, { requestId: ctx.requestId });
+  }
+}
