@@ -226,6 +226,8 @@ describe('errors and documents', () => {
     expect(document.components.securitySchemes['bearer']).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(Object.keys(document.paths).sort()).toEqual([
       '/v2/activity',
+      '/v2/address-book/entries',
+      '/v2/address-book/entries/{entryId}',
       '/v2/gvaults/webhooks',
       '/v2/gvaults/webhooks/events',
       '/v2/gvaults/webhooks/{id}',
@@ -245,10 +247,16 @@ describe('errors and documents', () => {
       '/v2/wallets/{id}',
       '/v2/wallets/{id}/allocate',
       '/v2/wallets/{id}/allocate-preview',
+      '/v2/wallets/{id}/deposit-addresses/{chain}/enable',
       '/v2/wallets/{id}/deposits',
       '/v2/wallets/{id}/deposits/simulate',
       '/v2/wallets/{id}/deposits/{depositId}',
       '/v2/wallets/{id}/strategy',
+      '/v2/wallets/{id}/withdrawal-preview',
+      '/v2/wallets/{id}/withdrawals',
+      '/v2/wallets/{id}/withdrawals/{withdrawalId}',
+      '/v2/wallets/{id}/withdrawals/{withdrawalId}/cancel',
+      '/v2/wallets/{id}/withdrawals/{withdrawalId}/payouts/{legIndex}/approve',
       '/v2/wallets/{id}/yield',
       '/v2/webhook-endpoints',
       '/v2/webhook-endpoints/events',
@@ -265,7 +273,8 @@ describe('errors and documents', () => {
     ]);
     for (const path of Object.values(document.paths)) {
       for (const operation of Object.values(path)) {
-        expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '401', '429', '500']));
+        expect(Object.keys(operation.responses).some((status) => /^2\d\d$/.test(status))).toBe(true);
+        expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['401', '429', '500']));
       }
     }
     const page = await call(`${gatewayA}/v2/docs`);

@@ -1,4 +1,6 @@
+import { parseUsd } from '@service/money';
 import { type ConfigOf, loadConfig, parsers, type ServiceConfig } from '@service/service-runtime';
+import { parseWithdrawalPolicies } from './app/withdrawals/policy.js';
 
 function optionalSeed(raw: string): Buffer | null {
   if (raw === '') return null;
@@ -31,6 +33,33 @@ export const walletConfigSpec = {
     description: 'how often the workflow worker looks for due wallets, deposits and rebalances',
     default: '500',
     parse: parsers.integer(10, 60_000),
+  },
+  WALLET_WITHDRAWAL_FEE_USD: {
+    description: 'flat fee of one withdrawal, taken from the amount requested (six decimals)',
+    default: '0.500000',
+    parse: (raw: string) => parseUsd(raw, { field: 'WALLET_WITHDRAWAL_FEE_USD' }),
+  },
+  WALLET_PAYOUT_STEP_MS: {
+    description: 'sandbox: time a payout leg spends in each stage (broadcast, each confirmation)',
+    default: '2000',
+    parse: parsers.integer(0, 86_400_000),
+  },
+  WALLET_WITHDRAWAL_POLICIES: {
+    description:
+      'JSON object of withdrawal policies by organization id ("*" for every other one): ' +
+      '{"requireApproval": bool, "requireWhitelist": bool, "limitUsd": "<six decimals>" (production only)}',
+    default: '{}',
+    parse: parseWithdrawalPolicies,
+  },
+  WALLET_SANDBOX_FAILING_SOURCES: {
+    description: 'sandbox: comma-separated position ids whose payout legs fail (to exercise partial payouts)',
+    default: '',
+    parse: (raw: string) => raw.split(',').map((id) => id.trim()).filter((id) => id !== ''),
+  },
+  WALLET_STELLAR_SETUP_MS: {
+    description: 'sandbox: how long the one-time Stellar deposit-address setup waits for approval',
+    default: '5000',
+    parse: parsers.integer(0, 86_400_000),
   },
   WALLET_YIELD_TIME_SCALE: {
     description: 'sandbox: simulated seconds of yield accrual per real second (1 = real time)',

@@ -21,6 +21,8 @@ export const WALLET_TEST_ENV = {
   WALLET_WORKER_POLL_MS: '25',
   WALLET_YIELD_TIME_SCALE: '100000',
   WALLET_MAX_PER_ORG: '40',
+  WALLET_PAYOUT_STEP_MS: '40',
+  WALLET_STELLAR_SETUP_MS: '100',
 };
 
 export interface WalletSystem {
@@ -35,7 +37,7 @@ export interface WalletSystem {
  * The built gateway and wallet service as processes on the real PostgreSQL, NATS and Redis. The
  * wallet service is started here rather than by startTestSystem so it gets the test delays.
  */
-export async function startWalletSystem(): Promise<WalletSystem> {
+export async function startWalletSystem(extraEnv: Record<string, string> = {}): Promise<WalletSystem> {
   const system = await startTestSystem({
     services: [],
     gateways: 1,
@@ -43,7 +45,7 @@ export async function startWalletSystem(): Promise<WalletSystem> {
   });
   const schema: IsolatedSchema = await migratedSchema('wallet-service', system.runId);
   const stream = isolatedEventStream(system.runId, system.natsUrl);
-  const env = { ...serviceTestEnv(schema.schema, stream), NATS_URL: system.natsUrl, ...WALLET_TEST_ENV };
+  const env = { ...serviceTestEnv(schema.schema, stream), NATS_URL: system.natsUrl, ...WALLET_TEST_ENV, ...extraEnv };
   const wallet: AppProcess = await startApp('wallet-service', env, (line) => line.includes('wallet service ready'));
   const db = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await db.connect();
@@ -94,6 +96,9 @@ export class Client {
   }
   patch<T = any>(path: string, body: unknown) {
     return this.call<T>('PATCH', path, body);
+  }
+  delete<T = any>(path: string) {
+    return this.call<T>('DELETE', path);
   }
 
   /** Creates a wallet and waits until it is provisioned. */

@@ -276,20 +276,29 @@ describe('sandbox deposits', () => {
 });
 
 describe('OpenAPI', () => {
-  it('documents every wallet route in a valid document', async () => {
+  it('documents every wallet and address-book route in a valid document', async () => {
     const response = await fetch(`${system.url}/v2/openapi.json`);
     const document = (await response.json()) as { paths: Record<string, unknown> };
     await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
-    expect(Object.keys(document.paths).filter((path) => path.startsWith('/v2/wallets')).sort()).toEqual([
+    const ours = Object.keys(document.paths).filter((path) => path.startsWith('/v2/wallets') || path.startsWith('/v2/address-book'));
+    expect(ours.sort()).toEqual([
+      '/v2/address-book/entries',
+      '/v2/address-book/entries/{entryId}',
       '/v2/wallets',
       '/v2/wallets/yield-sources',
       '/v2/wallets/{id}',
       '/v2/wallets/{id}/allocate',
       '/v2/wallets/{id}/allocate-preview',
+      '/v2/wallets/{id}/deposit-addresses/{chain}/enable',
       '/v2/wallets/{id}/deposits',
       '/v2/wallets/{id}/deposits/simulate',
       '/v2/wallets/{id}/deposits/{depositId}',
       '/v2/wallets/{id}/strategy',
+      '/v2/wallets/{id}/withdrawal-preview',
+      '/v2/wallets/{id}/withdrawals',
+      '/v2/wallets/{id}/withdrawals/{withdrawalId}',
+      '/v2/wallets/{id}/withdrawals/{withdrawalId}/cancel',
+      '/v2/wallets/{id}/withdrawals/{withdrawalId}/payouts/{legIndex}/approve',
       '/v2/wallets/{id}/yield',
     ]);
   });

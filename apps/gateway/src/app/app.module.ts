@@ -10,7 +10,9 @@ import { HealthController } from './health/health.controller.js';
 import { MicroVaultsController } from './microvaults/microvaults.controller.js';
 import { serviceRequesterProvider } from './services.js';
 import { SystemController } from './system/system.controller.js';
+import { AddressBookController } from './wallets/address-book.controller.js';
 import { WalletsController } from './wallets/wallets.controller.js';
+import { WithdrawalsController } from './wallets/withdrawals.controller.js';
 import { GVaultWebhooksController, WebhookEndpointsController, WebhooksController } from './webhooks/webhooks.controller.js';
 import { GATEWAY_CONFIG, GATEWAY_LOGGER, NATS, REDIS } from './tokens.js';
 
@@ -32,7 +34,7 @@ export class AppModule {
   static forRoot(deps: { config: GatewayConfig; logger: Logger; nats: NatsConnection; redis: Redis }): DynamicModule {
     return {
       module: AppModule,
-      controllers: [SystemController, GVaultsController, HealthController, DocsController, MicroVaultsController, WebhooksController, WebhookEndpointsController, GVaultWebhooksController, WalletsController, ActivityController],
+      controllers: [SystemController, GVaultsController, HealthController, DocsController, MicroVaultsController, WebhooksController, WebhookEndpointsController, GVaultWebhooksController, WalletsController, WithdrawalsController, AddressBookController, ActivityController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: deps.config },
         { provide: GATEWAY_LOGGER, useValue: deps.logger },

@@ -2,6 +2,10 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { defineServiceModule } from '@service/service-runtime';
 import type { Logger } from 'pino';
 import { type WalletConfig, withWalletDefaults } from '../config.js';
+import { AddressBookMsController } from './address-book/address-book-ms.controller.js';
+import { AddressBookService } from './address-book/address-book.service.js';
+import { DepositAddressesMsController } from './addresses/deposit-addresses-ms.controller.js';
+import { DepositAddressesService } from './addresses/deposit-addresses.service.js';
 import { DepositsMsController } from './deposits/deposits-ms.controller.js';
 import { DepositsService } from './deposits/deposits.service.js';
 import { PrismaService } from './prisma.service.js';
@@ -10,6 +14,8 @@ import { RebalancesService } from './rebalances/rebalances.service.js';
 import { WalletEnvironment } from './shared/wallet-environment.js';
 import { WalletsMsController } from './wallets/wallets-ms.controller.js';
 import { WalletsService } from './wallets/wallets.service.js';
+import { WithdrawalsMsController } from './withdrawals/withdrawals-ms.controller.js';
+import { WithdrawalsService } from './withdrawals/withdrawals.service.js';
 import { WorkflowSteps } from './workflows/workflow-steps.js';
 import { WorkflowWorker } from './workflows/workflow-worker.js';
 import { catalogueProvider } from './yield-sources/catalogue.provider.js';
@@ -23,13 +29,24 @@ export class AppModule {
       config: withWalletDefaults(config),
       logger,
       prisma: PrismaService,
-      controllers: [YieldSourcesMsController, WalletsMsController, DepositsMsController, RebalancesMsController],
+      controllers: [
+        YieldSourcesMsController,
+        WalletsMsController,
+        DepositsMsController,
+        RebalancesMsController,
+        WithdrawalsMsController,
+        AddressBookMsController,
+        DepositAddressesMsController,
+      ],
       providers: [
         WalletEnvironment,
         catalogueProvider,
         WalletsService,
         DepositsService,
         RebalancesService,
+        WithdrawalsService,
+        AddressBookService,
+        DepositAddressesService,
         WorkflowSteps,
         WorkflowWorker,
       ],

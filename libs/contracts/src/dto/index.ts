@@ -6,3 +6,4 @@ export * from './webhook.dto.js';
 export * from './wallet.dto.js';
 export * from './microvault.dto.js';
 export * from './activity.dto.js';
+export * from './withdrawal.dto.js';

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, NotFoundException, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, NotFoundException, Param, Patch, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   AllocateDto,
@@ -6,6 +6,7 @@ import {
   AllocatePreviewResponseDto,
   AllocationResponseDto,
   CreateWalletDto,
+  DepositAddressSetupDto,
   DepositDto,
   DepositListDto,
   NoQueryDto,
@@ -180,5 +181,19 @@ export class WalletsController {
     @ValidBody(AllocatePreviewDto) body: AllocatePreviewDto,
   ): Promise<AllocatePreviewResponseDto> {
     return this.ask(SUBJECTS.wallet.allocatePreview, ctx, { walletId, allocations: body.allocations });
+  }
+
+  @Post(':id/deposit-addresses/:chain/enable')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Start the one-time deposit-address setup of a chain that needs it (Stellar); repeating it returns the current state' })
+  @ApiOkResponse({ type: DepositAddressSetupDto })
+  @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
+  enableDepositAddress(
+    @Ctx() ctx: RequestContext,
+    @ValidQuery(NoQueryDto) _query: NoQueryDto,
+    @UuidParam('id') walletId: string,
+    @Param('chain') chain: string,
+  ): Promise<DepositAddressSetupDto> {
+    return this.ask(SUBJECTS.wallet.depositAddressesEnable, ctx, { walletId, chain });
   }
 }

@@ -2,8 +2,9 @@ import { createHmac, createPrivateKey, createPublicKey } from 'node:crypto';
 import { keccak256, toHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { base58, base58check } from './base58.js';
+import { stellarAccountId } from './strkey.js';
 
-export type ChainFamily = 'evm' | 'solana' | 'tron';
+export type ChainFamily = 'evm' | 'solana' | 'tron' | 'stellar';
 
 /**
  * A public development seed: sandbox addresses are test-network addresses, so a missing
@@ -38,18 +39,28 @@ function tronAddress(key: Buffer): string {
   return base58check(Buffer.concat([Buffer.from([0x41]), hash.subarray(12)]));
 }
 
-/** Solana: the base58 Ed25519 public key. */
-function solanaAddress(key: Buffer): string {
+function ed25519PublicKey(key: Buffer): Buffer {
   const privateKey = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, key]), format: 'der', type: 'pkcs8' });
   const jwk = createPublicKey(privateKey).export({ format: 'jwk' });
-  return base58(Buffer.from(jwk.x ?? '', 'base64url'));
+  return Buffer.from(jwk.x ?? '', 'base64url');
 }
 
-const DERIVERS: Record<ChainFamily, (key: Buffer) => string> = { evm: evmAddress, solana: solanaAddress, tron: tronAddress };
+/** Solana: the base58 Ed25519 public key. */
+function solanaAddress(key: Buffer): string {
+  return base58(ed25519PublicKey(key));
+}
+
+/** Stellar: the StrKey account id (G-address) of the Ed25519 public key. */
+function stellarAddress(key: Buffer): string {
+  return stellarAccountId(ed25519PublicKey(key));
+}
+
+const DERIVERS: Record<ChainFamily, (key: Buffer) => string> = { evm: evmAddress, solana: solanaAddress, tron: tronAddress, stellar: stellarAddress };
 
 export function familyOf(chain: string): ChainFamily {
   if (chain.startsWith('solana')) return 'solana';
   if (chain.startsWith('tron')) return 'tron';
+  if (chain.startsWith('stellar')) return 'stellar';
   return 'evm';
 }
 

@@ -6,8 +6,8 @@ import { parseUsd } from '@service/money';
 import { decodeCursor, encodeCursor, parseLimit, toPage } from '@service/pagination';
 import { OutboxRelayService } from '@service/service-runtime';
 import { PrismaService } from '../prisma.service.js';
-import { base58 } from '../addresses/base58.js';
-import { deriveDepositAddresses, familyOf } from '../addresses/deposit-addresses.js';
+import { deriveDepositAddresses } from '../addresses/deposit-addresses.js';
+import { simulatedTxHash } from '../addresses/tx-hash.js';
 import { emitWalletEvent } from '../shared/events.js';
 import { checkChainToken, tokensOf } from '../shared/positions.js';
 import { WalletEnvironment } from '../shared/wallet-environment.js';
@@ -28,14 +28,6 @@ function senderAddress(chain: string): string {
   return deriveDepositAddresses(randomBytes(32), randomUUID(), [chain])[chain] ?? '';
 }
 
-/** A transaction id in the chain's format: 0x-hex on EVM, bare hex on TRON, a base58 64-byte signature on Solana. */
-function simulatedTxHash(chain: string): string {
-  const family = familyOf(chain);
-  if (family === 'solana') return base58(randomBytes(64));
-  const hex = randomBytes(32).toString('hex');
-  return family === 'tron' ? hex : `0x${hex}`;
-}
-
 @Injectable()
 export class DepositsService {
   constructor(
@@ -50,12 +42,15 @@ export class DepositsService {
     const amount = parseUsd(input.amountUsd);
     if (amount <= 0n) throw new ServiceError('validation_error', 'amountUsd must be greater than zero.');
     const chain = input.chain ?? this.env.chains[0] ?? '';
-    const { token } = checkChainToken(chain, input.token ?? tokensOf(chain)[0] ?? '', this.env.chains);
+    const { token } = checkChainToken(chain, input.token ?? tokensOf(chain)[0] ?? '', this.env.allChains);
     const now = new Date();
     const deposit = await this.prisma.$transaction(async (tx) => {
       const wallet = await lockWallet(tx, ctx.orgId, input.walletId);
       if (wallet.status === 'creating' || wallet.status === 'failed') {
         throw new ServiceError('operation_not_supported', `Wallet ${wallet.id} is ${wallet.status} and has no deposit addresses yet.`);
+      }
+      if (!(chain in (wallet.depositAddresses as Record<string, string>))) {
+        throw new ServiceError('unsupported_chain', `Wallet ${wallet.id} has no ${chain} deposit address; enable it first.`);
       }
       const row = await tx.deposit.create({
         data: {

@@ -13,7 +13,7 @@ export interface Move {
 
 /** The allocation group a position id belongs to, checking that it exists in this environment. */
 function groupOf(positionId: string, env: WalletEnvironment): AllocationGroup {
-  if (isCashPositionId(positionId)) return groupOfCash(parseCashPositionId(positionId, env.chains));
+  if (isCashPositionId(positionId)) return groupOfCash(parseCashPositionId(positionId, env.allChains));
   return env.catalogue.get(positionId).allocationGroup;
 }
 

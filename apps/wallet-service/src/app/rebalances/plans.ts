@@ -13,14 +13,14 @@ function sourceTargets(strategy: Strategy, group: AllocationGroup): { yieldSourc
 
 /** A deposit into cash on an autoRebalance wallet: each source of the group gets its share; the rest stays cash. */
 export function planDepositAllocation(strategy: Strategy, cashId: string, amount: bigint, env: WalletEnvironment): Move[] {
-  const group = groupOfCash(parseCashPositionId(cashId, env.chains));
+  const group = groupOfCash(parseCashPositionId(cashId, env.allChains));
   return sourceTargets(strategy, group)
     .map((target) => ({ from: cashId, to: target.yieldSourceId, amount: (amount * BigInt(target.bps)) / FULL_BPS }))
     .filter((move) => move.amount > 0n);
 }
 
-function groupOfRow(row: PositionRow, env: WalletEnvironment): AllocationGroup | undefined {
-  if (isCashPositionId(row.positionId)) return groupOfCash(parseCashPositionId(row.positionId, env.chains));
+export function groupOfRow(row: PositionRow, env: WalletEnvironment): AllocationGroup | undefined {
+  if (isCashPositionId(row.positionId)) return groupOfCash(parseCashPositionId(row.positionId, env.allChains));
   return env.catalogue.find(row.positionId)?.allocationGroup;
 }
 

@@ -4,7 +4,7 @@ import type { Rebalance, Wallet } from '../../generated/prisma/client.js';
 import type { Tx } from '../shared/db.js';
 import { emitWalletEvent } from '../shared/events.js';
 import type { Ledger } from '../shared/ledger.js';
-import { setWalletStatus } from '../shared/wallet-status.js';
+import { refreshWalletStatus } from '../shared/wallet-status.js';
 import { instructionsView, type Move, movesOf, outflows } from './instructions.js';
 
 type Status = RebalanceObject['status'];
@@ -89,7 +89,7 @@ export async function advanceRebalance(
   if (row.status === 'created') {
     const next = await tx.rebalance.update({ where: { id: row.id }, data: { status: 'processing', nextRunAt: new Date(now.getTime() + input.processingMs) } });
     await announce(tx, next, now);
-    if (wallet.status === 'idle') await setWalletStatus(tx, wallet, 'rebalance_active', now);
+    await refreshWalletStatus(tx, wallet, now);
     return;
   }
   releaseAll(ledger, row);
@@ -98,6 +98,5 @@ export async function advanceRebalance(
   await ledger.save(scope, true);
   if (status === 'completed') await ledger.announceBalance(scope);
   await announce(tx, done, now);
-  const others = await tx.rebalance.count({ where: { walletId: wallet.id, status: 'processing' } });
-  if (others === 0 && wallet.status === 'rebalance_active') await setWalletStatus(tx, wallet, 'idle', now);
+  await refreshWalletStatus(tx, wallet, now);
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ServiceError } from '@service/errors';
 import type { Tx } from './db.js';
 
-export type Operation = 'wallet.create' | 'wallet.strategy' | 'wallet.allocate';
+export type Operation = 'wallet.create' | 'wallet.strategy' | 'wallet.allocate' | 'wallet.withdraw';
 
 /** A stable digest of what a request asks for, so a replay can be told from a new request. */
 export function fingerprint(value: unknown): string {

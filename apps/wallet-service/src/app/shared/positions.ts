@@ -4,11 +4,12 @@ import { familyOf } from '../addresses/deposit-addresses.js';
 
 export const CASH_PREFIX = 'cash:';
 
-/** Which stablecoins each chain family carries: TRON only USDT, Solana only USDC. */
+/** Which stablecoins each chain family carries: TRON only USDT, Solana and Stellar only USDC. */
 const TOKENS_BY_FAMILY: Record<ReturnType<typeof familyOf>, readonly WalletToken[]> = {
   evm: ['usdc', 'usdt'],
   solana: ['usdc'],
   tron: ['usdt'],
+  stellar: ['usdc'],
 };
 
 export interface CashPosition {

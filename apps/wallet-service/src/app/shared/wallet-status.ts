@@ -12,3 +12,18 @@ export async function setWalletStatus(tx: Tx, wallet: Wallet, status: WalletStat
     wallet: { id: wallet.id, status },
   });
 }
+
+/**
+ * The status the wallet's running work implies: `withdrawal_active`, `rebalance_active`, both, or
+ * `idle`. A wallet still `creating` or `failed` keeps its status.
+ */
+export async function refreshWalletStatus(tx: Tx, wallet: Wallet, now: Date): Promise<void> {
+  if (wallet.status === 'creating' || wallet.status === 'failed') return;
+  const [withdrawals, rebalances] = await Promise.all([
+    tx.withdrawal.count({ where: { walletId: wallet.id, status: 'processing' } }),
+    tx.rebalance.count({ where: { walletId: wallet.id, status: 'processing' } }),
+  ]);
+  const status: WalletStatus =
+    withdrawals > 0 && rebalances > 0 ? 'withdrawal_and_rebalance_active' : withdrawals > 0 ? 'withdrawal_active' : rebalances > 0 ? 'rebalance_active' : 'idle';
+  await setWalletStatus(tx, wallet, status, now);
+}

@@ -19,7 +19,19 @@ const CHAIN_NAMES: Record<string, string> = {
   solana_devnet: 'Solana Devnet',
   tron: 'TRON',
   tron_nile: 'TRON Nile',
+  stellar: 'Stellar',
+  stellar_testnet: 'Stellar Testnet',
 };
+
+export function chainName(chain: string): string {
+  return CHAIN_NAMES[chain] ?? chain;
+}
+
+/** How a cash position is named: "USDC on Ethereum Sepolia". */
+export function cashLabel(positionId: string): string {
+  const [, chain = '', token = 'usdc'] = positionId.split(':');
+  return `${token.toUpperCase()} on ${chainName(chain)}`;
+}
 
 export function valuePositions(rows: PositionRow[], catalogue: Catalogue, timeScale: number, now: Date): ValuedPosition[] {
   return rows.map((row) => ({ row, ...valueAt(row, catalogue, timeScale, now) }));
@@ -38,11 +50,11 @@ export function positionsView(positions: ValuedPosition[], catalogue: Catalogue)
     .sort((a, b) => Number(isCashPositionId(b.row.positionId)) - Number(isCashPositionId(a.row.positionId)) || (a.row.positionId < b.row.positionId ? -1 : 1))
     .map(({ row, value }) => {
       if (isCashPositionId(row.positionId)) {
-        const [, chain = '', token = 'usdc'] = row.positionId.split(':');
+        const [, , token = 'usdc'] = row.positionId.split(':');
         return {
           id: row.positionId,
           kind: 'cash' as const,
-          label: `${token.toUpperCase()} on ${CHAIN_NAMES[chain] ?? chain}`,
+          label: cashLabel(row.positionId),
           valueUsd: formatUsd(value),
           pct: pctOf(value, total),
           yieldSourceId: null,

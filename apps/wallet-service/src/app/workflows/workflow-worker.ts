@@ -8,7 +8,8 @@ import { WorkflowSteps } from './workflow-steps.js';
 const BATCH = 50;
 
 /**
- * Advances what is due: wallets to provision, sandbox deposits to settle, rebalances to move.
+ * Advances what is due: wallets to provision, sandbox deposits to settle, rebalances to move,
+ * withdrawals' payout legs to run, deposit-address setups to approve.
  * State lives in the database and each step is one transaction under the wallet lock, so any
  * replica may run any step, a crash repeats at most the step it interrupted, and a step whose
  * work another replica already did changes nothing and announces nothing.
@@ -59,7 +60,12 @@ export class WorkflowWorker implements OnApplicationBootstrap, BeforeApplication
 
   private async tick(): Promise<void> {
     try {
-      const changed = (await this.provisionWallets()) + (await this.settleDeposits()) + (await this.advanceRebalances());
+      const changed =
+        (await this.provisionWallets()) +
+        (await this.settleDeposits()) +
+        (await this.advanceRebalances()) +
+        (await this.advanceWithdrawals()) +
+        (await this.approveDepositAddresses());
       if (changed > 0) {
         this.relay.wake();
         this.again = true;
@@ -93,6 +99,27 @@ export class WorkflowWorker implements OnApplicationBootstrap, BeforeApplication
       take: BATCH,
     });
     for (const rebalance of due) await this.steps.advanceRebalance(rebalance);
+    return due.length;
+  }
+
+  private async advanceWithdrawals(): Promise<number> {
+    const due = await this.prisma.withdrawal.findMany({
+      where: { status: 'processing', nextRunAt: { lte: new Date() } },
+      select: { id: true, orgId: true, walletId: true },
+      orderBy: { createdAt: 'asc' },
+      take: BATCH,
+    });
+    for (const withdrawal of due) await this.steps.advanceWithdrawal(withdrawal);
+    return due.length;
+  }
+
+  private async approveDepositAddresses(): Promise<number> {
+    const due = await this.prisma.depositAddressApproval.findMany({
+      where: { status: 'pending', dueAt: { lte: new Date() } },
+      select: { id: true, orgId: true, walletId: true },
+      take: BATCH,
+    });
+    for (const approval of due) await this.steps.approveDepositAddress(approval);
     return due.length;
   }
 }

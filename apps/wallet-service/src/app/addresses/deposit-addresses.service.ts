@@ -1,0 +1,42 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { DepositAddressSetupDto, RequestContext } from '@service/contracts';
+import { ServiceError } from '@service/errors';
+import { OutboxRelayService } from '@service/service-runtime';
+import { PrismaService } from '../prisma.service.js';
+import { WalletEnvironment } from '../shared/wallet-environment.js';
+import { lockWallet } from '../shared/wallet-lock.js';
+import { WorkflowWorker } from '../workflows/workflow-worker.js';
+import { setupView, startSetup } from './deposit-address-setup.js';
+
+@Injectable()
+export class DepositAddressesService {
+  constructor(
+    @Inject(PrismaService) private readonly prisma: PrismaService,
+    @Inject(WalletEnvironment) private readonly env: WalletEnvironment,
+    @Inject(OutboxRelayService) private readonly relay: OutboxRelayService,
+    @Inject(WorkflowWorker) private readonly worker: WorkflowWorker,
+  ) {}
+
+  /**
+   * Enables the deposit address of a chain that needs it (Stellar): starts the one-time setup,
+   * announced through `portfolio_wallet.approval.status_changed`; repeating it returns the
+   * current state. Every other chain is `unsupported_chain`.
+   */
+  async enable(ctx: RequestContext, input: { walletId: string; chain: string }): Promise<DepositAddressSetupDto> {
+    if (input.chain !== this.env.stellarChain) {
+      throw new ServiceError('unsupported_chain', `Only ${this.env.stellarChain} deposit addresses are enabled here; ${input.chain} needs no enabling or does not exist.`);
+    }
+    const now = new Date();
+    const view = await this.prisma.$transaction(async (tx) => {
+      const wallet = await lockWallet(tx, ctx.orgId, input.walletId);
+      if (wallet.status === 'creating' || wallet.status === 'failed') {
+        throw new ServiceError('operation_not_supported', `Wallet ${wallet.id} is ${wallet.status}; enable deposit addresses once it is provisioned.`);
+      }
+      const dueAt = new Date(now.getTime() + this.env.config.WALLET_STELLAR_SETUP_MS);
+      return setupView(await startSetup(tx, { wallet, chain: input.chain, dueAt, now }), wallet);
+    });
+    this.relay.wake();
+    this.worker.kick();
+    return view;
+  }
+}

@@ -1,0 +1,275 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsDefined, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
+import { ProcessingPolicyDto, WALLET_TOKENS } from './wallet.dto.js';
+
+export const WITHDRAWAL_STATUSES = ['processing', 'completed', 'partially_completed', 'failed', 'cancelled'] as const;
+export const PAYOUT_LEG_STATUSES = [
+  'planning',
+  'waiting_for_prior_approval',
+  'pending_customer_approval',
+  'pending_broadcast',
+  'broadcasted',
+  'processing',
+  'completed',
+  'failed',
+  'skipped',
+] as const;
+
+const AMOUNT_DESCRIPTION = 'USD, a string with at most six decimals or a JSON number with at most six decimals.';
+
+// ---------- withdrawals ----------
+
+export class WithdrawalPreviewDto {
+  @ApiProperty({ example: 'ethereum_sepolia' })
+  @IsString()
+  @MaxLength(64)
+  destinationChain!: string;
+
+  @ApiProperty({ enum: WALLET_TOKENS })
+  @IsString()
+  @MaxLength(16)
+  token!: string;
+
+  @ApiPropertyOptional({ example: '25.000000', description: `${AMOUNT_DESCRIPTION} Omitted: the maximum.`, oneOf: [{ type: 'string' }, { type: 'number' }] })
+  @IsOptional()
+  amountUsd?: string | number;
+}
+
+export class WithdrawalPreviewResponseDto {
+  @ApiProperty({ example: '25.000000' })
+  amountRequestedUsd!: string;
+
+  @ApiProperty()
+  feeUsd!: string;
+
+  @ApiProperty({ description: 'What the wallet can pay out to this chain and token now (its allocation group, free of reservations).' })
+  withdrawableUsd!: string;
+
+  @ApiProperty({ description: "The wallet's total after this withdrawal." })
+  totalUsdAfterWithdrawal!: string;
+
+  @ApiProperty({ type: ProcessingPolicyDto, description: 'Typical duration: the slowest redemption among the positions drawn on.' })
+  processingEstimate!: ProcessingPolicyDto;
+}
+
+export class CreateWithdrawalDto {
+  @ApiProperty({ format: 'uuid', description: 'Idempotency key of the withdrawal.' })
+  @IsUUID()
+  requestId!: string;
+
+  @ApiProperty({ example: 'ethereum_sepolia' })
+  @IsString()
+  @MaxLength(64)
+  destinationChain!: string;
+
+  @ApiProperty({ enum: WALLET_TOKENS })
+  @IsString()
+  @MaxLength(16)
+  token!: string;
+
+  @ApiProperty({ example: '25.000000', description: AMOUNT_DESCRIPTION, oneOf: [{ type: 'string' }, { type: 'number' }] })
+  @IsDefined()
+  amountUsd!: string | number;
+
+  @ApiProperty({ description: 'An address of the destination chain (EVM, Solana base58, TRON T-address, Stellar G-address).' })
+  @IsString()
+  @MaxLength(128)
+  destinationAddress!: string;
+}
+
+export class PositionRefDto {
+  @ApiProperty({ enum: ['cash', 'yield_source', 'external_payout'] })
+  kind!: string;
+
+  @ApiProperty()
+  id!: string;
+
+  @ApiProperty()
+  label!: string;
+}
+
+export class PayoutStepDto {
+  @ApiProperty()
+  label!: string;
+
+  @ApiProperty({ enum: ['pending', 'processing', 'completed', 'failed', 'skipped'] })
+  status!: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  txHash!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, enum: ['submitted', 'confirmed', 'failed'] })
+  txStatus!: string | null;
+}
+
+export class PayoutLegDto {
+  @ApiProperty({ enum: PAYOUT_LEG_STATUSES })
+  status!: string;
+
+  @ApiProperty()
+  amountUsd!: string;
+
+  @ApiProperty({ type: PositionRefDto })
+  from!: PositionRefDto;
+
+  @ApiProperty({ type: PositionRefDto })
+  to!: PositionRefDto;
+
+  @ApiProperty()
+  startedAt!: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  completedAt!: string | null;
+
+  @ApiProperty({ type: 'integer' })
+  stepsCompleted!: number;
+
+  @ApiProperty({ type: 'integer' })
+  stepsTotal!: number;
+
+  @ApiProperty({ type: [PayoutStepDto] })
+  steps!: PayoutStepDto[];
+}
+
+export class WithdrawalDto {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty()
+  amountRequestedUsd!: string;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Delivered minus the fee; null until paid.' })
+  amountPaidUsd!: string | null;
+
+  @ApiProperty()
+  feeUsd!: string;
+
+  @ApiProperty()
+  destinationChain!: string;
+
+  @ApiProperty()
+  destinationAddress!: string;
+
+  @ApiProperty({ enum: WALLET_TOKENS })
+  destinationToken!: string;
+
+  @ApiProperty({ enum: WITHDRAWAL_STATUSES })
+  status!: string;
+
+  @ApiProperty({ type: 'integer' })
+  legsCompleted!: number;
+
+  @ApiProperty({ type: 'integer' })
+  legsTotal!: number;
+
+  @ApiProperty({ type: [PayoutLegDto] })
+  payoutLegs!: PayoutLegDto[];
+
+  @ApiProperty({ type: String, nullable: true })
+  failureReason!: string | null;
+
+  @ApiProperty()
+  createdAt!: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  completedAt!: string | null;
+}
+
+export class WithdrawalListDto {
+  @ApiProperty({ type: [WithdrawalDto] })
+  data!: WithdrawalDto[];
+
+  @ApiProperty({ type: String, nullable: true })
+  nextCursor!: string | null;
+}
+
+// ---------- address book ----------
+
+export class CreateAddressBookEntryDto {
+  @ApiProperty()
+  @IsString()
+  @MaxLength(128)
+  address!: string;
+
+  @ApiProperty({ example: 'ethereum_sepolia' })
+  @IsString()
+  @MaxLength(64)
+  chain!: string;
+
+  @ApiProperty({ maxLength: 200 })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  label!: string;
+}
+
+export class AddressBookEntryCreatedDto {
+  @ApiProperty({ format: 'uuid', description: 'Id of the new entry.' })
+  entry!: string;
+}
+
+export class AddressBookEntryDto {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty()
+  address!: string;
+
+  @ApiProperty()
+  chain!: string;
+
+  @ApiProperty()
+  label!: string;
+
+  @ApiProperty()
+  createdAt!: string;
+}
+
+export class AddressBookEntryListDto {
+  @ApiProperty({ type: [AddressBookEntryDto] })
+  data!: AddressBookEntryDto[];
+
+  @ApiProperty({ type: String, nullable: true })
+  nextCursor!: string | null;
+}
+
+export class AddressBookEntryDeletedDto {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ enum: [true] })
+  deleted!: true;
+}
+
+// ---------- deposit addresses ----------
+
+export class DepositAddressApprovalDto {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ example: 'deposit_address' })
+  kind!: string;
+
+  @ApiProperty({ example: 'stellar_testnet' })
+  chain!: string;
+
+  @ApiProperty({ enum: ['pending', 'approved'] })
+  status!: string;
+
+  @ApiProperty()
+  createdAt!: string;
+
+  @ApiProperty()
+  updatedAt!: string;
+}
+
+export class DepositAddressSetupDto {
+  @ApiProperty({ example: 'stellar_testnet' })
+  chain!: string;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The G-address once the setup is approved.' })
+  address!: string | null;
+
+  @ApiProperty({ type: DepositAddressApprovalDto })
+  approval!: DepositAddressApprovalDto;
+}
