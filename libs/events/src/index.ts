@@ -4,3 +4,4 @@ export * from './outbox.js';
 export * from './relay.js';
 export * from './consumer.js';
 export * from './pg-sql.js';
+export * from './polling-loop.js';

@@ -1,6 +1,7 @@
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import { type DomainEvent, type DomainEventType, eventSubject } from '@service/contracts';
 import type { EventLogger, SqlExecutor, TransactionalSql } from './sql.js';
+import { PollingLoop } from './polling-loop.js';
 import { type EventStreamConfig, ensureEventStream } from './stream.js';
 
 interface OutboxRow {
@@ -28,34 +29,29 @@ export interface OutboxRelayOptions<Tx extends SqlExecutor> extends EventStreamC
  * publish and marking re-publishes, and the stream's duplicate window drops the copy.
  */
 export class OutboxRelay<Tx extends SqlExecutor> {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = true;
+  private readonly loop: PollingLoop;
 
-  constructor(private readonly options: OutboxRelayOptions<Tx>) {}
+  constructor(private readonly options: OutboxRelayOptions<Tx>) {
+    this.loop = new PollingLoop(
+      async () => void (await this.drain()),
+      options.pollIntervalMs ?? 250,
+      (error) => options.logger.warn({ err: error }, 'outbox relay could not publish; will retry'),
+    );
+  }
 
   async start(): Promise<void> {
     await ensureEventStream(this.options.jsm, this.options);
-    this.stopped = false;
-    this.schedule(0);
+    this.loop.start();
   }
 
   /** Publish now rather than at the next poll; call after committing a transaction with events. */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.schedule(0);
+    this.loop.wake();
   }
 
   /** Stops polling and waits for the batch in flight, so shutdown loses nothing. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Publishes until the outbox is empty; returns how many events went out. */
@@ -65,28 +61,6 @@ export class OutboxRelay<Tx extends SqlExecutor> {
       const published = await this.publishBatch();
       total += published;
       if (published === 0) return total;
-    }
-  }
-
-  private schedule(delayMs: number): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.running = this.tick().finally(() => {
-        this.running = undefined;
-        if (this.stopped) return;
-        const next = this.again ? 0 : (this.options.pollIntervalMs ?? 250);
-        this.again = false;
-        this.schedule(next);
-      });
-    }, delayMs);
-    this.timer.unref();
-  }
-
-  private async tick(): Promise<void> {
-    try {
-      await this.drain();
-    } catch (error) {
-      this.options.logger.warn({ err: error }, 'outbox relay could not publish; will retry');
     }
   }
 

@@ -1,6 +1,6 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { ALL_ORGANIZATIONS, type GTokenEventData } from '@service/contracts';
-import { enqueueEvent } from '@service/events';
+import { enqueueEvent, PollingLoop } from '@service/events';
 import { toChecksumAddress } from '@service/evm';
 import { OutboxRelayService, SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
 import type { Logger } from 'pino';
@@ -30,57 +30,39 @@ interface AllowlistChangeLog {
  */
 @Injectable()
 export class AllowlistFollower implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private stopped = true;
+  private readonly loop: PollingLoop;
   private readonly cursorId: string;
 
   constructor(
     @Inject(ALLOWLIST_TARGET) private readonly target: AllowlistTarget,
     @Inject(SERVICE_CONFIG) private readonly config: GVaultConfig,
-    @Inject(SERVICE_LOGGER) private readonly logger: Logger,
+    @Inject(SERVICE_LOGGER) logger: Logger,
     private readonly prisma: PrismaService,
     private readonly relay: OutboxRelayService,
     private readonly allowlist: AllowlistService,
   ) {
     this.cursorId = `${target.chain}:${target.contractAddress}`;
+    this.loop = new PollingLoop(
+      () => this.catchUp(),
+      config.CHAIN_POLL_INTERVAL_MS,
+      (error) => logger.warn({ err: error, chain: target.chain }, 'allowlist follower could not read the chain; will retry'),
+    );
   }
 
   onApplicationBootstrap(): void {
-    this.stopped = false;
-    this.schedule(0);
+    this.loop.start();
   }
 
   /** Stops polling and lets the range in flight commit, so shutdown leaves a consistent position. */
-  async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
-  }
-
-  private schedule(delayMs: number): void {
-    this.timer = setTimeout(() => {
-      this.running = this.tick().finally(() => {
-        this.running = undefined;
-        if (!this.stopped) this.schedule(this.config.CHAIN_POLL_INTERVAL_MS);
-      });
-    }, delayMs);
-    this.timer.unref();
-  }
-
-  private async tick(): Promise<void> {
-    try {
-      await this.catchUp();
-    } catch (error) {
-      this.logger.warn({ err: error, chain: this.target.chain }, 'allowlist follower could not read the chain; will retry');
-    }
+  beforeApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
   }
 
   private async catchUp(): Promise<void> {
     const head = await confirmedHead(this.target);
     if (head === null) return;
     let from = await this.nextBlock(head);
-    while (from <= head && !this.stopped) {
+    while (from <= head && !this.loop.stopped) {
       const to = from + MAX_BLOCK_RANGE - 1n < head ? from + MAX_BLOCK_RANGE - 1n : head;
       const logs = await this.target.client.getLogs({
         address: this.target.contractAddress,

@@ -1,4 +1,5 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { PollingLoop } from '@service/events';
 import { OutboxRelayService, SERVICE_LOGGER } from '@service/service-runtime';
 import type { Logger } from 'pino';
 import { PrismaService } from '../prisma.service.js';
@@ -16,62 +17,46 @@ const BATCH = 50;
  */
 @Injectable()
 export class WorkflowWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
+  private readonly loop: PollingLoop;
 
   constructor(
     @Inject(PrismaService) private readonly prisma: PrismaService,
-    @Inject(WalletEnvironment) private readonly env: WalletEnvironment,
+    @Inject(WalletEnvironment) env: WalletEnvironment,
     @Inject(WorkflowSteps) private readonly steps: WorkflowSteps,
     @Inject(OutboxRelayService) private readonly relay: OutboxRelayService,
-    @Inject(SERVICE_LOGGER) private readonly logger: Logger,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.schedule(0);
+    @Inject(SERVICE_LOGGER) logger: Logger,
+  ) {
+    this.loop = new PollingLoop(
+      () => this.tick(),
+      env.config.WALLET_WORKER_POLL_MS,
+      (error) => logger.error({ err: error }, 'workflow step failed; retrying at the next poll'),
+    );
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+  onApplicationBootstrap(): void {
+    this.loop.start();
+  }
+
+  beforeApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Look for due work now rather than at the next poll (after a commit that created some). */
   kick(): void {
-    if (this.running) this.again = true;
-    else this.schedule(0);
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.running = this.tick().finally(() => {
-        this.running = undefined;
-        const again = this.again;
-        this.again = false;
-        this.schedule(again ? 0 : this.env.config.WALLET_WORKER_POLL_MS);
-      });
-    }, delayMs);
+    this.loop.wake();
   }
 
   private async tick(): Promise<void> {
-    try {
-      const changed =
-        (await this.provisionWallets()) +
-        (await this.settleDeposits()) +
-        (await this.advanceRebalances()) +
-        (await this.advanceWithdrawals()) +
-        (await this.approveDepositAddresses());
-      if (changed > 0) {
-        this.relay.wake();
-        this.again = true;
-      }
-    } catch (error) {
-      this.logger.error({ err: error }, 'workflow step failed; retrying at the next poll');
+    const changed =
+      (await this.provisionWallets()) +
+      (await this.settleDeposits()) +
+      (await this.advanceRebalances()) +
+      (await this.advanceWithdrawals()) +
+      (await this.approveDepositAddresses());
+    if (changed > 0) {
+      this.relay.wake();
+      // More may be due right behind what just moved.
+      this.loop.wake();
     }
   }
 

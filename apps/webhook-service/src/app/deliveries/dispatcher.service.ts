@@ -1,4 +1,5 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { PollingLoop } from '@service/events';
 import { SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
 import type { Logger } from 'pino';
 import type { WebhookConfig } from '../../config.js';
@@ -20,11 +21,8 @@ import type { SendResult, WebhookSender } from './sender.js';
 export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly leaseMs: number;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
+  private readonly loop: PollingLoop;
   private backlog = false;
-  private stopped = true;
 
   constructor(
     private readonly sql: PgSql,
@@ -35,54 +33,32 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
   ) {
     // Long enough that a live attempt always ends (timeout) before another replica may take it over.
     this.leaseMs = config.WEBHOOK_DELIVERY_TIMEOUT_MS * 2 + 2_000;
+    this.loop = new PollingLoop(
+      () => this.tick(),
+      config.WEBHOOK_POLL_INTERVAL_MS,
+      (error) => logger.warn({ err: error }, 'could not claim due webhook deliveries; will retry'),
+    );
   }
 
   onApplicationBootstrap(): void {
-    this.stopped = false;
-    this.schedule(0);
+    this.loop.start();
   }
 
   /** Look for due deliveries now rather than at the next poll. */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.schedule(0);
+    this.loop.wake();
   }
 
   /** Claims nothing more and lets the attempts in flight finish and be recorded. */
   async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+    await this.loop.stop();
     await Promise.all([...this.inFlight]);
-  }
-
-  private schedule(delayMs: number): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.running = this.tick().finally(() => {
-        this.running = undefined;
-        if (this.stopped) return;
-        const next = this.again ? 0 : this.config.WEBHOOK_POLL_INTERVAL_MS;
-        this.again = false;
-        this.schedule(next);
-      });
-    }, delayMs);
   }
 
   private async tick(): Promise<void> {
     const free = this.config.WEBHOOK_CONCURRENCY - this.inFlight.size;
     if (free <= 0) return;
-    let claimed: ClaimedDelivery[];
-    try {
-      claimed = await claimDue(this.sql, free, this.config.WEBHOOK_CONCURRENCY_PER_ENDPOINT, this.leaseMs);
-    } catch (error) {
-      this.logger.warn({ err: error }, 'could not claim due webhook deliveries; will retry');
-      return;
-    }
+    const claimed = await claimDue(this.sql, free, this.config.WEBHOOK_CONCURRENCY_PER_ENDPOINT, this.leaseMs);
     this.backlog = claimed.length === free;
     for (const delivery of claimed) {
       const attempt: Promise<void> = this.attempt(delivery).finally(() => {
