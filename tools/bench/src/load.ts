@@ -1,0 +1,109 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import autocannon, { type Result } from 'autocannon';
+
+export interface LoadOptions {
+  readonly url: string;
+  readonly headers?: Record<string, string>;
+  readonly connections: number;
+  readonly durationS: number;
+  /** Every response body must equal this; a different one counts as a mismatch. */
+  readonly expectBody?: string;
+}
+
+/** Extra time a run may take beyond its duration before it counts as hung. */
+const RUN_GRACE_MS = 30_000;
+
+/**
+ * One autocannon run. The load is generated on a worker thread, so this process's own event loop
+ * (which reads the child processes' logs) does not delay requests or inflate latencies.
+ */
+export function runLoad(options: LoadOptions): Promise<Result> {
+  return new Promise<Result>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      instance.stop();
+      reject(new Error(`load on ${options.url} did not finish within ${options.durationS} s + ${RUN_GRACE_MS / 1000} s`));
+    }, options.durationS * 1000 + RUN_GRACE_MS);
+    const instance = autocannon(
+      {
+        url: options.url,
+        headers: options.headers,
+        connections: options.connections,
+        duration: options.durationS,
+        pipelining: 1,
+        timeout: 10,
+        workers: 1,
+        expectBody: options.expectBody,
+      },
+      (error, result) => {
+        clearTimeout(timer);
+        if (error) reject(error);
+        else resolve(result);
+      },
+    );
+  });
+}
+
+/** Failed requests of a run: transport errors, timeouts, non-2xx answers and unexpected bodies. */
+export function failuresOf(result: Result): number {
+  return result.errors + result.timeouts + result.non2xx + result.mismatches;
+}
+
+/** /proc reports CPU time in USER_HZ ticks, 100 per second on Linux. */
+const USER_HZ = 100;
+
+/**
+ * CPU time (user + system, ms) a process has used so far, from /proc; undefined where /proc is
+ * not available. Resolution is one clock tick (10 ms on Linux).
+ */
+export function cpuMsOf(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? (ticks * 1000) / USER_HZ : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Busy CPU time (ms) of the whole machine so far, all cores together, from /proc/stat. */
+export function machineBusyMs(): number | undefined {
+  try {
+    const [cpu] = readFileSync('/proc/stat', 'utf8').split('\n', 1);
+    const ticks = (cpu ?? '').trim().split(/\s+/).slice(1, 9).map(Number);
+    const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = ticks;
+    return ((user + nice + system + irq + softirq + steal) * 1000) / USER_HZ;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Pid of the busiest process (most CPU time so far) named `name` whose command line contains
+ * `argument` if given: the Redis server, the NATS server on a given port. A short-lived process of
+ * the same name (a health check) is not mistaken for it. Undefined where there is no /proc.
+ */
+export function pidOf(name: string, argument?: string): number | undefined {
+  let entries: string[] = [];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return undefined;
+  }
+  let best: { pid: number; cpuMs: number } | undefined;
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== name) continue;
+      if (argument !== undefined && !readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').includes(argument)) continue;
+      const pid = Number(entry);
+      const cpuMs = cpuMsOf(pid) ?? 0;
+      if (!best || best.cpuMs < cpuMs) best = { pid, cpuMs };
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return best?.pid;
+}

@@ -1,0 +1,466 @@
+/**
+ * `npm run bench`: throughput and latency of the gateway against a bare Node HTTP server, measured
+ * in one run on this machine (see README.md). Exits 0 whether or not the targets are met, non-zero
+ * when something fails (a process does not start, a request fails, the run hangs).
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { REPO_ROOT, startTestSystem, TEST_REDIS_URL, type TestSystem } from '@service/testing';
+import { benchActivity } from './activity.js';
+import { cpuMsOf, failuresOf, machineBusyMs, pidOf, runLoad } from './load.js';
+import { benchWebhooks } from './webhooks.js';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const RESULTS_DIR = path.join(HERE, '..', 'results');
+
+const CONNECTIONS = 50;
+const DURATION_S = wholeNumberFromEnv('BENCH_DURATION_S', 10, 1);
+const WARMUP_S = wholeNumberFromEnv('BENCH_WARMUP_S', 3, 0);
+/**
+ * BENCH_CPU_PROF=1 samples the gateway's CPU during each measured window (see cpu-profiler.cjs):
+ * tools/bench/results/profiles/gateway-<scenario>.cpuprofile. Profiling slows the gateway down, so
+ * such a run's numbers are not comparable with others.
+ */
+const CPU_PROFILE = process.env['BENCH_CPU_PROF'] === '1';
+const PROFILES_DIR = path.join(RESULTS_DIR, 'profiles');
+const TARGETS = { pingShareOfBare: 0.4, natsShareOfBare: 0.2, p99BelowMs: 25 } as const;
+/** Other processes using more than this share of one core during a scenario make its numbers suspect. */
+const BACKGROUND_WARNING = 0.1;
+/**
+ * Which parts run: `gateway` (the three scenarios above), `webhooks` (signed deliveries) and
+ * `activity` (feed pages over a million items). BENCH_SUITES=gateway runs the first alone.
+ */
+const SUITES = new Set((process.env['BENCH_SUITES'] ?? 'gateway,webhooks,activity').split(',').map((name) => name.trim()));
+/** Generous bound on the whole run: start-up, three scenarios, the service suites and shutdown. */
+const RUN_BUDGET_MS = (3 * (WARMUP_S + DURATION_S) + 180 + (SUITES.has('webhooks') ? 180 : 0) + (SUITES.has('activity') ? 300 : 0)) * 1000;
+/**
+ * Each scenario's principal spends its own read budget, far above what 50 connections can send in
+ * one scenario, so the limiter runs on every request (a real Redis round trip) but never says 429.
+ */
+const GATEWAY_ENV = { RATE_LIMIT_READ_PER_MINUTE: '1000000' };
+
+type ScenarioKey = 'bare' | 'ping' | 'nats';
+
+interface Scenario {
+  readonly key: ScenarioKey;
+  readonly label: string;
+  readonly url: string;
+  readonly headers: Record<string, string>;
+  /** Processes whose CPU time is charged to this scenario, by name. */
+  readonly processes: Record<string, number | undefined>;
+  /** The NATS and Redis servers the scenario goes through, by name. */
+  readonly infrastructure: Record<string, number | undefined>;
+  /** The process to sample when BENCH_CPU_PROF=1. */
+  readonly profiled?: number;
+  /** Checks one response before the load starts; throws when it is wrong. */
+  readonly check: (status: number, body: string, headers: Headers) => void;
+}
+
+interface Measurement {
+  readonly key: ScenarioKey;
+  readonly label: string;
+  readonly method: 'GET';
+  readonly path: string;
+  readonly requestsPerSecond: number;
+  readonly latencyMs: { p50: number; p90: number; p99: number; max: number; mean: number };
+  /** 2xx responses in the measured window (warm-up excluded). */
+  readonly requests: number;
+  /** Failed requests over warm-up and measured window; any is an error. */
+  readonly failures: { errors: number; timeouts: number; non2xx: number; mismatches: number; statusCodes: Record<string, number> };
+  /**
+   * CPU time per request, in microseconds, of the server processes, the load generator (this
+   * process) and the NATS and Redis servers the scenario uses (Linux only; null where unknown).
+   */
+  readonly cpuMicrosPerRequest: Record<string, number | null>;
+  /** CPU used by everything else on the machine while measuring, as a share of one core. */
+  readonly backgroundCoreShare: number | null;
+  /**
+   * Request log lines the gateway wrote during the measured window: one per request expected (a
+   * few more or fewer from requests in flight at either edge).
+   */
+  readonly requestLogLines?: number;
+}
+
+/** Profiles each process has written so far (BENCH_CPU_PROF=1). */
+const profilesWritten = new Map<number, number>();
+const cleanups: { name: string; run: () => Promise<unknown> }[] = [];
+let cleaning: Promise<void> | undefined;
+
+/** Stops everything started so far, newest first; safe to call more than once. */
+function cleanUp(): Promise<void> {
+  cleaning ??= (async () => {
+    for (const { name, run } of cleanups.splice(0).reverse()) {
+      try {
+        await run();
+      } catch (error) {
+        console.error(`bench: stopping ${name} failed: ${(error as Error).message}`);
+      }
+    }
+  })();
+  return cleaning;
+}
+
+function abort(message: string, code: number): void {
+  console.error(`bench: ${message}`);
+  const force = setTimeout(() => process.exit(code), 30_000);
+  force.unref();
+  void cleanUp().finally(() => process.exit(code));
+}
+
+process.once('SIGINT', () => abort('interrupted; stopping', 130));
+process.once('SIGTERM', () => abort('terminated; stopping', 143));
+const watchdog = setTimeout(() => abort(`did not finish within ${RUN_BUDGET_MS / 1000} s`, 1), RUN_BUDGET_MS);
+watchdog.unref();
+
+try {
+  if (SUITES.has('gateway')) await main();
+  await serviceSuites();
+  await cleanUp();
+  clearTimeout(watchdog);
+  process.exit(0);
+} catch (error) {
+  console.error(`bench: ${(error as Error).stack ?? String(error)}`);
+  await cleanUp();
+  process.exit(1);
+}
+
+/** The service benches, each against its own isolated system; results beside latest.json. */
+async function serviceSuites(): Promise<void> {
+  const suites = { webhooks: benchWebhooks, activity: benchActivity } as const;
+  for (const [name, run] of Object.entries(suites)) {
+    if (!SUITES.has(name)) continue;
+    console.log(`\nbench: ${name}`);
+    const result = await run();
+    console.log(JSON.stringify(result, null, 2));
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    writeFileSync(path.join(RESULTS_DIR, `${name}.json`), `${JSON.stringify({ measuredAt: new Date().toISOString(), commit: gitCommit(), ...result }, null, 2)}\n`);
+  }
+}
+
+async function main(): Promise<void> {
+  console.log(
+    `bench: ${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s measured per scenario, ` +
+      `node ${process.version}, ${os.cpus().length} CPUs (load generator on the same cores)`,
+  );
+  const measurements: Measurement[] = [];
+
+  const hello = await startHelloServer();
+  cleanups.push({ name: 'hello server', run: () => stopChild(hello.child) });
+  measurements.push(
+    await measure({
+      key: 'bare',
+      label: 'bare node:http hello',
+      url: `${hello.url}/v2/system/ping`,
+      headers: {},
+      processes: { hello: hello.child.pid },
+      infrastructure: {},
+      check: expectPong,
+    }),
+  );
+  await stopChild(hello.child);
+
+  console.log('bench: starting gvault-service and the gateway (isolated schema, stream and signing key)');
+  const system: TestSystem = await startTestSystem({ services: ['gvault'], gateways: 0 });
+  cleanups.push({ name: 'test system', run: () => system.stop() });
+  const gateway = await system.startGateway({
+    ...GATEWAY_ENV,
+    ...(CPU_PROFILE
+      ? {
+          NODE_OPTIONS: `--require ${path.join(HERE, 'cpu-profiler.cjs')}`,
+          BENCH_CPU_PROF_DIR: PROFILES_DIR,
+          BENCH_CPU_PROF_NAME: 'gateway',
+        }
+      : {}),
+  });
+  const gvault = system.services.get('gvault');
+  const gatewayProcesses = { gateway: gateway.process.child.pid };
+  // startTestSystem runs a NATS server of its own for this run; Redis is the machine's.
+  const infrastructure = {
+    nats: pidOf('nats-server', `-p ${new URL(system.natsUrl).port}`),
+    redis: pidOf('redis-server', new URL(TEST_REDIS_URL).port || '6379'),
+  };
+  const tokenFor = async (scenario: string) =>
+    `Bearer ${await system.auth.token({ sub: `bench_${system.runId}_${scenario}`, org: 'org_bench' })}`;
+
+  measurements.push(
+    await measure(
+      {
+        key: 'ping',
+        label: 'gateway GET /v2/system/ping',
+        url: `${gateway.url}/v2/system/ping`,
+        headers: { authorization: await tokenFor('ping') },
+        processes: gatewayProcesses,
+        infrastructure: { redis: infrastructure.redis },
+        profiled: gateway.process.child.pid,
+        check: (status, body, headers) => {
+          expectPong(status, body);
+          if (!headers.get('request-id')) throw new Error('the gateway sent no Request-Id header');
+        },
+      },
+      gateway.process.lines,
+    ),
+  );
+  measurements.push(
+    await measure(
+      {
+        key: 'nats',
+        label: 'gateway -> NATS -> gvault',
+        url: `${gateway.url}/v2/gvaults/yield-sources`,
+        headers: { authorization: await tokenFor('nats') },
+        processes: { ...gatewayProcesses, gvault: gvault?.child.pid },
+        infrastructure,
+        profiled: gateway.process.child.pid,
+        check: (status, body) => {
+          const parsed = parseJson(body) as { data?: unknown } | undefined;
+          if (status !== 200 || !Array.isArray(parsed?.data) || parsed.data.length === 0) {
+            throw new Error(`yield-sources answered ${status} ${body.slice(0, 200)}`);
+          }
+        },
+      },
+      gateway.process.lines,
+    ),
+  );
+
+  report(measurements);
+}
+
+async function measure(scenario: Scenario, logLines?: string[]): Promise<Measurement> {
+  const { pathname } = new URL(scenario.url);
+  const response = await fetch(scenario.url, { headers: scenario.headers, signal: AbortSignal.timeout(10_000) });
+  const body = await response.text();
+  scenario.check(response.status, body, response.headers);
+
+  const load = { url: scenario.url, headers: scenario.headers, connections: CONNECTIONS, expectBody: body };
+  console.log(`bench: ${scenario.label}: warm-up ${WARMUP_S} s`);
+  const warmUp = WARMUP_S > 0 ? await runLoad({ ...load, durationS: WARMUP_S }) : undefined;
+
+  console.log(`bench: ${scenario.label}: measuring ${DURATION_S} s`);
+  if (logLines) logLines.length = 0;
+  const watched = { ...scenario.processes, ...scenario.infrastructure };
+  const profiled = CPU_PROFILE ? scenario.profiled : undefined;
+  if (profiled !== undefined) process.kill(profiled, 'SIGUSR2');
+  const before = { processes: cpuOf(watched), self: process.cpuUsage(), machine: machineBusyMs(), at: performance.now() };
+  const result = await runLoad({ ...load, durationS: DURATION_S });
+  const after = { processes: cpuOf(watched), self: process.cpuUsage(before.self), machine: machineBusyMs(), at: performance.now() };
+  if (profiled !== undefined) await collectProfile(profiled, scenario.key);
+  const requestLogLines = logLines?.filter((line) => line.includes('"requestId"') && line.includes('"durationMs"')).length;
+  // startApp keeps every line; only the count matters here.
+  if (logLines) logLines.length = 0;
+
+  const statusCodes: Record<string, number> = {};
+  for (const run of [warmUp, result]) {
+    for (const [code, { count }] of Object.entries(run?.statusCodeStats ?? {})) statusCodes[code] = (statusCodes[code] ?? 0) + count;
+  }
+  const sum = (field: 'errors' | 'timeouts' | 'non2xx' | 'mismatches') => (warmUp?.[field] ?? 0) + result[field];
+  const requests = result['2xx'];
+  const usedMs: Record<string, number | undefined> = { 'load generator': (after.self.user + after.self.system) / 1000 };
+  for (const name of Object.keys(watched)) {
+    const start = before.processes[name];
+    const end = after.processes[name];
+    usedMs[name] = start === undefined || end === undefined ? undefined : end - start;
+  }
+  const cpuMicrosPerRequest: Record<string, number | null> = {};
+  for (const [name, ms] of Object.entries(usedMs)) {
+    cpuMicrosPerRequest[name] = ms === undefined || requests === 0 ? null : Math.round((ms * 1000) / requests);
+  }
+  const ours = Object.values(usedMs).reduce<number>((total, ms) => total + (ms ?? 0), 0);
+  const backgroundCoreShare =
+    before.machine === undefined || after.machine === undefined
+      ? null
+      : round(Math.max(0, after.machine - before.machine - ours) / (after.at - before.at), 2);
+  if (backgroundCoreShare !== null && backgroundCoreShare > BACKGROUND_WARNING) {
+    console.warn(`bench: WARNING other processes used ${pct(backgroundCoreShare)} of a core meanwhile: this scenario's numbers are unreliable`);
+  }
+  const measurement: Measurement = {
+    key: scenario.key,
+    label: scenario.label,
+    method: 'GET',
+    path: pathname,
+    requestsPerSecond: Math.round(requests / result.duration),
+    latencyMs: {
+      p50: result.latency.p50,
+      p90: result.latency.p90,
+      p99: result.latency.p99,
+      max: result.latency.max,
+      mean: round(result.latency.mean, 2),
+    },
+    requests,
+    failures: { errors: sum('errors'), timeouts: sum('timeouts'), non2xx: sum('non2xx'), mismatches: sum('mismatches'), statusCodes },
+    cpuMicrosPerRequest,
+    backgroundCoreShare,
+    ...(requestLogLines === undefined ? {} : { requestLogLines }),
+  };
+  const failures = failuresOf(result) + (warmUp ? failuresOf(warmUp) : 0);
+  if (failures > 0) {
+    throw new Error(`${scenario.label}: ${failures} failed requests ${JSON.stringify(measurement.failures)}`);
+  }
+  return measurement;
+}
+
+function report(measurements: Measurement[]): void {
+  const by = (key: ScenarioKey) => {
+    const found = measurements.find((measurement) => measurement.key === key);
+    if (!found) throw new Error(`no ${key} measurement`);
+    return found;
+  };
+  const bare = by('bare');
+  const ping = by('ping');
+  const nats = by('nats');
+  const pingShare = ping.requestsPerSecond / bare.requestsPerSecond;
+  const natsShare = nats.requestsPerSecond / bare.requestsPerSecond;
+  const targets = [
+    { name: `ping req/s >= ${pct(TARGETS.pingShareOfBare)} of bare`, actual: pct(pingShare), met: pingShare >= TARGETS.pingShareOfBare },
+    { name: `NATS route req/s >= ${pct(TARGETS.natsShareOfBare)} of bare`, actual: pct(natsShare), met: natsShare >= TARGETS.natsShareOfBare },
+    { name: `ping p99 < ${TARGETS.p99BelowMs} ms`, actual: `${ping.latencyMs.p99} ms`, met: ping.latencyMs.p99 < TARGETS.p99BelowMs },
+    { name: `NATS route p99 < ${TARGETS.p99BelowMs} ms`, actual: `${nats.latencyMs.p99} ms`, met: nats.latencyMs.p99 < TARGETS.p99BelowMs },
+  ];
+
+  const infrastructure = new Set<string>(['load generator', 'nats', 'redis']);
+  const cpu = (m: Measurement, wanted: (name: string) => boolean) =>
+    Object.entries(m.cpuMicrosPerRequest)
+      .filter(([name]) => wanted(name))
+      .map(([name, micros]) => `${name} ${micros ?? '?'}`)
+      .join(', ');
+  const rows = measurements.map((m) => [
+    m.label,
+    String(m.requestsPerSecond),
+    String(m.latencyMs.p50),
+    String(m.latencyMs.p99),
+    m === bare ? '100%' : pct(m.requestsPerSecond / bare.requestsPerSecond),
+    cpu(m, (name) => !infrastructure.has(name)),
+    cpu(m, (name) => infrastructure.has(name)),
+    m.backgroundCoreShare === null ? '?' : pct(m.backgroundCoreShare),
+  ]);
+  console.log('');
+  console.log(table(['scenario', 'req/s', 'p50 ms', 'p99 ms', 'of bare', 'app CPU µs/req', 'load gen, NATS, Redis µs/req', 'other load'], rows));
+  console.log('');
+  for (const target of targets) console.log(`${target.met ? 'MET   ' : 'MISSED'}  ${target.name}: ${target.actual}`);
+
+  const output = {
+    measuredAt: new Date().toISOString(),
+    commit: gitCommit(),
+    machine: { node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', loadAverage: os.loadavg() },
+    settings: { connections: CONNECTIONS, warmUpSeconds: WARMUP_S, durationSeconds: DURATION_S, rateLimitReadPerMinute: Number(GATEWAY_ENV.RATE_LIMIT_READ_PER_MINUTE) },
+    scenarios: measurements,
+    ratios: { pingToBare: round(pingShare, 3), natsToBare: round(natsShare, 3) },
+    targets: {
+      pingShareOfBare: { required: TARGETS.pingShareOfBare, actual: round(pingShare, 3), met: targets[0]?.met },
+      natsShareOfBare: { required: TARGETS.natsShareOfBare, actual: round(natsShare, 3), met: targets[1]?.met },
+      pingP99Ms: { below: TARGETS.p99BelowMs, actual: ping.latencyMs.p99, met: targets[2]?.met },
+      natsP99Ms: { below: TARGETS.p99BelowMs, actual: nats.latencyMs.p99, met: targets[3]?.met },
+    },
+    allTargetsMet: targets.every((target) => target.met),
+  };
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const file = path.join(RESULTS_DIR, 'latest.json');
+  writeFileSync(file, `${JSON.stringify(output, null, 2)}\n`);
+  console.log(`\nbench: ${output.allTargetsMet ? 'all targets met' : 'some targets missed'}; results in ${path.relative(REPO_ROOT, file)}`);
+}
+
+/** The baseline server in its own process, on an ephemeral loopback port. */
+async function startHelloServer(): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(HERE, 'hello-server.ts')], {
+    cwd: REPO_ROOT,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the hello server did not start within 15 s')), 15_000);
+    child.once('exit', (code) => reject(new Error(`the hello server exited with ${code} before listening`)));
+    if (!child.stdout) throw new Error('no stdout');
+    createInterface({ input: child.stdout }).once('line', (line) => {
+      clearTimeout(timer);
+      const parsed = parseJson(line) as { port?: unknown } | undefined;
+      if (typeof parsed?.port === 'number' && parsed.port > 0) resolve(parsed.port);
+      else reject(new Error(`the hello server said ${line}`));
+    });
+  }).catch(async (error: unknown) => {
+    await stopChild(child);
+    throw error;
+  });
+  return { url: `http://127.0.0.1:${port}`, child };
+}
+
+/** Stops the sampling in `pid` and names its profile after the scenario. */
+async function collectProfile(pid: number, scenario: ScenarioKey): Promise<void> {
+  const count = (profilesWritten.get(pid) ?? 0) + 1;
+  profilesWritten.set(pid, count);
+  process.kill(pid, 'SIGUSR2');
+  const written = path.join(PROFILES_DIR, `gateway-${pid}-${count}.cpuprofile`);
+  for (let waited = 0; waited < 10_000; waited += 100) {
+    if (existsSync(written)) {
+      const target = path.join(PROFILES_DIR, `gateway-${scenario}.cpuprofile`);
+      renameSync(written, target);
+      console.log(`bench: CPU profile of the gateway in ${path.relative(REPO_ROOT, target)}`);
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the gateway wrote no CPU profile to ${written}`);
+}
+
+async function stopChild(child: ChildProcess, graceMs = 5_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+function expectPong(status: number, body: string): void {
+  const parsed = parseJson(body) as { message?: unknown } | undefined;
+  if (status !== 200 || parsed?.message !== 'pong') throw new Error(`ping answered ${status} ${body.slice(0, 200)}`);
+}
+
+function cpuOf(processes: Record<string, number | undefined>): Record<string, number | undefined> {
+  return Object.fromEntries(Object.entries(processes).map(([name, pid]) => [name, cpuMsOf(pid)]));
+}
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells.map((cell, column) => (column === 0 || column >= 5 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ').trimEnd();
+  return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
+}
+
+function pct(share: number): string {
+  return `${(share * 100).toFixed(1)}%`;
+}
+
+function round(value: number, digits: number): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function gitCommit(): string | null {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim() !== '';
+    return dirty ? `${head}+dirty` : head;
+  } catch {
+    return null;
+  }
+}
+
+function wholeNumberFromEnv(name: string, fallback: number, min: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > 600) {
+    console.error(`bench: ${name} must be a whole number of seconds from ${min} to 600, not ${raw}`);
+    process.exit(2);
+  }
+  return value;
+}
