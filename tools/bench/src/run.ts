@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { REPO_ROOT, startTestSystem, TEST_REDIS_URL, type TestSystem } from '@service/testing';
 import { benchActivity } from './activity.js';
 import { cpuMsOf, failuresOf, machineBusyMs, pidOf, runLoad } from './load.js';
+import { benchWallets } from './wallets.js';
 import { benchWebhooks } from './webhooks.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -31,17 +32,20 @@ const TARGETS = { pingShareOfBare: 0.4, natsShareOfBare: 0.2, p99BelowMs: 25 } a
 /** Other processes using more than this share of one core during a scenario make its numbers suspect. */
 const BACKGROUND_WARNING = 0.1;
 /**
- * Which parts run: `gateway` (the three scenarios above), `webhooks` (signed deliveries) and
- * `activity` (feed pages over a million items). BENCH_SUITES=gateway runs the first alone.
+ * Which parts run: `gateway` (the three scenarios above), `wallets` (wallet read and allocate),
+ * `webhooks` (signed deliveries) and `activity` (feed pages over a million items). BENCH_SUITES=gateway runs the first alone.
  */
-const SUITES = new Set((process.env['BENCH_SUITES'] ?? 'gateway,webhooks,activity').split(',').map((name) => name.trim()));
+const SUITES = new Set((process.env['BENCH_SUITES'] ?? 'gateway,wallets,webhooks,activity').split(',').map((name) => name.trim()));
 /** Generous bound on the whole run: start-up, three scenarios, the service suites and shutdown. */
-const RUN_BUDGET_MS = (3 * (WARMUP_S + DURATION_S) + 180 + (SUITES.has('webhooks') ? 180 : 0) + (SUITES.has('activity') ? 300 : 0)) * 1000;
+const RUN_BUDGET_MS = (3 * (WARMUP_S + DURATION_S) + 180 + (SUITES.has('wallets') ? 120 : 0) + (SUITES.has('webhooks') ? 180 : 0) + (SUITES.has('activity') ? 300 : 0)) * 1000;
 /**
  * Each scenario's principal spends its own read budget, far above what 50 connections can send in
  * one scenario, so the limiter runs on every request (a real Redis round trip) but never says 429.
  */
 const GATEWAY_ENV = { RATE_LIMIT_READ_PER_MINUTE: '1000000' };
+
+/** The bare server's req/s of this run, for the service benches' ratios (unset without `gateway`). */
+let bareRequestsPerSecond: number | undefined;
 
 type ScenarioKey = 'bare' | 'ping' | 'nats';
 
@@ -130,7 +134,11 @@ try {
 
 /** The service benches, each against its own isolated system; results beside latest.json. */
 async function serviceSuites(): Promise<void> {
-  const suites = { webhooks: benchWebhooks, activity: benchActivity } as const;
+  const suites = {
+    wallets: () => benchWallets({ bareRequestsPerSecond, durationS: DURATION_S }),
+    webhooks: () => benchWebhooks(),
+    activity: () => benchActivity(),
+  } as const;
   for (const [name, run] of Object.entries(suites)) {
     if (!SUITES.has(name)) continue;
     console.log(`\nbench: ${name}`);
@@ -162,6 +170,7 @@ async function main(): Promise<void> {
     }),
   );
   await stopChild(hello.child);
+  bareRequestsPerSecond = measurements[0]?.requestsPerSecond;
 
   console.log('bench: starting gvault-service and the gateway (isolated schema, stream and signing key)');
   const system: TestSystem = await startTestSystem({ services: ['gvault'], gateways: 0 });
