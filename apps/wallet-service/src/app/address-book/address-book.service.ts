@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { AddressBookEntryDto, Page, RequestContext } from '@service/contracts';
 import { ServiceError } from '@service/errors';
-import { decodeCursor, encodeCursor, parseLimit, toPage } from '@service/pagination';
+import { parseLimit, toPage } from '@service/pagination';
 import type { AddressBookEntry } from '../../generated/prisma/client.js';
 import { PrismaService } from '../prisma.service.js';
 import { addressKey, checkAddress } from '../addresses/payout-address.js';
 import { WalletEnvironment } from '../shared/wallet-environment.js';
+import { newestFirst } from '../shared/newest-first.js';
 
 export interface CreateEntryInput {
   readonly address: string;
@@ -45,18 +46,16 @@ export class AddressBookService {
 
   async list(ctx: RequestContext, input: { cursor?: string; limit?: string }): Promise<Page<AddressBookEntryDto>> {
     const limit = parseLimit(input.limit);
-    const after = input.cursor ? decodeCursor(input.cursor, LIST, {}, 2) : undefined;
+    const page = newestFirst(LIST, {}, input.cursor);
     const rows = await this.prisma.addressBookEntry.findMany({
       where: {
         orgId: ctx.orgId,
-        ...(after
-          ? { OR: [{ createdAt: { lt: new Date(String(after[0])) } }, { createdAt: new Date(String(after[0])), id: { lt: String(after[1]) } }] }
-          : {}),
+        ...page.after,
       },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      orderBy: page.orderBy,
       take: limit + 1,
     });
-    return toPage(rows, limit, (row) => encodeCursor(LIST, {}, [row.createdAt.toISOString(), row.id]), entryView);
+    return toPage(rows, limit, page.cursorOf, entryView);
   }
 
   async remove(ctx: RequestContext, input: { entryId: string }): Promise<{ id: string; deleted: true }> {

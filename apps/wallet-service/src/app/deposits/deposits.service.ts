@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { DepositObject, Page, RequestContext } from '@service/contracts';
 import { ServiceError } from '@service/errors';
 import { parseUsd } from '@service/money';
-import { decodeCursor, encodeCursor, parseLimit, toPage } from '@service/pagination';
+import { parseLimit, toPage } from '@service/pagination';
 import { OutboxRelayService } from '@service/service-runtime';
 import { PrismaService } from '../prisma.service.js';
 import { deriveDepositAddresses } from '../addresses/deposit-addresses.js';
@@ -12,6 +12,7 @@ import { emitWalletEvent } from '../shared/events.js';
 import { checkChainToken, tokensOf } from '../shared/positions.js';
 import { WalletEnvironment } from '../shared/wallet-environment.js';
 import { lockWallet, walletNotFound } from '../shared/wallet-lock.js';
+import { newestFirst } from '../shared/newest-first.js';
 import { depositView } from './deposit-view.js';
 
 export interface SimulateDepositInput {
@@ -80,18 +81,16 @@ export class DepositsService {
     await this.requireWallet(ctx, input.walletId);
     const limit = parseLimit(input.limit);
     const filters = { walletId: input.walletId };
-    const after = input.cursor ? decodeCursor(input.cursor, LIST, filters, 2) : undefined;
+    const page = newestFirst(LIST, filters, input.cursor);
     const rows = await this.prisma.deposit.findMany({
       where: {
         walletId: input.walletId,
-        ...(after
-          ? { OR: [{ createdAt: { lt: new Date(String(after[0])) } }, { createdAt: new Date(String(after[0])), id: { lt: String(after[1]) } }] }
-          : {}),
+        ...page.after,
       },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      orderBy: page.orderBy,
       take: limit + 1,
     });
-    return toPage(rows, limit, (row) => encodeCursor(LIST, filters, [row.createdAt.toISOString(), row.id]), depositView);
+    return toPage(rows, limit, page.cursorOf, depositView);
   }
 
   async get(ctx: RequestContext, input: { walletId: string; depositId: string }): Promise<DepositObject> {

@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Page, RequestContext, WalletDto, WalletYieldDto } from '@service/contracts';
 import { ServiceError } from '@service/errors';
 import { formatUsd } from '@service/money';
-import { decodeCursor, encodeCursor, parseLimit, toPage } from '@service/pagination';
+import { parseLimit, toPage } from '@service/pagination';
 import { OutboxRelayService } from '@service/service-runtime';
 import type { Position, Wallet } from '../../generated/prisma/client.js';
 import { PrismaService } from '../prisma.service.js';
@@ -15,6 +15,7 @@ import { claimRequestId, fingerprint } from '../shared/idempotency.js';
 import { Ledger } from '../shared/ledger.js';
 import { WalletEnvironment } from '../shared/wallet-environment.js';
 import { lockWallet, walletNotFound } from '../shared/wallet-lock.js';
+import { newestFirst } from '../shared/newest-first.js';
 import { WorkflowWorker } from '../workflows/workflow-worker.js';
 import { parseStrategy, type Strategy, strategyView } from './strategy.js';
 import { valuePositions, walletView } from './wallet-view.js';
@@ -63,20 +64,18 @@ export class WalletsService {
 
   async list(ctx: RequestContext, input: { cursor?: string; limit?: string }): Promise<Page<WalletDto>> {
     const limit = parseLimit(input.limit);
-    const after = input.cursor ? decodeCursor(input.cursor, LIST, {}, 2) : undefined;
+    const page = newestFirst(LIST, {}, input.cursor);
     const rows = await this.prisma.wallet.findMany({
       where: {
         orgId: ctx.orgId,
-        ...(after
-          ? { OR: [{ createdAt: { lt: new Date(String(after[0])) } }, { createdAt: new Date(String(after[0])), id: { lt: String(after[1]) } }] }
-          : {}),
+        ...page.after,
       },
       include: { positions: true },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      orderBy: page.orderBy,
       take: limit + 1,
     });
     const now = new Date();
-    return toPage(rows, limit, (row) => encodeCursor(LIST, {}, [row.createdAt.toISOString(), row.id]), (row) => this.view(row, row.positions, now));
+    return toPage(rows, limit, page.cursorOf, (row) => this.view(row, row.positions, now));
   }
 
   async get(ctx: RequestContext, walletId: string): Promise<WalletDto> {

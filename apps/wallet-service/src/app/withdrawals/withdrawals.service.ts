@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Page, RequestContext, WithdrawalObject, WithdrawalPreviewResponseDto } from '@service/contracts';
 import { ServiceError } from '@service/errors';
 import { formatUsd, parseUsd } from '@service/money';
-import { decodeCursor, encodeCursor, parseLimit, toPage } from '@service/pagination';
+import { parseLimit, toPage } from '@service/pagination';
 import { OutboxRelayService } from '@service/service-runtime';
 import type { Wallet, Withdrawal } from '../../generated/prisma/client.js';
 import { PrismaService } from '../prisma.service.js';
@@ -14,6 +14,7 @@ import { Ledger } from '../shared/ledger.js';
 import { checkChainToken } from '../shared/positions.js';
 import { WalletEnvironment } from '../shared/wallet-environment.js';
 import { lockWallet, walletNotFound } from '../shared/wallet-lock.js';
+import { newestFirst } from '../shared/newest-first.js';
 import { WorkflowWorker } from '../workflows/workflow-worker.js';
 import { valuePositions } from '../wallets/wallet-view.js';
 import { type Destination, drawAmounts } from './payout-plan.js';
@@ -110,18 +111,16 @@ export class WithdrawalsService {
     await this.requireWallet(ctx, input.walletId);
     const limit = parseLimit(input.limit);
     const filters = { walletId: input.walletId };
-    const after = input.cursor ? decodeCursor(input.cursor, LIST, filters, 2) : undefined;
+    const page = newestFirst(LIST, filters, input.cursor);
     const rows = await this.prisma.withdrawal.findMany({
       where: {
         walletId: input.walletId,
-        ...(after
-          ? { OR: [{ createdAt: { lt: new Date(String(after[0])) } }, { createdAt: new Date(String(after[0])), id: { lt: String(after[1]) } }] }
-          : {}),
+        ...page.after,
       },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      orderBy: page.orderBy,
       take: limit + 1,
     });
-    return toPage(rows, limit, (row) => encodeCursor(LIST, filters, [row.createdAt.toISOString(), row.id]), withdrawalView);
+    return toPage(rows, limit, page.cursorOf, withdrawalView);
   }
 
   async get(ctx: RequestContext, input: WithdrawalRef): Promise<WithdrawalObject> {
