@@ -3,6 +3,7 @@ import { toHttpErrorBody, toRpcError } from '@service/errors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { TokenVerifier } from '../auth/token-verifier.js';
+import { AccessLog } from './access-log.js';
 import type { EndpointClass, RateLimiter } from '../rate-limit/rate-limiter.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -49,14 +50,21 @@ export function registerRequestHooks(
     }
   });
 
-  fastify.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
-    deps.logger.info({
+  const accessLog = AccessLog.of(deps.logger);
+  if (!accessLog) return;
+  fastify.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    accessLog.write({
       requestId: request.requestId,
       orgId: request.ctx?.orgId,
       method: request.method,
-      route: request.routeOptions.url ?? request.url.split('?', 1)[0],
+      route: request.routeOptions.url ?? request.url.split('?', 1)[0] ?? request.url,
       status: reply.statusCode,
       durationMs: Number(process.hrtime.bigint() - request.startedAt) / 1e6,
     });
+    done();
+  });
+  fastify.addHook('onClose', (_instance, done) => {
+    accessLog.close();
+    done();
   });
 }

@@ -1,0 +1,96 @@
+import { describe, expect, it } from '@jest/globals';
+import { Writable } from 'node:stream';
+import { createLogger } from '@service/service-runtime';
+import { pino } from 'pino';
+import { AccessLog, type AccessLogEntry } from './access-log.js';
+
+/** A pino logger configured like the gateway's, writing into an array. */
+function capturingLogger(level = 'info') {
+  const writes: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      writes.push(chunk.toString());
+      callback();
+    },
+  });
+  const reference = createLogger('gateway', level);
+  const logger = pino({ ...optionsOf(reference), level }, stream);
+  return { logger, writes };
+}
+
+/** The options createLogger uses, so the comparison is with the gateway's real line format. */
+function optionsOf(logger: ReturnType<typeof createLogger>) {
+  return { name: 'gateway', base: logger.bindings(), timestamp: pino.stdTimeFunctions.isoTime };
+}
+
+const entry: AccessLogEntry = {
+  requestId: 'req-1',
+  orgId: 'org "quoted" \\ ünïcode\n',
+  method: 'GET',
+  route: '/v2/wallets/:id',
+  status: 200,
+  durationMs: 1.234567,
+};
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('AccessLog', () => {
+  it('writes the line pino would write for the same fields, escaped', async () => {
+    const { logger, writes } = capturingLogger();
+    logger.info({ ...entry });
+    await nextTurn();
+    const fromPino = JSON.parse(writes[0] ?? '') as Record<string, unknown>;
+
+    const log = AccessLog.of(logger);
+    log?.write(entry);
+    await nextTurn();
+    const line = writes[1] ?? '';
+    expect(line.endsWith('\n')).toBe(true);
+    const ours = JSON.parse(line) as Record<string, unknown>;
+    expect(Object.keys(ours)).toEqual(Object.keys(fromPino));
+    expect({ ...ours, time: 'x' }).toEqual({ ...fromPino, time: 'x' });
+    expect(new Date(String(ours['time'])).toISOString()).toBe(ours['time']);
+    log?.close();
+  });
+
+  it('leaves orgId out when the request had no principal', async () => {
+    const { logger, writes } = capturingLogger();
+    const log = AccessLog.of(logger);
+    log?.write({ ...entry, orgId: undefined, status: 401 });
+    await nextTurn();
+    expect(JSON.parse(writes[0] ?? '')).toEqual({
+      level: 30,
+      time: expect.any(String),
+      service: 'gateway',
+      name: 'gateway',
+      requestId: 'req-1',
+      method: 'GET',
+      route: '/v2/wallets/:id',
+      status: 401,
+      durationMs: 1.234567,
+    });
+    log?.close();
+  });
+
+  it('writes the lines of one event-loop turn together, one line each', async () => {
+    const { logger, writes } = capturingLogger();
+    const log = AccessLog.of(logger);
+    for (let index = 0; index < 3; index += 1) log?.write({ ...entry, requestId: `req-${index}` });
+    expect(writes).toHaveLength(0);
+    await nextTurn();
+    expect(writes).toHaveLength(1);
+    const lines = (writes[0] ?? '').split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines.map((line) => (JSON.parse(line) as AccessLogEntry).requestId)).toEqual(['req-0', 'req-1', 'req-2']);
+    log?.close();
+  });
+
+  it('writes what is buffered when closed, and nothing at all when info is not logged', () => {
+    const { logger, writes } = capturingLogger();
+    const log = AccessLog.of(logger);
+    log?.write(entry);
+    log?.close();
+    expect(writes).toHaveLength(1);
+    expect(AccessLog.of(capturingLogger('warn').logger)).toBeNull();
+  });
+});

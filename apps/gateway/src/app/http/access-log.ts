@@ -1,0 +1,78 @@
+import type { Logger } from 'pino';
+import pinoRoot from 'pino';
+
+export interface AccessLogEntry {
+  readonly requestId: string;
+  readonly orgId: string | undefined;
+  readonly method: string;
+  readonly route: string;
+  readonly status: number;
+  readonly durationMs: number;
+}
+
+/** Lines waiting past this size are written at once rather than at the end of the event-loop turn. */
+const FLUSH_BYTES = 64 * 1024;
+const INFO = 30;
+
+interface Destination {
+  write(chunk: string): unknown;
+}
+
+/**
+ * The one log line per request, on the hot path of every call. It writes the same JSON line the
+ * service's pino logger would (`level`, `time`, the logger's bindings, then the fields), but
+ * serialises it directly (the fields are known; there is nothing to redact) and writes the lines
+ * of one event-loop turn to the logger's own destination together, in one write instead of one
+ * per request. Lines still buffered when the process exits are written on the way out.
+ */
+export class AccessLog {
+  private buffer = '';
+  private scheduled = false;
+  private readonly prefix: string;
+  private readonly flushNow = () => this.flush();
+
+  private constructor(
+    private readonly destination: Destination,
+    bindings: Record<string, unknown>,
+  ) {
+    const bound = Object.entries(bindings)
+      .map(([key, value]) => `,${JSON.stringify(key)}:${JSON.stringify(value)}`)
+      .join('');
+    this.prefix = `${bound},"requestId":`;
+    process.once('exit', this.flushNow);
+  }
+
+  /** An access log writing where `logger` writes, or null when the logger's level hides `info`. */
+  static of(logger: Logger): AccessLog | null {
+    if (!logger.isLevelEnabled('info')) return null;
+    const destination = (logger as unknown as Record<symbol, Destination>)[pinoRoot.symbols.streamSym];
+    if (!destination) return null;
+    return new AccessLog(destination, logger.bindings());
+  }
+
+  write(entry: AccessLogEntry): void {
+    const orgId = entry.orgId === undefined ? '' : `,"orgId":${JSON.stringify(entry.orgId)}`;
+    this.buffer +=
+      `{"level":${INFO},"time":"${new Date().toISOString()}"${this.prefix}${JSON.stringify(entry.requestId)}${orgId}` +
+      `,"method":${JSON.stringify(entry.method)},"route":${JSON.stringify(entry.route)},"status":${entry.status}` +
+      `,"durationMs":${entry.durationMs}}\n`;
+    if (this.buffer.length >= FLUSH_BYTES) this.flush();
+    else if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(this.flushNow);
+    }
+  }
+
+  flush(): void {
+    this.scheduled = false;
+    if (this.buffer === '') return;
+    const lines = this.buffer;
+    this.buffer = '';
+    this.destination.write(lines);
+  }
+
+  close(): void {
+    this.flush();
+    process.removeListener('exit', this.flushNow);
+  }
+}
