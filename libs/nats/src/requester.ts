@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { MsgHdrs, NatsConnection } from '@nats-io/transport-node';
-import { headers as natsHeaders } from '@nats-io/transport-node';
+import type { Msg, MsgHdrs, NatsConnection } from '@nats-io/transport-node';
+import { createInbox, headers as natsHeaders } from '@nats-io/transport-node';
 import { isRpcErrorPayload, ServiceError } from '@service/errors';
 
 /** Nest's NATS wire format: requests are `{pattern, data, id}`, replies `{id, response | err, isDisposed}`. */
@@ -9,16 +9,38 @@ interface NestReply {
   readonly err?: unknown;
 }
 
+interface Pending {
+  readonly resolve: (text: string) => void;
+  readonly reject: () => void;
+  readonly timer: NodeJS.Timeout;
+}
+
 /**
  * Request/reply to a service over NATS in Nest's wire format, without Nest's client: the gateway's
  * hot path. A missing responder or a late reply becomes a retryable 503; an error reply becomes
  * the {@link ServiceError} the service threw.
+ *
+ * Replies come back on one wildcard inbox subscription opened once, matched to their request by
+ * the last token of the reply subject: per request that is one publish, one timer and one map
+ * entry (the client's own `request()` also builds a request object, a timeout promise and an
+ * `Error` for every reply it hands back).
  */
 export class NatsRequester {
+  private readonly inbox = `${createInbox()}.`;
+  private readonly pending = new Map<string, Pending>();
+  private sequence = 0;
+
   constructor(
     private readonly connection: NatsConnection,
     private readonly timeoutMs: number,
-  ) {}
+  ) {
+    connection.subscribe(`${this.inbox}*`, { callback: (error, message) => this.settle(error, message) });
+  }
+
+  /** Requests waiting for a reply. */
+  get inFlight(): number {
+    return this.pending.size;
+  }
 
   async request<T>(subject: string, data: unknown, options: { timeoutMs?: number; requestId?: string } = {}): Promise<T> {
     const payload = JSON.stringify({ pattern: subject, data, id: randomUUID() });
@@ -27,22 +49,48 @@ export class NatsRequester {
       headers = natsHeaders();
       headers.set('request-id', options.requestId);
     }
-    let text: string;
-    try {
-      const message = await this.connection.request(subject, payload, {
-        timeout: options.timeoutMs ?? this.timeoutMs,
-        headers,
+    const token = (this.sequence = (this.sequence + 1) % Number.MAX_SAFE_INTEGER).toString(36);
+    const reply = new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => this.pending.get(token)?.reject(), options.timeoutMs ?? this.timeoutMs);
+      this.pending.set(token, {
+        resolve,
+        reject: () => {
+          clearTimeout(timer);
+          this.pending.delete(token);
+          reject(unavailable());
+        },
+        timer,
       });
-      text = message.string();
+    });
+    try {
+      this.connection.publish(subject, payload, { reply: this.inbox + token, headers });
     } catch {
-      // No responder, a timeout or a closed connection: the caller may retry safely.
-      throw new ServiceError(
-        'service_temporarily_unavailable',
-        'The service is temporarily unavailable. Retry with the same request id.',
-      );
+      // A closed or draining connection.
+      this.pending.get(token)?.reject();
     }
-    return unwrapReply<T>(text);
+    return unwrapReply<T>(await reply);
   }
+
+  private settle(error: Error | null, message: Msg | undefined): void {
+    // A subscription error names no request: the requests it concerns run into their timeout.
+    if (error || !message) return;
+    const token = message.subject.slice(this.inbox.length);
+    const pending = this.pending.get(token);
+    if (!pending) return; // late: it timed out already
+    // No responder: the server answers at once with an empty 503 status message.
+    if (message.data.length === 0 && message.headers?.code === 503) {
+      pending.reject();
+      return;
+    }
+    clearTimeout(pending.timer);
+    this.pending.delete(token);
+    pending.resolve(message.string());
+  }
+}
+
+/** No responder, a timeout or a closed connection: the caller may retry safely. */
+function unavailable(): ServiceError {
+  return new ServiceError('service_temporarily_unavailable', 'The service is temporarily unavailable. Retry with the same request id.');
 }
 
 function unwrapReply<T>(text: string): T {

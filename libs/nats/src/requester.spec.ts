@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import type { Msg, NatsConnection } from '@nats-io/transport-node';
+import { ServiceError } from '@service/errors';
+import { connectNats } from './connection.js';
+import { NatsRequester } from './requester.js';
+
+const NATS_URL = process.env['TEST_NATS_URL'] ?? 'nats://127.0.0.1:4222';
+
+let client: NatsConnection;
+let server: NatsConnection;
+const subject = (name: string) => `test.requester.${randomUUID()}.${name}`;
+
+/** Answers like a Nest microservice: `{response | err, isDisposed, id}` echoing the request id. */
+async function respond(name: string, answer: (data: unknown, message: Msg) => unknown, delayMs = 0): Promise<string> {
+  const topic = subject(name);
+  server.subscribe(topic, {
+    callback: (_error, message) => {
+      const request = JSON.parse(message.string()) as { pattern: string; data: unknown; id: string };
+      setTimeout(() => message.respond(JSON.stringify({ ...(answer(request.data, message) as object), isDisposed: true, id: request.id })), delayMs);
+    },
+  });
+  await server.flush(); // the subscription is known to the server before anyone requests
+  return topic;
+}
+
+async function codeOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ServiceError) return error.code;
+    throw error;
+  }
+  throw new Error('expected the request to fail');
+}
+
+beforeAll(async () => {
+  client = await connectNats({ url: NATS_URL, name: 'requester-spec-client', asyncTraces: false });
+  server = await connectNats({ url: NATS_URL, name: 'requester-spec-server' });
+});
+
+afterAll(async () => {
+  await Promise.all([client.close(), server.close()]);
+});
+
+describe('NatsRequester', () => {
+  it("sends Nest's wire format with the request id and returns the service's response", async () => {
+    const seen: unknown[] = [];
+    const topic = await respond('echo', (data, message) => {
+      seen.push({ data, requestId: message.headers?.get('request-id') });
+      return { response: { echoed: data } };
+    });
+    const requester = new NatsRequester(client, 2_000);
+    const data = { ctx: { orgId: 'org-1' }, id: 'w-1' };
+    await expect(requester.request(topic, data, { requestId: 'req-1' })).resolves.toEqual({ echoed: data });
+    expect(seen).toEqual([{ data, requestId: 'req-1' }]);
+    expect(requester.inFlight).toBe(0);
+  });
+
+  it('matches many concurrent replies to their own requests', async () => {
+    const topic = await respond('concurrent', (data) => ({ response: data }), 5);
+    const requester = new NatsRequester(client, 5_000);
+    const answers = await Promise.all(Array.from({ length: 500 }, (_, index) => requester.request<{ index: number }>(topic, { index })));
+    expect(answers.map((answer) => answer.index)).toEqual(Array.from({ length: 500 }, (_, index) => index));
+    expect(requester.inFlight).toBe(0);
+  });
+
+  it("throws the service's error as a ServiceError with its code", async () => {
+    const topic = await respond('failing', () => ({ err: { status: 404, code: 'wallet_not_found', message: 'No such wallet.' } }));
+    const requester = new NatsRequester(client, 2_000);
+    const error = await requester.request(topic, {}).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ServiceError);
+    expect(error).toMatchObject({ code: 'wallet_not_found', message: 'No such wallet.' });
+  });
+
+  it('answers 503 at once when no service listens, long before the timeout', async () => {
+    const requester = new NatsRequester(client, 10_000);
+    const started = Date.now();
+    expect(await codeOf(requester.request(subject('nobody'), {}))).toBe('service_temporarily_unavailable');
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(requester.inFlight).toBe(0);
+  });
+
+  it('answers 503 after the timeout when the service does not reply in time, and ignores the late reply', async () => {
+    const topic = await respond('slow', (data) => ({ response: data }), 600);
+    const requester = new NatsRequester(client, 5_000);
+    const started = Date.now();
+    expect(await codeOf(requester.request(topic, {}, { timeoutMs: 200 }))).toBe('service_temporarily_unavailable');
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(190);
+    expect(elapsed).toBeLessThan(590);
+    expect(requester.inFlight).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    // The next request still gets its own answer, not the late one.
+    await expect(requester.request(topic, { second: true })).resolves.toEqual({ second: true });
+  });
+
+  it('answers 503 when the connection is closed', async () => {
+    const own = await connectNats({ url: NATS_URL, name: 'requester-spec-closed', asyncTraces: false });
+    const requester = new NatsRequester(own, 2_000);
+    await own.close();
+    expect(await codeOf(requester.request(await respond('closed', () => ({ response: 1 })), {}))).toBe('service_temporarily_unavailable');
+    expect(requester.inFlight).toBe(0);
+  });
+});
