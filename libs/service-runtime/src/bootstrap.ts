@@ -1,8 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { DynamicModule, INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { type MicroserviceOptions, Transport } from '@nestjs/microservices';
+import { type MicroserviceOptions, ServerNats } from '@nestjs/microservices';
 import { type ServiceName, queueGroupOf } from '@service/contracts';
+import { coalesceWrites } from '@service/nats';
 import type { Logger } from 'pino';
 import type { ServiceConfig } from './config.js';
 import { HealthService } from './health.js';
@@ -12,6 +13,31 @@ import { ServiceRpcExceptionFilter } from './rpc-exception.filter.js';
 export interface RunningService {
   readonly app: INestMicroservice;
   close(): Promise<void>;
+}
+
+/** Patterns Nest would read as JSON: objects, arrays, strings, numbers, true, false and null. */
+const JSON_PATTERN = /^(?:[{["\d-]|true$|false$|null$)/;
+
+/**
+ * Nest's NATS server with two costs of every message taken off:
+ * - the replies of one event-loop turn go out in one socket write (see `coalesceWrites` in
+ *   @service/nats), so a service answering many requests at once writes, and makes the NATS
+ *   server read, far fewer segments;
+ * - a plain subject (`gvault.yieldSources.list`) is routed as it is. Nest first tries
+ *   `JSON.parse` on every incoming pattern and falls back on the exception, and building that
+ *   SyntaxError was about a fifth of gvault's CPU per request. Patterns that may be JSON still
+ *   go through Nest's own path, so routing is unchanged.
+ */
+export class ServiceNatsServer extends ServerNats {
+  override async createNatsClient(): ReturnType<ServerNats['createNatsClient']> {
+    const client = await super.createNatsClient();
+    coalesceWrites(client as Parameters<typeof coalesceWrites>[0]);
+    return client;
+  }
+
+  override getRouteFromPattern(pattern: string): string {
+    return JSON_PATTERN.test(pattern) ? super.getRouteFromPattern(pattern) : this.normalizePattern(pattern);
+  }
 }
 
 /**
@@ -27,15 +53,14 @@ export async function bootstrapService(options: {
 }): Promise<RunningService> {
   const { name, config, logger } = options;
   const app = await NestFactory.createMicroservice<MicroserviceOptions>(options.module, {
-    transport: Transport.NATS,
-    options: {
+    strategy: new ServiceNatsServer({
       servers: config.NATS_URL.split(',').map((server) => server.trim()),
       queue: queueGroupOf(name),
       name: `${name}-service`,
       maxReconnectAttempts: -1,
       gracefulShutdown: true,
       gracePeriod: 2_000,
-    },
+    }),
     logger: new NestPinoLogger(logger),
   });
   app.useGlobalFilters(new ServiceRpcExceptionFilter(logger));

@@ -43,7 +43,7 @@ function closeConnectionsAsTheyIdle(fastify: FastifyInstance): void {
 export async function createGateway(config: GatewayConfig, logger: Logger): Promise<RunningGateway> {
   // NatsRequester turns every failed request into a 503 of its own, so the client's per-request
   // stack capture (two Error objects on the hot path) would be thrown away.
-  const nats = await connectNats({ url: config.NATS_URL, name: 'gateway', asyncTraces: false });
+  const nats = await connectNats({ url: config.NATS_URL, name: 'gateway', asyncTraces: false, coalesceWrites: true });
   const redis = new Redis(config.REDIS_URL, {
     // Fail fast instead of queueing while Redis is away: the limiter then fails open.
     enableOfflineQueue: false,
