@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Msg, MsgHdrs, NatsConnection } from '@nats-io/transport-node';
-import { createInbox, headers as natsHeaders } from '@nats-io/transport-node';
+import type { Msg, NatsConnection } from '@nats-io/transport-node';
+import { createInbox } from '@nats-io/transport-node';
 import { isRpcErrorPayload, ServiceError } from '@service/errors';
 
 /** Nest's NATS wire format: requests are `{pattern, data, id}`, replies `{id, response | err, isDisposed}`. */
@@ -42,13 +42,12 @@ export class NatsRequester {
     return this.pending.size;
   }
 
-  async request<T>(subject: string, data: unknown, options: { timeoutMs?: number; requestId?: string } = {}): Promise<T> {
+  /**
+   * Sends `data` (for the gateway `{ctx, ...input}`: the request id travels in `ctx`, not in a
+   * NATS header, which would cost every message a header block to encode and parse).
+   */
+  async request<T>(subject: string, data: unknown, options: { timeoutMs?: number } = {}): Promise<T> {
     const payload = JSON.stringify({ pattern: subject, data, id: randomUUID() });
-    let headers: MsgHdrs | undefined;
-    if (options.requestId) {
-      headers = natsHeaders();
-      headers.set('request-id', options.requestId);
-    }
     const token = (this.sequence = (this.sequence + 1) % Number.MAX_SAFE_INTEGER).toString(36);
     const reply = new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => this.pending.get(token)?.reject(), options.timeoutMs ?? this.timeoutMs);
@@ -63,7 +62,7 @@ export class NatsRequester {
       });
     });
     try {
-      this.connection.publish(subject, payload, { reply: this.inbox + token, headers });
+      this.connection.publish(subject, payload, { reply: this.inbox + token });
     } catch {
       // A closed or draining connection.
       this.pending.get(token)?.reject();

@@ -22,6 +22,6 @@ export class ActivityController {
   @ApiOkResponse({ type: ActivityPageDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400] })
   list(@Ctx() ctx: RequestContext, @ValidQuery(ActivityQueryDto) query: ActivityQueryDto): Promise<ActivityPageDto> {
-    return this.services.request(SUBJECTS.activity.feedList, { ctx, ...query }, { requestId: ctx.requestId });
+    return this.services.request(SUBJECTS.activity.feedList, { ctx, ...query });
   }
 }

@@ -26,7 +26,7 @@ export class GVaultsController {
   @ApiOkResponse({ type: GVaultYieldSourceListDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400] })
   yieldSources(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto): Promise<GVaultYieldSourceListDto> {
-    return this.services.request(SUBJECTS.gvault.yieldSourcesList, { ctx }, { requestId: ctx.requestId });
+    return this.services.request(SUBJECTS.gvault.yieldSourcesList, { ctx });
   }
 
   @Get(':gVaultId/allowlist/:address')
@@ -47,10 +47,6 @@ export class GVaultsController {
     @ValidParams(GVaultAllowlistParamsDto) params: GVaultAllowlistParamsDto,
     @ValidQuery(NoQueryDto) _query: NoQueryDto,
   ): Promise<GVaultAllowlistDto> {
-    return this.services.request(
-      SUBJECTS.gvault.allowlistCheck,
-      { ctx, gVaultId: params.gVaultId, address: params.address },
-      { requestId: ctx.requestId },
-    );
+    return this.services.request(SUBJECTS.gvault.allowlistCheck, { ctx, gVaultId: params.gVaultId, address: params.address });
   }
 }

@@ -107,7 +107,7 @@ export class MicroVaultsController {
     @UuidV4Param('vaultId') vaultId: string,
     @ValidQuery(NoQueryDto) _query: NoQueryDto,
   ): Promise<MicroVaultPauseStatusDto> {
-    return this.services.request(SUBJECTS.microvault.pauseStatusGet, { ctx, vaultId }, { requestId: ctx.requestId });
+    return this.services.request(SUBJECTS.microvault.pauseStatusGet, { ctx, vaultId });
   }
 
   @Get('vaults/:vaultId/tasks')
@@ -121,7 +121,7 @@ export class MicroVaultsController {
     @ValidQuery(PageQueryDto) query: PageQueryDto,
   ): Promise<MicroVaultTaskPageDto> {
     const input = { vaultId, cursor: query.cursor, limit: query.limit };
-    return this.services.request(SUBJECTS.microvault.tasksList, { ctx, ...input }, { requestId: ctx.requestId });
+    return this.services.request(SUBJECTS.microvault.tasksList, { ctx, ...input });
   }
 
   @Get('tasks/:taskId')
@@ -134,12 +134,12 @@ export class MicroVaultsController {
     @UuidV4Param('taskId') taskId: string,
     @ValidQuery(NoQueryDto) _query: NoQueryDto,
   ): Promise<MicroVaultTaskDto> {
-    return this.services.request(SUBJECTS.microvault.tasksGet, { ctx, taskId }, { requestId: ctx.requestId });
+    return this.services.request(SUBJECTS.microvault.tasksGet, { ctx, taskId });
   }
 
   /** 202 for a new task; 200 with the same task when the key and body replay an earlier request. */
   private async submit(reply: FastifyReply, subject: string, ctx: RequestContext, input: object): Promise<void> {
-    const result = await this.services.request<MicroVaultSubmitReply>(subject, { ctx, ...input }, { requestId: ctx.requestId });
+    const result = await this.services.request<MicroVaultSubmitReply>(subject, { ctx, ...input });
     const body: MicroVaultTaskEnvelopeDto = { task: result.task };
     await reply.status(result.replayed ? 200 : 202).send(body);
   }

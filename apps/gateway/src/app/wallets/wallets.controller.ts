@@ -50,7 +50,7 @@ export class WalletsController {
   ) {}
 
   private ask<T>(subject: string, ctx: RequestContext, input: object): Promise<T> {
-    return this.services.request<T>(subject, { ctx, ...input }, { requestId: ctx.requestId });
+    return this.services.request<T>(subject, { ctx, ...input });
   }
 
   @Get('yield-sources')

@@ -31,7 +31,7 @@ export class WithdrawalsController {
   constructor(@Inject(SERVICE_REQUESTER) private readonly services: NatsRequester) {}
 
   private ask<T>(subject: string, ctx: RequestContext, input: object): Promise<T> {
-    return this.services.request<T>(subject, { ctx, ...input }, { requestId: ctx.requestId });
+    return this.services.request<T>(subject, { ctx, ...input });
   }
 
   @Post('withdrawal-preview')

@@ -49,7 +49,7 @@ function registrationController(routes: FamilyRoutes): Type {
     constructor(@Inject(SERVICE_REQUESTER) readonly services: NatsRequester) {}
 
     ask<T>(subject: string, ctx: RequestContext, input: object): Promise<T> {
-      return this.services.request<T>(subject, { ctx, ...input, family }, { requestId: ctx.requestId });
+      return this.services.request<T>(subject, { ctx, ...input, family });
     }
 
     @Post()
