@@ -36,8 +36,11 @@ export function validateInput<T extends object>(dto: Type<T>, input: unknown, re
     throw new ServiceError('validation_error', 'The request body must be a JSON object.');
   }
   const known = knownKeys(dto);
+  const keys = Object.keys(plain);
+  // Nothing to convert or check (e.g. a GET without a query string): what plainToInstance would build.
+  if (keys.length === 0 && known.size === 0) return new dto();
   if (rejectUnknown) {
-    const unknown = Object.keys(plain).filter((key) => !known.has(key));
+    const unknown = keys.filter((key) => !known.has(key));
     if (unknown.length > 0) {
       throw new ServiceError('unknown_parameters', `Unknown query parameter${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`);
     }

@@ -77,16 +77,21 @@ export class RateLimiter {
     this.redis = redis as RedisWithHit;
   }
 
+  /** Decides from this replica's lease when it has one, without waiting: the common case of a busy client. */
+  hitLocally(identity: string, endpointClass: EndpointClass, now = Date.now()): RateDecision | undefined {
+    const lease = this.leases.get(`${endpointClass}:${identity}`);
+    if (!lease || lease.window !== Math.floor(now / WINDOW_MS) || lease.next > lease.last) return undefined;
+    return decide(lease.next++, lease.previous, this.limits[endpointClass], now);
+  }
+
   async hit(identity: string, endpointClass: EndpointClass, now = Date.now()): Promise<RateDecision> {
     const key = `${endpointClass}:${identity}`;
     const limit = this.limits[endpointClass];
     const window = Math.floor(now / WINDOW_MS);
     for (;;) {
-      const lease = this.leases.get(key);
-      if (lease && lease.window === window && lease.next <= lease.last) {
-        return decide(lease.next++, lease.previous, limit, now);
-      }
-      const size = leaseSize(lease, window, limit, now);
+      const local = this.hitLocally(identity, endpointClass, now);
+      if (local) return local;
+      const size = leaseSize(this.leases.get(key), window, limit, now);
       const inFlight = this.leasing.get(key);
       if (size === 1 || !inFlight) return this.take(key, window, size, limit, now);
       await inFlight;
