@@ -58,8 +58,8 @@ interface Scenario {
   readonly processes: Record<string, number | undefined>;
   /** The NATS and Redis servers the scenario goes through, by name. */
   readonly infrastructure: Record<string, number | undefined>;
-  /** The process to sample when BENCH_CPU_PROF=1. */
-  readonly profiled?: number;
+  /** The processes to sample when BENCH_CPU_PROF=1, by name. */
+  readonly profiled?: Record<string, number | undefined>;
   /** Checks one response before the load starts; throws when it is wrong. */
   readonly check: (status: number, body: string, headers: Headers) => void;
 }
@@ -173,18 +173,13 @@ async function main(): Promise<void> {
   bareRequestsPerSecond = measurements[0]?.requestsPerSecond;
 
   console.log('bench: starting gvault-service and the gateway (isolated schema, stream and signing key)');
-  const system: TestSystem = await startTestSystem({ services: ['gvault'], gateways: 0 });
+  const profilerEnv = (name: string): Record<string, string> =>
+    CPU_PROFILE
+      ? { NODE_OPTIONS: `--require ${path.join(HERE, 'cpu-profiler.cjs')}`, BENCH_CPU_PROF_DIR: PROFILES_DIR, BENCH_CPU_PROF_NAME: name }
+      : {};
+  const system: TestSystem = await startTestSystem({ services: ['gvault'], gateways: 0, serviceEnv: { gvault: profilerEnv('gvault') } });
   cleanups.push({ name: 'test system', run: () => system.stop() });
-  const gateway = await system.startGateway({
-    ...GATEWAY_ENV,
-    ...(CPU_PROFILE
-      ? {
-          NODE_OPTIONS: `--require ${path.join(HERE, 'cpu-profiler.cjs')}`,
-          BENCH_CPU_PROF_DIR: PROFILES_DIR,
-          BENCH_CPU_PROF_NAME: 'gateway',
-        }
-      : {}),
-  });
+  const gateway = await system.startGateway({ ...GATEWAY_ENV, ...profilerEnv('gateway') });
   const gvault = system.services.get('gvault');
   const gatewayProcesses = { gateway: gateway.process.child.pid };
   // startTestSystem runs a NATS server of its own for this run; Redis is the machine's.
@@ -204,7 +199,7 @@ async function main(): Promise<void> {
         headers: { authorization: await tokenFor('ping') },
         processes: gatewayProcesses,
         infrastructure: { redis: infrastructure.redis },
-        profiled: gateway.process.child.pid,
+        profiled: { gateway: gateway.process.child.pid },
         check: (status, body, headers) => {
           expectPong(status, body);
           if (!headers.get('request-id')) throw new Error('the gateway sent no Request-Id header');
@@ -222,7 +217,7 @@ async function main(): Promise<void> {
         headers: { authorization: await tokenFor('nats') },
         processes: { ...gatewayProcesses, gvault: gvault?.child.pid },
         infrastructure,
-        profiled: gateway.process.child.pid,
+        profiled: { gateway: gateway.process.child.pid, gvault: gvault?.child.pid },
         check: (status, body) => {
           const parsed = parseJson(body) as { data?: unknown } | undefined;
           if (status !== 200 || !Array.isArray(parsed?.data) || parsed.data.length === 0) {
@@ -250,12 +245,14 @@ async function measure(scenario: Scenario, logLines?: string[]): Promise<Measure
   console.log(`bench: ${scenario.label}: measuring ${DURATION_S} s`);
   if (logLines) logLines.length = 0;
   const watched = { ...scenario.processes, ...scenario.infrastructure };
-  const profiled = CPU_PROFILE ? scenario.profiled : undefined;
-  if (profiled !== undefined) process.kill(profiled, 'SIGUSR2');
+  const profiled = Object.entries(CPU_PROFILE ? (scenario.profiled ?? {}) : {}).filter(
+    (entry): entry is [string, number] => entry[1] !== undefined,
+  );
+  for (const [, pid] of profiled) process.kill(pid, 'SIGUSR2');
   const before = { processes: cpuOf(watched), self: process.cpuUsage(), machine: machineBusyMs(), at: performance.now() };
   const result = await runLoad({ ...load, durationS: DURATION_S });
   const after = { processes: cpuOf(watched), self: process.cpuUsage(before.self), machine: machineBusyMs(), at: performance.now() };
-  if (profiled !== undefined) await collectProfile(profiled, scenario.key);
+  for (const [name, pid] of profiled) await collectProfile(name, pid, scenario.key);
   const requestLogLines = logLines?.filter((line) => line.includes('"requestId"') && line.includes('"durationMs"')).length;
   // startApp keeps every line; only the count matters here.
   if (logLines) logLines.length = 0;
@@ -394,21 +391,21 @@ async function startHelloServer(): Promise<{ url: string; child: ChildProcess }>
 }
 
 /** Stops the sampling in `pid` and names its profile after the scenario. */
-async function collectProfile(pid: number, scenario: ScenarioKey): Promise<void> {
+async function collectProfile(name: string, pid: number, scenario: ScenarioKey): Promise<void> {
   const count = (profilesWritten.get(pid) ?? 0) + 1;
   profilesWritten.set(pid, count);
   process.kill(pid, 'SIGUSR2');
-  const written = path.join(PROFILES_DIR, `gateway-${pid}-${count}.cpuprofile`);
+  const written = path.join(PROFILES_DIR, `${name}-${pid}-${count}.cpuprofile`);
   for (let waited = 0; waited < 10_000; waited += 100) {
     if (existsSync(written)) {
-      const target = path.join(PROFILES_DIR, `gateway-${scenario}.cpuprofile`);
+      const target = path.join(PROFILES_DIR, `${name}-${scenario}.cpuprofile`);
       renameSync(written, target);
-      console.log(`bench: CPU profile of the gateway in ${path.relative(REPO_ROOT, target)}`);
+      console.log(`bench: CPU profile of ${name} in ${path.relative(REPO_ROOT, target)}`);
       return;
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`the gateway wrote no CPU profile to ${written}`);
+  throw new Error(`${name} wrote no CPU profile to ${written}`);
 }
 
 async function stopChild(child: ChildProcess, graceMs = 5_000): Promise<void> {
