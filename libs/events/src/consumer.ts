@@ -43,7 +43,12 @@ export class DurableConsumer<Tx extends SqlExecutor> {
   async start(): Promise<void> {
     const { jsm, js, stream, durable } = this.options;
     await ensureEventStream(jsm, this.options);
-    await this.ensureConsumer();
+    await ensureDurableConsumer(jsm, {
+      stream,
+      durable,
+      filterSubject: this.options.filterSubject ?? `${this.options.subjectPrefix}.>`,
+      ackWaitMs: this.options.ackWaitMs ?? 30_000,
+    });
     const consumer = await js.consumers.get(stream, durable);
     this.messages = await consumer.consume({ max_messages: 64 });
     this.loop = this.run(this.messages);
@@ -52,26 +57,6 @@ export class DurableConsumer<Tx extends SqlExecutor> {
   async stop(): Promise<void> {
     await this.messages?.close();
     await this.loop;
-  }
-
-  private async ensureConsumer(): Promise<void> {
-    const { jsm, stream, durable, ackWaitMs } = this.options;
-    const filterSubject = this.options.filterSubject ?? `${this.options.subjectPrefix}.>`;
-    const config = {
-      durable_name: durable,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      ack_wait: nanos(ackWaitMs ?? 30_000),
-      max_deliver: -1,
-      filter_subject: filterSubject,
-    };
-    try {
-      await jsm.consumers.info(stream, durable);
-      await jsm.consumers.update(stream, durable, { filter_subject: filterSubject, ack_wait: config.ack_wait });
-    } catch (error) {
-      if (!isNotFound(error)) throw error;
-      await jsm.consumers.add(stream, config);
-    }
   }
 
   private async run(messages: ConsumerMessages): Promise<void> {
@@ -87,7 +72,7 @@ export class DurableConsumer<Tx extends SqlExecutor> {
 
   private async process(message: JsMsg): Promise<void> {
     const { db, durable, handle, logger } = this.options;
-    const event = parseEvent(message);
+    const event = parseDomainEvent(message);
     if (!event) {
       logger.error({ subject: message.subject, seq: message.seq }, 'dropping a message that is not a domain event');
       message.term();
@@ -111,7 +96,34 @@ export class DurableConsumer<Tx extends SqlExecutor> {
   }
 }
 
-function parseEvent(message: JsMsg): DomainEvent | undefined {
+/**
+ * Creates the durable pull consumer (explicit acks, from the stream's start, redelivered without
+ * limit) or brings an existing one's subject filter and ack wait up to date.
+ */
+export async function ensureDurableConsumer(
+  jsm: JetStreamManager,
+  options: { stream: string; durable: string; filterSubject: string; ackWaitMs: number },
+): Promise<void> {
+  const { stream, durable, filterSubject } = options;
+  const ackWait = nanos(options.ackWaitMs);
+  try {
+    await jsm.consumers.info(stream, durable);
+    await jsm.consumers.update(stream, durable, { filter_subject: filterSubject, ack_wait: ackWait });
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    await jsm.consumers.add(stream, {
+      durable_name: durable,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      ack_wait: ackWait,
+      max_deliver: -1,
+      filter_subject: filterSubject,
+    });
+  }
+}
+
+/** The domain event a message carries, or undefined when it is not one (to be terminated, not retried). */
+export function parseDomainEvent(message: JsMsg): DomainEvent | undefined {
   try {
     const event = message.json<DomainEvent>();
     const valid = typeof event?.id === 'string' && typeof event.type === 'string' && typeof event.orgId === 'string';
