@@ -239,6 +239,40 @@ describe('feed actions', () => {
   });
 });
 
+describe('backlog', () => {
+  it('delivers a backlog to several receivers each exactly once, never more than the per-endpoint cap at a time', async () => {
+    const PER_ENDPOINT = 16; // WEBHOOK_CONCURRENCY_PER_ENDPOINT's default
+    const EVENTS = 150;
+    const regs = [await register({ answers: [{ status: 200, afterMs: 20 }] }), await register({ answers: [{ status: 200, afterMs: 20 }] }), await register()];
+    const published = await Promise.all(
+      regs.map(async (reg) => {
+        const ids: string[] = [];
+        for (let sent = 0; sent < EVENTS; sent += 50) {
+          const events = await Promise.all(Array.from({ length: 50 }, () => ws.publish(reg.org, WITHDRAWAL, withdrawalPayload())));
+          ids.push(...events.map((event) => event.id));
+        }
+        return ids;
+      }),
+    );
+    expect(published.flat()).toHaveLength(EVENTS * regs.length);
+    for (const reg of regs) await waitFor(() => receiver.at(reg.url).length >= EVENTS, 20_000);
+    await sleep(300);
+    for (const reg of regs) {
+      const eventIds = receiver.at(reg.url).map((request) => request.headers['service-event-id']);
+      expect(eventIds).toHaveLength(EVENTS);
+      expect(new Set(eventIds).size).toBe(EVENTS);
+      const items = await feed(reg);
+      expect(items).toHaveLength(100);
+      expect(items.every((item) => item.status === 'completed' && item.attemptCount === 1)).toBe(true);
+    }
+    for (const slow of regs.slice(0, 2)) {
+      const most = receiver.mostOpen.get(new URL(slow.url).pathname) ?? 0;
+      expect(most).toBeGreaterThan(1);
+      expect(most).toBeLessThanOrEqual(PER_ENDPOINT);
+    }
+  }, 40_000);
+});
+
 describe('crash', () => {
   it('loses nothing when the service is killed mid-attempt: every delivery completes after a restart', async () => {
     const reg = await register({ answers: ['hang', 'hang', 'hang', 200] });

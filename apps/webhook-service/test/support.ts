@@ -103,14 +103,20 @@ export interface ReceivedRequest {
   readonly at: number;
 }
 
-/** What a receiver path answers, in order; the last entry repeats. `hang` never answers. */
-export type Answer = number | 'hang';
+/**
+ * What a receiver path answers, in order; the last entry repeats. `hang` never answers;
+ * `{status, afterMs}` answers `status` after `afterMs` (a slow receiver).
+ */
+export type Answer = number | 'hang' | { status: number; afterMs: number };
 
 /** A real HTTP receiver on loopback: records every request and answers as scripted per path. */
 export class Receiver {
   readonly requests: ReceivedRequest[] = [];
   private readonly scripts = new Map<string, Answer[]>();
   private readonly hanging = new Set<ServerResponse>();
+  private readonly open = new Map<string, number>();
+  /** Most requests to one path that were open (received, not yet answered) at the same time. */
+  readonly mostOpen = new Map<string, number>();
   private server: Server | undefined;
   private base = '';
 
@@ -127,7 +133,15 @@ export class Receiver {
           this.hanging.add(response);
           return;
         }
-        response.writeHead(answer, { 'content-type': 'application/json' }).end('{"ok":true}');
+        const open = (this.open.get(path) ?? 0) + 1;
+        this.open.set(path, open);
+        this.mostOpen.set(path, Math.max(open, this.mostOpen.get(path) ?? 0));
+        const reply = () => {
+          this.open.set(path, (this.open.get(path) ?? 1) - 1);
+          response.writeHead(typeof answer === 'number' ? answer : answer.status, { 'content-type': 'application/json' }).end('{"ok":true}');
+        };
+        if (typeof answer === 'number') reply();
+        else setTimeout(reply, answer.afterMs);
       });
     });
     await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));

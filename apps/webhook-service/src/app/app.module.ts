@@ -6,7 +6,7 @@ import { DeliveriesMsController } from './deliveries/deliveries-ms.controller.js
 import { DeliveriesService } from './deliveries/deliveries.service.js';
 import { DeliveryDispatcher } from './deliveries/dispatcher.service.js';
 import { EventConsumerService } from './deliveries/event-consumer.service.js';
-import { PgSql } from './pg-sql.js';
+import { DispatchSql, PgSql } from './pg-sql.js';
 import { PrismaService } from './prisma.service.js';
 import { RegistrationsMsController } from './registrations/registrations-ms.controller.js';
 import { RegistrationsService } from './registrations/registrations.service.js';
@@ -21,7 +21,7 @@ export class AppModule {
       logger,
       prisma: PrismaService,
       controllers: [RegistrationsMsController, DeliveriesMsController],
-      providers: [...webhookProviders, PgSql, RegistrationsService, DeliveriesService, DeliveryDispatcher, EventConsumerService],
+      providers: [...webhookProviders, PgSql, DispatchSql, RegistrationsService, DeliveriesService, DeliveryDispatcher, EventConsumerService],
     });
   }
 }

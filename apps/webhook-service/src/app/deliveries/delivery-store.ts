@@ -9,32 +9,56 @@ export interface ClaimedDelivery {
   emission_id: string;
   url: string;
   secret_enc: string;
+  /**
+   * The registration was deleted after this delivery was recorded: a fan-out that read the
+   * registration just before a delete committed can insert a delivery after the delete cancelled
+   * the others. It is failed without being sent.
+   */
+  registration_deleted: boolean;
 }
 
 /**
  * Claims due deliveries for one replica: each gets a lease (a crashed replica's lease expires and
  * the delivery is due again), its attempt counted and an emission opened, in one statement.
- * Rows are locked with SKIP LOCKED so replicas never claim the same one. Per registration, rows
- * already in flight rank first, so at most `perEndpoint` attempts to one receiver run at a time
- * and a slow receiver cannot take every slot. Only the oldest due rows are ranked, so a backlog
- * does not make every claim scan it whole.
+ * Rows are locked with SKIP LOCKED so replicas never claim the same one.
+ *
+ * Per-endpoint cap: the attempts in flight per registration, from every replica, are counted from
+ * the live leases (a small partial index), and a registration gets at most `perEndpoint` minus
+ * that many more, so a slow receiver cannot take every slot. Replicas claiming at the same moment
+ * rank the same rows the same way, so SKIP LOCKED leaves the later one the rows beyond the cap.
+ *
+ * Which rows: the oldest due rows not in flight, of registrations not yet at their cap, at most
+ * $4 of them ranked, and at most $5 due rows looked at. Rows of registrations at their cap are
+ * passed over, so a slow receiver (its slots always taken) with a backlog does not hold back the
+ * others, up to $5 of its rows ahead of theirs; before, any 2,000 due rows ahead did.
+ *
+ * One more row, with a null id, says that due rows may be waiting that this claim did not take
+ * (window left over, or a registration at its cap), so the caller claims again as soon as one of
+ * its attempts ends, even when it got nothing now.
  */
 const CLAIM_SQL = `
-WITH window_rows AS (
-  SELECT id, registration_id, next_attempt_at, lease_until FROM deliveries
-   WHERE next_attempt_at <= now() ORDER BY next_attempt_at LIMIT $4
+WITH busy AS (
+  SELECT registration_id, count(*) AS n FROM deliveries
+   WHERE lease_until >= now() GROUP BY registration_id
+), saturated AS (
+  SELECT coalesce(array_agg(registration_id), '{}') AS ids FROM busy WHERE n >= $2
+), window_rows AS (
+  SELECT s.id, s.registration_id, s.next_attempt_at FROM (
+    SELECT id, registration_id, next_attempt_at, lease_until FROM deliveries
+     WHERE next_attempt_at <= now() ORDER BY next_attempt_at LIMIT $5) AS s
+   WHERE (s.lease_until IS NULL OR s.lease_until < now())
+     AND s.registration_id <> ALL ((SELECT ids FROM saturated)::uuid[])
+   ORDER BY s.next_attempt_at LIMIT $4
 ), ranked AS (
-  SELECT id, next_attempt_at, lease_until,
-         row_number() OVER (PARTITION BY registration_id
-                            ORDER BY (lease_until IS NOT NULL AND lease_until >= now()) DESC, next_attempt_at, id) AS rank
-    FROM window_rows
+  SELECT w.id, w.next_attempt_at,
+         coalesce(b.n, 0) + row_number() OVER (PARTITION BY w.registration_id ORDER BY w.next_attempt_at, w.id) AS rank
+    FROM window_rows w LEFT JOIN busy b ON b.registration_id = w.registration_id
 ), candidates AS (
-  SELECT id FROM ranked
-   WHERE rank <= $2 AND (lease_until IS NULL OR lease_until < now())
-   ORDER BY next_attempt_at LIMIT $1
+  SELECT id FROM ranked WHERE rank <= $2 ORDER BY next_attempt_at LIMIT $1
 ), locked AS (
-  SELECT d.id FROM deliveries d JOIN candidates c ON c.id = d.id
-   WHERE d.next_attempt_at <= now() AND (d.lease_until IS NULL OR d.lease_until < now())
+  SELECT d.id FROM deliveries d
+   WHERE d.id = ANY (ARRAY(SELECT id FROM candidates))
+     AND d.next_attempt_at <= now() AND (d.lease_until IS NULL OR d.lease_until < now())
      FOR UPDATE OF d SKIP LOCKED
 ), claimed AS (
   UPDATE deliveries d
@@ -48,15 +72,30 @@ WITH window_rows AS (
   RETURNING id, delivery_id
 )
 SELECT c.id::text AS id, c.registration_id::text AS registration_id, c.attempt_count, c.event_type, c.body,
-       e.id::text AS emission_id, r.url, r.secret_enc
+       e.id::text AS emission_id, r.url, r.secret_enc, r.deleted_at IS NOT NULL AS registration_deleted
   FROM claimed c
   JOIN emitted e ON e.delivery_id = c.id
-  JOIN registrations r ON r.id = c.registration_id`;
+  JOIN registrations r ON r.id = c.registration_id
+UNION ALL
+SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+ WHERE (SELECT count(*) FROM window_rows) > (SELECT count(*) FROM claimed)
+    OR (SELECT cardinality(ids) FROM saturated) > 0`;
 
-const CLAIM_WINDOW_ROWS = 2_000;
+/** Due rows ranked by one claim (rows of registrations at their cap not counted). */
+const CLAIM_WINDOW_ROWS = 500;
+/** Due rows one claim looks at, at most, to find those of registrations with room. */
+const CLAIM_SCAN_ROWS = 10_000;
 
-export function claimDue(db: SqlExecutor, limit: number, perEndpoint: number, leaseMs: number): Promise<ClaimedDelivery[]> {
-  return db.$queryRawUnsafe<ClaimedDelivery[]>(CLAIM_SQL, limit, perEndpoint, leaseMs, CLAIM_WINDOW_ROWS);
+export interface Claim {
+  readonly deliveries: ClaimedDelivery[];
+  /** Due rows may be waiting that this claim did not take: claim again when a slot frees up rather than at the next poll. */
+  readonly more: boolean;
+}
+
+export async function claimDue(db: SqlExecutor, limit: number, perEndpoint: number, leaseMs: number): Promise<Claim> {
+  const rows = await db.$queryRawUnsafe<(ClaimedDelivery | { id: null })[]>(CLAIM_SQL, limit, perEndpoint, leaseMs, CLAIM_WINDOW_ROWS, CLAIM_SCAN_ROWS);
+  const deliveries = rows.filter((row): row is ClaimedDelivery => row.id !== null);
+  return { deliveries, more: deliveries.length < rows.length };
 }
 
 export interface AttemptRecord {
@@ -71,45 +110,90 @@ export type Completion =
   | { kind: 'retry'; delayMs: number }
   | { kind: 'failed'; disableRegistration: boolean };
 
-/** Closes the attempt's emission in the same statement as the delivery update (atomic, one round trip). */
-function withEmission(update: string): string {
-  return `WITH emission AS (
-    UPDATE emissions SET completed_at = now(), response_status = $5, response_ms = $6, error_message = $3 WHERE id = $4::uuid
-  ) ${update}`;
+export interface FinishedAttempt {
+  readonly attempt: AttemptRecord;
+  readonly completion: Completion;
 }
 
-// The attempt number guards against a replica whose lease expired writing over a newer attempt.
-const MARK_COMPLETED = withEmission(`UPDATE deliveries SET status = 'completed', delivered_at = now(), last_error = NULL,
-  next_attempt_at = NULL, lease_until = NULL, updated_at = now() WHERE id = $1::uuid AND attempt_count = $2`);
-// A delivery cancelled meanwhile (registration deleted) is already failed and stays so.
-const MARK_RETRY = withEmission(`UPDATE deliveries SET status = 'retry_scheduled', last_error = $3,
-  next_attempt_at = now() + make_interval(secs => $7::double precision / 1000), lease_until = NULL, updated_at = now()
-  WHERE id = $1::uuid AND attempt_count = $2 AND status IN ('pending', 'retry_scheduled')`);
-const MARK_FAILED = withEmission(`UPDATE deliveries SET status = 'failed', last_error = $3, next_attempt_at = NULL, lease_until = NULL,
-  updated_at = now() WHERE id = $1::uuid AND attempt_count = $2 AND status IN ('pending', 'retry_scheduled')`);
-// 410 Gone: the registration is deleted and every delivery it still had pending is cancelled.
-const DISABLE_REGISTRATION = [
-  'UPDATE registrations SET deleted_at = now(), updated_at = now() WHERE id = $1::uuid AND deleted_at IS NULL',
-  `UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, last_error = $2, updated_at = now()
-    WHERE registration_id = $1::uuid AND status IN ('pending', 'retry_scheduled')`,
-];
+/**
+ * Closes the emissions of finished attempts and moves their deliveries on, in one statement for
+ * the whole batch (one round trip and one commit instead of one each).
+ *
+ * - The attempt number guards against a replica whose lease expired writing over a newer attempt.
+ * - A delivery cancelled meanwhile (registration deleted) is already failed and stays so, unless
+ *   this attempt was answered 2xx: it did reach the receiver.
+ * - Rows are locked with SKIP LOCKED, so recording never waits on a row lock and cannot deadlock
+ *   with a cancellation locking the same registration's rows in another order. What was skipped
+ *   is returned and must be recorded again (the lock holder commits within milliseconds).
+ */
+const RECORD_SQL = `
+WITH input AS (
+  SELECT * FROM unnest($1::uuid[], $2::int[], $3::uuid[], $4::text[], $5::int[], $6::int[], $7::text[], $8::double precision[])
+    AS t(delivery_id, attempt_number, emission_id, kind, response_status, response_ms, error, delay_ms)
+), locked AS (
+  SELECT d.id FROM deliveries d WHERE d.id = ANY ($1::uuid[]) FOR UPDATE OF d SKIP LOCKED
+), emission AS (
+  UPDATE emissions e
+     SET completed_at = now(), response_status = i.response_status, response_ms = i.response_ms, error_message = i.error
+    FROM input i JOIN locked l ON l.id = i.delivery_id
+   WHERE e.id = i.emission_id
+), delivery AS (
+  UPDATE deliveries d
+     SET status = CASE i.kind WHEN 'completed' THEN 'completed' WHEN 'retry' THEN 'retry_scheduled' ELSE 'failed' END,
+         delivered_at = CASE WHEN i.kind = 'completed' THEN now() ELSE d.delivered_at END,
+         last_error = CASE WHEN i.kind = 'completed' THEN NULL ELSE i.error END,
+         next_attempt_at = CASE WHEN i.kind = 'retry' THEN now() + make_interval(secs => i.delay_ms / 1000) END,
+         lease_until = NULL, updated_at = now()
+    FROM input i JOIN locked l ON l.id = i.delivery_id
+   WHERE d.id = i.delivery_id AND d.attempt_count = i.attempt_number
+     AND (i.kind = 'completed' OR d.status IN ('pending', 'retry_scheduled'))
+)
+SELECT i.delivery_id::text AS id FROM input i WHERE NOT EXISTS (SELECT 1 FROM locked l WHERE l.id = i.delivery_id)`;
 
-/** Closes the emission and moves the delivery on. */
-export async function recordAttempt(db: TransactionalSql, attempt: AttemptRecord, completion: Completion): Promise<void> {
-  const { delivery } = attempt;
-  const values = [delivery.id, delivery.attempt_count, attempt.error, delivery.emission_id, attempt.responseStatus, attempt.responseMs];
-  if (completion.kind === 'completed') {
-    await db.$executeRawUnsafe(MARK_COMPLETED, ...values);
-  } else if (completion.kind === 'retry') {
-    await db.$executeRawUnsafe(MARK_RETRY, ...values, completion.delayMs);
-  } else if (!completion.disableRegistration) {
-    await db.$executeRawUnsafe(MARK_FAILED, ...values);
-  } else {
-    await db.$transaction(async (tx) => {
-      await tx.$executeRawUnsafe(MARK_FAILED, ...values);
-      const [disable, cancel] = DISABLE_REGISTRATION as [string, string];
-      await tx.$executeRawUnsafe(disable, delivery.registration_id);
-      await tx.$executeRawUnsafe(cancel, delivery.registration_id, 'The receiver answered 410 Gone; the registration was disabled.');
-    });
+/** Records finished attempts; returns those whose row was locked by someone else, to record again. */
+export async function recordAttempts(db: SqlExecutor, finished: readonly FinishedAttempt[]): Promise<FinishedAttempt[]> {
+  if (finished.length === 0) return [];
+  const column = <T>(pick: (entry: FinishedAttempt) => T) => finished.map(pick);
+  const skipped = await db.$queryRawUnsafe<{ id: string }[]>(
+    RECORD_SQL,
+    column(({ attempt }) => attempt.delivery.id),
+    column(({ attempt }) => attempt.delivery.attempt_count),
+    column(({ attempt }) => attempt.delivery.emission_id),
+    column(({ completion }) => completion.kind),
+    column(({ attempt }) => attempt.responseStatus),
+    column(({ attempt }) => attempt.responseMs),
+    column(({ attempt }) => attempt.error),
+    column(({ completion }) => (completion.kind === 'retry' ? completion.delayMs : null)),
+  );
+  if (skipped.length === 0) return [];
+  const ids = new Set(skipped.map((row) => row.id));
+  return finished.filter(({ attempt }) => ids.has(attempt.delivery.id));
+}
+
+// 410 Gone: the registration is deleted and every delivery it still had pending is cancelled.
+// The registration row is locked first, in the same order as a deletion through the API.
+const DISABLE_REGISTRATION = 'UPDATE registrations SET deleted_at = now(), updated_at = now() WHERE id = $1::uuid AND deleted_at IS NULL';
+const CANCEL_PENDING = `UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, last_error = $2, updated_at = now()
+  WHERE registration_id = $1::uuid AND status IN ('pending', 'retry_scheduled')`;
+
+/** Records attempts, again after a pause for rows another transaction had locked. */
+async function recordAll(db: SqlExecutor, finished: FinishedAttempt[]): Promise<void> {
+  for (let pending = finished; pending.length > 0; ) {
+    pending = await recordAttempts(db, pending);
+    // Rows of a delivery in flight are locked only by recording or cancelling, both brief.
+    if (pending.length > 0) await new Promise((resolve) => setTimeout(resolve, 5));
   }
+}
+
+/**
+ * Records one attempt at once. A 410 also deletes the registration and cancels what it still had
+ * pending, in one transaction with the attempt's own record.
+ */
+export async function recordAttempt(db: TransactionalSql, attempt: AttemptRecord, completion: Completion): Promise<void> {
+  if (completion.kind !== 'failed' || !completion.disableRegistration) return recordAll(db, [{ attempt, completion }]);
+  await db.$transaction(async (tx) => {
+    await tx.$executeRawUnsafe(DISABLE_REGISTRATION, attempt.delivery.registration_id);
+    await recordAll(tx, [{ attempt, completion }]);
+    await tx.$executeRawUnsafe(CANCEL_PENDING, attempt.delivery.registration_id, 'The receiver answered 410 Gone; the registration was disabled.');
+  });
 }

@@ -3,29 +3,47 @@ import { PollingLoop } from '@service/events';
 import { SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
 import type { Logger } from 'pino';
 import type { WebhookConfig } from '../../config.js';
-import { PgSql } from '../pg-sql.js';
+import { DispatchSql } from '../pg-sql.js';
 import type { SecretBox } from '../security/secret-box.js';
 import { signatureHeaders } from '../security/signature.js';
 import { SECRET_BOX, WEBHOOK_SENDER } from '../webhook.providers.js';
-import { type ClaimedDelivery, type Completion, claimDue, recordAttempt } from './delivery-store.js';
+import { AttemptRecorder } from './attempt-recorder.js';
+import { type ClaimedDelivery, type Completion, claimDue } from './delivery-store.js';
 import { classifyResponse, nextRetryDelayMs } from './retry-policy.js';
 import type { SendResult, WebhookSender } from './sender.js';
+
+/** Most finished attempts written in one statement. */
+const RECORD_BATCH = 128;
+/** Longest a finished attempt waits for others to be written with it (only while others are still sending). */
+const RECORD_GATHER_MS = 5;
+
+/** What a delivery of a registration deleted after it was recorded gets instead of being sent. */
+const REGISTRATION_DELETED: SendResult = { status: null, retryAfter: null, ms: 0, error: 'The registration was deleted; nothing was sent.' };
 
 /**
  * Sends due deliveries. Each replica claims what it has free slots for, runs every attempt on its
  * own (one slow receiver holds one slot, not the loop) and looks again when woken (new
- * deliveries, a slot freed while work is waiting) or at the poll interval (retries coming due,
- * leases of crashed replicas running out).
+ * deliveries, a slot freed while the last claim left due rows behind) or at the poll interval
+ * (retries coming due, leases of crashed replicas running out).
+ *
+ * Finished attempts are written in batches ({@link AttemptRecorder}): at once when no other
+ * attempt is still sending, else together with those that end within a few milliseconds. A slot
+ * frees up once its attempt is written, and the next claim then takes the freed slots together.
  */
 @Injectable()
 export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly inFlight = new Set<Promise<void>>();
+  /** Attempts of this replica in flight (sending or being written), per registration. */
+  private readonly inFlightTo = new Map<string, number>();
+  private sending = 0;
   private readonly leaseMs: number;
   private readonly loop: PollingLoop;
+  private readonly recorder: AttemptRecorder;
+  /** Due rows may be waiting that this replica did not take: claim again when a slot frees up. */
   private backlog = false;
 
   constructor(
-    private readonly sql: PgSql,
+    private readonly sql: DispatchSql,
     @Inject(SERVICE_CONFIG) private readonly config: WebhookConfig,
     @Inject(SERVICE_LOGGER) private readonly logger: Logger,
     @Inject(SECRET_BOX) private readonly secrets: SecretBox,
@@ -33,6 +51,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
   ) {
     // Long enough that a live attempt always ends (timeout) before another replica may take it over.
     this.leaseMs = config.WEBHOOK_DELIVERY_TIMEOUT_MS * 2 + 2_000;
+    this.recorder = new AttemptRecorder(sql, { maxBatch: RECORD_BATCH, gatherMs: RECORD_GATHER_MS, othersSending: () => this.sending > 0 });
     this.loop = new PollingLoop(
       () => this.tick(),
       config.WEBHOOK_POLL_INTERVAL_MS,
@@ -44,8 +63,17 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     this.loop.start();
   }
 
-  /** Look for due deliveries now rather than at the next poll. */
-  wake(): void {
+  /**
+   * Look for due deliveries now rather than at the next poll. Given the registrations that just
+   * got deliveries: when this replica already runs as many attempts to each of them as the
+   * per-endpoint cap allows, a claim now could not take them; one follows when an attempt ends.
+   */
+  wake(registrations?: readonly string[]): void {
+    const cap = this.config.WEBHOOK_CONCURRENCY_PER_ENDPOINT;
+    if (registrations && registrations.length > 0 && registrations.every((id) => (this.inFlightTo.get(id) ?? 0) >= cap)) {
+      this.backlog = true;
+      return;
+    }
     this.loop.wake();
   }
 
@@ -57,23 +85,36 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
 
   private async tick(): Promise<void> {
     const free = this.config.WEBHOOK_CONCURRENCY - this.inFlight.size;
-    if (free <= 0) return;
-    const claimed = await claimDue(this.sql, free, this.config.WEBHOOK_CONCURRENCY_PER_ENDPOINT, this.leaseMs);
-    this.backlog = claimed.length === free;
-    for (const delivery of claimed) {
+    if (free <= 0) {
+      this.backlog = true;
+      return;
+    }
+    const { deliveries, more } = await claimDue(this.sql, free, this.config.WEBHOOK_CONCURRENCY_PER_ENDPOINT, this.leaseMs);
+    this.backlog = more;
+    for (const delivery of deliveries) {
+      const registration = delivery.registration_id;
+      this.inFlightTo.set(registration, (this.inFlightTo.get(registration) ?? 0) + 1);
       const attempt: Promise<void> = this.attempt(delivery).finally(() => {
         this.inFlight.delete(attempt);
-        if (this.backlog) this.wake();
+        const left = (this.inFlightTo.get(registration) ?? 1) - 1;
+        if (left > 0) this.inFlightTo.set(registration, left);
+        else this.inFlightTo.delete(registration);
+        if (this.backlog) this.loop.wake();
       });
       this.inFlight.add(attempt);
     }
   }
 
   private async attempt(delivery: ClaimedDelivery): Promise<void> {
-    const result = await this.send(delivery);
+    this.sending += 1;
+    let result: SendResult;
     try {
-      await recordAttempt(
-        this.sql,
+      result = delivery.registration_deleted ? REGISTRATION_DELETED : await this.send(delivery);
+    } finally {
+      this.sending -= 1;
+    }
+    try {
+      await this.recorder.record(
         { delivery, responseStatus: result.status, responseMs: result.ms, error: result.error },
         this.completionOf(delivery, result),
       );
@@ -100,6 +141,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
   }
 
   private completionOf(delivery: ClaimedDelivery, result: SendResult): Completion {
+    if (result === REGISTRATION_DELETED) return { kind: 'failed', disableRegistration: false };
     const outcome = classifyResponse(result.status, result.retryAfter);
     if (outcome.kind === 'delivered') return { kind: 'completed' };
     if (outcome.kind === 'rejected') return { kind: 'failed', disableRegistration: outcome.disableRegistration };

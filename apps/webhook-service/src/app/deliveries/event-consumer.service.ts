@@ -1,7 +1,8 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { type ConsumerMessages, jetstream, jetstreamManager, type JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { DurableConsumer, type SqlExecutor, type TransactionalSql } from '@service/events';
+import type { DomainEvent } from '@service/contracts';
+import { ensureDurableConsumer, ensureEventStream, parseDomainEvent } from '@service/events';
 import { NATS_CONNECTION, SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
 import type { Logger } from 'pino';
 import type { WebhookConfig } from '../../config.js';
@@ -11,16 +12,35 @@ import { fanOut } from './fan-out.js';
 
 export const DELIVERIES_DURABLE = 'webhook-deliveries';
 
-/**
- * Takes every domain event from the stream (one durable shared by replicas) and records its
- * deliveries in the transaction that marks it processed; the ack follows the commit. The
- * dispatcher is woken after each commit so a delivery usually leaves within milliseconds.
- */
-const FAN_OUT_CONCURRENCY = 16;
+/** Events taken from the stream and not yet recorded, at most. */
+const MAX_PENDING = 512;
+/** Most events recorded by one statement. */
+const BATCH = 128;
+/** Statements recording events at the same time. */
+const WRITERS = 2;
+const MAX_RETRY_DELAY_MS = 60_000;
 
+/**
+ * Takes every domain event from the stream (one durable pull consumer shared by replicas) and
+ * records its deliveries in the statement that marks it processed (`processed_events`), so each
+ * event fans out exactly once; the ack follows the commit, and a redelivery after a crash finds
+ * the event processed and adds nothing.
+ *
+ * Events are recorded in batches, group-commit style: an event arriving while nothing is being
+ * written is written at once, on its own; those arriving while statements are running wait for
+ * the next one and go together (one round trip and one commit for up to {@link BATCH} events, in
+ * any order, which consumers must tolerate anyway). A batch that fails is retried event by event,
+ * so one bad event is retried later with backoff without holding back the others. The dispatcher
+ * is woken after each commit that recorded deliveries, so a delivery usually leaves within
+ * milliseconds.
+ */
 @Injectable()
 export class EventConsumerService implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private consumer: DurableConsumer<SqlExecutor> | undefined;
+  private messages: ConsumerMessages | undefined;
+  private loop: Promise<void> | undefined;
+  private queue: JsMsg[] = [];
+  private writers = 0;
+  private readonly waiting: (() => void)[] = [];
 
   constructor(
     private readonly sql: PgSql,
@@ -31,39 +51,75 @@ export class EventConsumerService implements OnApplicationBootstrap, BeforeAppli
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.consumer = new DurableConsumer<SqlExecutor>({
+    const js = jetstream(this.connection);
+    const jsm = await jetstreamManager(this.connection);
+    await ensureEventStream(jsm, { stream: this.config.EVENTS_STREAM, subjectPrefix: this.config.EVENTS_SUBJECT_PREFIX });
+    await ensureDurableConsumer(jsm, {
+      stream: this.config.EVENTS_STREAM,
       durable: DELIVERIES_DURABLE,
       filterSubject: `${this.config.EVENTS_SUBJECT_PREFIX}.>`,
-      stream: this.config.EVENTS_STREAM,
-      subjectPrefix: this.config.EVENTS_SUBJECT_PREFIX,
-      db: this.wakingAfterCommit(),
       ackWaitMs: this.config.WEBHOOK_EVENT_ACK_WAIT_MS,
-      // Fan-out of one event touches only that event's rows, so events are recorded side by side.
-      concurrency: FAN_OUT_CONCURRENCY,
-      js: jetstream(this.connection),
-      jsm: await jetstreamManager(this.connection),
-      logger: this.logger,
-      handle: async (event, tx) => {
-        await fanOut(tx, event);
-      },
     });
-    await this.consumer.start();
+    const consumer = await js.consumers.get(this.config.EVENTS_STREAM, DELIVERIES_DURABLE);
+    this.messages = await consumer.consume({ max_messages: BATCH });
+    this.loop = this.run(this.messages);
   }
 
+  /** Takes no more events and waits for those taken to be recorded (and acked) or given back. */
   async beforeApplicationShutdown(): Promise<void> {
-    await this.consumer?.stop();
+    await this.messages?.close();
+    await this.loop;
   }
 
-  private wakingAfterCommit(): TransactionalSql<SqlExecutor> {
-    const { sql, dispatcher } = this;
-    return {
-      $queryRawUnsafe: (query, ...values) => sql.$queryRawUnsafe(query, ...values),
-      $executeRawUnsafe: (query, ...values) => sql.$executeRawUnsafe(query, ...values),
-      async $transaction(fn) {
-        const result = await sql.$transaction(fn);
-        dispatcher.wake();
-        return result;
-      },
-    };
+  private async run(messages: ConsumerMessages): Promise<void> {
+    for await (const message of messages) {
+      this.queue.push(message);
+      this.write();
+      // Stop taking messages (the client stops pulling) while enough wait.
+      while (this.queue.length >= MAX_PENDING) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+    while (this.writers > 0 || this.queue.length > 0) await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  /** Starts a statement for what is queued when one may start. */
+  private write(): void {
+    while (this.writers < WRITERS && this.queue.length > 0) {
+      const batch = this.queue.splice(0, BATCH);
+      this.writers += 1;
+      void this.record(batch).finally(() => {
+        this.writers -= 1;
+        this.write();
+        for (const resolve of this.waiting.splice(0)) resolve();
+      });
+    }
+  }
+
+  private async record(batch: JsMsg[]): Promise<void> {
+    const events: { message: JsMsg; event: DomainEvent }[] = [];
+    for (const message of batch) {
+      const event = parseDomainEvent(message);
+      if (event) {
+        events.push({ message, event });
+      } else {
+        this.logger.error({ subject: message.subject, seq: message.seq }, 'dropping a message that is not a domain event');
+        message.term();
+      }
+    }
+    if (events.length === 0) return;
+    try {
+      const registrations = await fanOut(this.sql, DELIVERIES_DURABLE, events.map(({ event }) => event));
+      for (const { message } of events) message.ack();
+      if (registrations.length > 0) this.dispatcher.wake(registrations);
+    } catch (error) {
+      if (events.length > 1) {
+        // Find the event that fails: every other one is recorded now.
+        for (const { message } of events) await this.record([message]);
+        return;
+      }
+      const [{ message, event }] = events as [{ message: JsMsg; event: DomainEvent }];
+      const delay = Math.min(1000 * 2 ** Math.min(message.info.deliveryCount, 16), MAX_RETRY_DELAY_MS);
+      this.logger.warn({ err: error, eventId: event.id, type: event.type, retryInMs: delay }, 'event handler failed; will retry');
+      message.nak(delay);
+    }
   }
 }

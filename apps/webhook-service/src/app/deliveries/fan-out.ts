@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { ALL_ORGANIZATIONS, type DomainEvent, type WebhookFamily } from '@service/contracts';
+import { ALL_ORGANIZATIONS, type DomainEvent } from '@service/contracts';
 import type { SqlExecutor } from '@service/events';
 
 /**
@@ -15,32 +14,63 @@ export function deliveryBody(family: string, event: Pick<DomainEvent, 'type' | '
 }
 
 /**
- * Records one pending delivery per active registration of the event's organization subscribed to
- * its type, inside the consumer's transaction; a redelivered event adds nothing. Events about
- * shared onchain state (gtoken allowlists) carry `ALL_ORGANIZATIONS` and reach every organization's
- * subscribed registrations.
+ * Records a batch of events in one statement (atomic on its own): each event not yet in
+ * `processed_events` for `consumer` is added there, and gets one pending delivery per active
+ * registration of its organization subscribed to its type. An event already processed adds
+ * nothing. Events about shared onchain state (gtoken allowlists) carry `ALL_ORGANIZATIONS` and
+ * reach every organization's subscribed registrations. The gtoken envelope starts with the
+ * delivery's own id, which the database generates: the body is the envelope's text with that id
+ * put in. Returns the registrations that got a delivery (once per delivery).
  */
-export async function fanOut(tx: SqlExecutor, event: DomainEvent): Promise<number> {
-  const registrations = await tx.$queryRawUnsafe<{ id: string; family: WebhookFamily; org_id: string }[]>(
-    `SELECT id::text AS id, family, org_id FROM registrations
-      WHERE ($1 = $3 OR org_id = $1) AND deleted_at IS NULL AND $2 = ANY(events)`,
-    event.orgId,
-    event.type,
+const FAN_OUT_SQL = `
+WITH events AS (
+  SELECT * FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
+    AS e(event_id, type, org_id, body, envelope_head, envelope_tail)
+), fresh AS (
+  INSERT INTO processed_events (consumer, event_id) SELECT $1, event_id FROM events
+  ON CONFLICT DO NOTHING
+  RETURNING event_id
+), targets AS (
+  SELECT e.*, g.id AS registration_id, g.family, g.org_id AS registration_org_id
+    FROM events e JOIN fresh f ON f.event_id = e.event_id
+    JOIN registrations g ON g.org_id = e.org_id
+   WHERE e.org_id <> $8 AND g.deleted_at IS NULL AND e.type = ANY (g.events)
+  UNION ALL
+  SELECT e.*, g.id, g.family, g.org_id
+    FROM events e JOIN fresh f ON f.event_id = e.event_id
+    JOIN registrations g ON g.deleted_at IS NULL AND e.type = ANY (g.events)
+   WHERE e.org_id = $8
+), numbered AS (
+  SELECT gen_random_uuid() AS delivery_id, t.* FROM targets t
+)
+INSERT INTO deliveries (id, org_id, family, registration_id, source_event_id, event_type, body, status, next_attempt_at, updated_at)
+SELECT n.delivery_id, n.registration_org_id, n.family, n.registration_id, n.event_id, n.type,
+       CASE WHEN n.family = 'gvault' THEN n.envelope_head || n.delivery_id::text || n.envelope_tail ELSE n.body END,
+       'pending', now(), now()
+  FROM numbered n
+ON CONFLICT (registration_id, source_event_id) DO NOTHING
+RETURNING registration_id::text AS registration_id`;
+
+const ENVELOPE_ID_AT = '{"id":"'.length;
+
+export async function fanOut(db: SqlExecutor, consumer: string, events: readonly DomainEvent[]): Promise<string[]> {
+  const unique = [...new Map(events.map((event) => [event.id, event])).values()];
+  if (unique.length === 0) return [];
+  const envelopes = unique.map((event) => {
+    const envelope = deliveryBody('gvault', event, '');
+    if (!envelope.startsWith('{"id":""')) throw new Error('the gtoken envelope must start with its id');
+    return envelope;
+  });
+  const rows = await db.$queryRawUnsafe<{ registration_id: string }[]>(
+    FAN_OUT_SQL,
+    consumer,
+    unique.map((event) => event.id),
+    unique.map((event) => event.type),
+    unique.map((event) => event.orgId),
+    unique.map((event) => deliveryBody('webhooks', event, '')),
+    envelopes.map((envelope) => envelope.slice(0, ENVELOPE_ID_AT)),
+    envelopes.map((envelope) => envelope.slice(ENVELOPE_ID_AT)),
     ALL_ORGANIZATIONS,
   );
-  if (registrations.length === 0) return 0;
-  const ids = registrations.map(() => randomUUID());
-  return tx.$executeRawUnsafe(
-    `INSERT INTO deliveries (id, org_id, family, registration_id, source_event_id, event_type, body, status, next_attempt_at, updated_at)
-     SELECT d.id, d.org_id, d.family, d.registration_id, $1::uuid, $2, d.body, 'pending', now(), now()
-       FROM unnest($3::uuid[], $4::text[], $5::uuid[], $6::text[], $7::text[]) AS d(id, family, registration_id, body, org_id)
-     ON CONFLICT (registration_id, source_event_id) DO NOTHING`,
-    event.id,
-    event.type,
-    ids,
-    registrations.map((registration) => registration.family),
-    registrations.map((registration) => registration.id),
-    registrations.map((registration, index) => deliveryBody(registration.family, event, ids[index] as string)),
-    registrations.map((registration) => registration.org_id),
-  );
+  return rows.map((row) => row.registration_id);
 }

@@ -1,0 +1,388 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { ALL_ORGANIZATIONS, type DomainEvent } from '@service/contracts';
+import type { SqlExecutor } from '@service/events';
+import { type IsolatedSchema, migratedSchema, newRunId, TEST_DATABASE_URL } from '@service/testing';
+import pg from 'pg';
+import type { WebhookConfig } from '../../config.js';
+import { DispatchSql } from '../pg-sql.js';
+import { AttemptRecorder } from './attempt-recorder.js';
+import { type AttemptRecord, type ClaimedDelivery, claimDue, type Completion, recordAttempt, recordAttempts } from './delivery-store.js';
+import { deliveryBody, fanOut } from './fan-out.js';
+
+// Real PostgreSQL, through the dispatcher's own pool (statements prepared per connection, so the
+// later calls of each test run on PostgreSQL's generic plans, as in production).
+const runId = newRunId();
+let schema: IsolatedSchema;
+let db: DispatchSql;
+let admin: pg.Pool;
+
+beforeAll(async () => {
+  schema = await migratedSchema('webhook-service', runId);
+  db = new DispatchSql({ DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema.schema } as WebhookConfig);
+  admin = new pg.Pool({ connectionString: TEST_DATABASE_URL, options: `-c search_path="${schema.schema}"`, max: 4 });
+});
+
+afterAll(async () => {
+  await db?.end();
+  await admin?.end();
+  await schema?.drop();
+});
+
+beforeEach(async () => {
+  await admin.query('TRUNCATE emissions, deliveries, registrations, processed_events');
+});
+
+const LEASE_MS = 60_000;
+const CAP = 16;
+
+async function addRegistration(options: { org?: string; family?: string; events?: string[]; deleted?: boolean } = {}): Promise<string> {
+  const id = randomUUID();
+  await admin.query(
+    `INSERT INTO registrations (id, org_id, family, url, events, secret_enc, deleted_at)
+     VALUES ($1, $2, $3, $4, $5, 'sealed', $6)`,
+    [id, options.org ?? 'org_a', options.family ?? 'webhooks', `http://127.0.0.1:9/${id}`, options.events ?? ['t'], options.deleted ? new Date() : null],
+  );
+  return id;
+}
+
+/** `count` due deliveries, the oldest first in id order, due `ageMs` ago and one millisecond apart. */
+async function addDue(registrationId: string, count: number, ageMs = 60_000): Promise<string[]> {
+  const { rows } = await admin.query<{ id: string }>(
+    `INSERT INTO deliveries (id, org_id, family, registration_id, source_event_id, event_type, body, status, next_attempt_at)
+     SELECT gen_random_uuid(), 'org_a', 'webhooks', $1, gen_random_uuid(), 't', '{"n":' || i || '}', 'pending',
+            now() - make_interval(secs => ($2 - i)::double precision / 1000)
+       FROM generate_series(1, $3) AS i
+     RETURNING id::text AS id`,
+    [registrationId, ageMs, count],
+  );
+  return rows.map((row) => row.id);
+}
+
+/** Marks deliveries as in flight with another replica (live lease, attempt counted). */
+async function leaseElsewhere(ids: string[]): Promise<void> {
+  await admin.query(`UPDATE deliveries SET lease_until = now() + interval '1 minute', attempt_count = attempt_count + 1 WHERE id = ANY($1::uuid[])`, [ids]);
+}
+
+function countBy(deliveries: ClaimedDelivery[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const delivery of deliveries) counts.set(delivery.registration_id, (counts.get(delivery.registration_id) ?? 0) + 1);
+  return counts;
+}
+
+async function delivery(id: string) {
+  const { rows } = await admin.query<{
+    status: string;
+    attempt_count: number;
+    next_attempt_at: Date | null;
+    lease_until: Date | null;
+    delivered_at: Date | null;
+    last_error: string | null;
+  }>('SELECT status, attempt_count, next_attempt_at, lease_until, delivered_at, last_error FROM deliveries WHERE id = $1', [id]);
+  return rows[0]!;
+}
+
+async function emissionsOf(id: string) {
+  const { rows } = await admin.query<{ id: string; attempt_number: number; completed_at: Date | null; response_status: number | null; error_message: string | null }>(
+    'SELECT id::text AS id, attempt_number, completed_at, response_status, error_message FROM emissions WHERE delivery_id = $1 ORDER BY attempt_number',
+    [id],
+  );
+  return rows;
+}
+
+const ok = (delivery: ClaimedDelivery): AttemptRecord => ({ delivery, responseStatus: 200, responseMs: 3, error: null });
+const answered = (delivery: ClaimedDelivery, status: number): AttemptRecord => ({ delivery, responseStatus: status, responseMs: 3, error: `HTTP ${status}` });
+
+describe('claimDue', () => {
+  it('claims oldest first and at most the per-endpoint cap per registration across a large backlog of several', async () => {
+    const [slow, b, c, d] = [await addRegistration(), await addRegistration(), await addRegistration(), await addRegistration()];
+    // A slow receiver: its slots all taken by another replica, 3,000 more due, older than the rest.
+    const slowRows = await addDue(slow as string, 3_016, 90_000);
+    await leaseElsewhere(slowRows.slice(0, CAP));
+    const bRows = await addDue(b as string, 200, 60_000);
+    await leaseElsewhere(bRows.slice(0, 6));
+    const cRows = await addDue(c as string, 100, 30_000);
+    await addDue(d as string, 3, 10_000);
+
+    const first = await claimDue(db, 64, CAP, LEASE_MS);
+    const counts = countBy(first.deliveries);
+    expect(counts.get(slow as string)).toBeUndefined();
+    expect(counts.get(b as string)).toBe(CAP - 6);
+    expect(counts.get(c as string)).toBe(CAP);
+    expect(counts.get(d as string)).toBe(3);
+    expect(first.more).toBe(true);
+    // The oldest rows not in flight, each with a lease, its attempt counted and an emission open.
+    expect(new Set(first.deliveries.filter((x) => x.registration_id === b).map((x) => x.id))).toEqual(new Set(bRows.slice(6, CAP)));
+    expect(new Set(first.deliveries.filter((x) => x.registration_id === c).map((x) => x.id))).toEqual(new Set(cRows.slice(0, CAP)));
+    for (const claimed of first.deliveries) {
+      expect(claimed.attempt_count).toBe(1);
+      expect((await delivery(claimed.id)).lease_until!.getTime()).toBeGreaterThan(Date.now() + LEASE_MS / 2);
+      expect(await emissionsOf(claimed.id)).toEqual([expect.objectContaining({ id: claimed.emission_id, attempt_number: 1, completed_at: null })]);
+    }
+
+    // Every registration with due rows is at its cap now: nothing more, but rows are still waiting.
+    const second = await claimDue(db, 64, CAP, LEASE_MS);
+    expect(second.deliveries).toEqual([]);
+    expect(second.more).toBe(true);
+  });
+
+  it('finds the rows of other registrations behind a backlog once its registration is at its cap', async () => {
+    const [busy, other] = [await addRegistration(), await addRegistration()];
+    await addDue(busy as string, 5_000, 60_000);
+    const otherRows = await addDue(other as string, 5, 1_000);
+    const first = await claimDue(db, 64, CAP, LEASE_MS);
+    expect(countBy(first.deliveries)).toEqual(new Map([[busy, CAP]]));
+    expect(first.more).toBe(true);
+    const second = await claimDue(db, 64, CAP, LEASE_MS);
+    expect(new Set(second.deliveries.map((x) => x.id))).toEqual(new Set(otherRows));
+  });
+
+  it('claims no more than the limit and says when nothing is left behind', async () => {
+    const a = await addRegistration();
+    await addDue(a, 10);
+    const limited = await claimDue(db, 4, CAP, LEASE_MS);
+    expect(limited.deliveries).toHaveLength(4);
+    expect(limited.more).toBe(true);
+    const rest = await claimDue(db, 64, CAP, LEASE_MS);
+    expect(rest.deliveries).toHaveLength(6);
+    expect(rest.more).toBe(false);
+    expect(await claimDue(db, 64, CAP, LEASE_MS)).toEqual({ deliveries: [], more: false });
+  });
+
+  it('lets replicas claiming at once never take the same delivery nor, together, more than the cap', async () => {
+    const registrations = [await addRegistration(), await addRegistration(), await addRegistration()];
+    for (const registration of registrations) await addDue(registration, 500);
+    for (let round = 0; round < 5; round += 1) {
+      await admin.query('UPDATE deliveries SET lease_until = NULL');
+      const claims = await Promise.all([0, 1, 2, 3].map(() => claimDue(db, 20, CAP, LEASE_MS)));
+      const all = claims.flatMap((claim) => claim.deliveries);
+      expect(new Set(all.map((d) => d.id)).size).toBe(all.length);
+      for (const count of countBy(all).values()) expect(count).toBeLessThanOrEqual(CAP);
+    }
+  });
+
+  it('flags a delivery whose registration was deleted after it was recorded, so it is failed unsent', async () => {
+    const live = await addRegistration();
+    const gone = await addRegistration({ deleted: true });
+    const [liveId] = await addDue(live, 1);
+    const [goneId] = await addDue(gone, 1);
+    const claimed = (await claimDue(db, 64, CAP, LEASE_MS)).deliveries;
+    const flags = new Map(claimed.map((row) => [row.id, row.registration_deleted]));
+    expect(flags.get(liveId as string)).toBe(false);
+    expect(flags.get(goneId as string)).toBe(true);
+  });
+
+  it('takes a delivery whose lease ran out (its replica died) again, with a new attempt number', async () => {
+    const a = await addRegistration();
+    const [id] = await addDue(a, 1);
+    const [first] = (await claimDue(db, 64, CAP, 100)).deliveries;
+    expect(first?.id).toBe(id);
+    expect((await claimDue(db, 64, CAP, 100)).deliveries).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const [again] = (await claimDue(db, 64, CAP, LEASE_MS)).deliveries;
+    expect(again).toMatchObject({ id, attempt_count: 2 });
+    expect(again?.emission_id).not.toBe(first?.emission_id);
+  });
+});
+
+describe('recordAttempts', () => {
+  it('writes a batch of outcomes in one statement, each as its own statement did before', async () => {
+    const a = await addRegistration();
+    await addDue(a, 5);
+    const claimed = (await claimDue(db, 64, CAP, LEASE_MS)).deliveries;
+    const [done, retried, failed, stale, cancelled] = claimed as [ClaimedDelivery, ClaimedDelivery, ClaimedDelivery, ClaimedDelivery, ClaimedDelivery];
+    // The registration's deletion cancelled this one while it was in flight.
+    await admin.query(`UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, last_error = 'deleted' WHERE id = $1`, [cancelled.id]);
+
+    const skipped = await recordAttempts(db, [
+      { attempt: ok(done), completion: { kind: 'completed' } },
+      { attempt: answered(retried, 503), completion: { kind: 'retry', delayMs: 60_000 } },
+      { attempt: answered(failed, 400), completion: { kind: 'failed', disableRegistration: false } },
+      // A replica whose lease ran out, writing after a newer attempt was counted: changes nothing.
+      { attempt: answered({ ...stale, attempt_count: stale.attempt_count - 1 }, 503), completion: { kind: 'retry', delayMs: 1 } },
+      { attempt: answered(cancelled, 503), completion: { kind: 'retry', delayMs: 1 } },
+    ]);
+    expect(skipped).toEqual([]);
+
+    expect(await delivery(done.id)).toMatchObject({ status: 'completed', next_attempt_at: null, lease_until: null, last_error: null, delivered_at: expect.any(Date) });
+    const retry = await delivery(retried.id);
+    expect(retry).toMatchObject({ status: 'retry_scheduled', lease_until: null, last_error: 'HTTP 503', delivered_at: null });
+    expect(retry.next_attempt_at!.getTime()).toBeGreaterThan(Date.now() + 50_000);
+    expect(await delivery(failed.id)).toMatchObject({ status: 'failed', next_attempt_at: null, lease_until: null, last_error: 'HTTP 400' });
+    expect(await delivery(stale.id)).toMatchObject({ status: 'pending', attempt_count: 1, lease_until: expect.any(Date) });
+    expect(await delivery(cancelled.id)).toMatchObject({ status: 'failed', last_error: 'deleted', next_attempt_at: null });
+    expect(await emissionsOf(done.id)).toEqual([expect.objectContaining({ completed_at: expect.any(Date), response_status: 200, error_message: null })]);
+    expect(await emissionsOf(retried.id)).toEqual([expect.objectContaining({ completed_at: expect.any(Date), response_status: 503, error_message: 'HTTP 503' })]);
+  });
+
+  it('still completes a delivery cancelled in flight when the receiver took it (2xx)', async () => {
+    const a = await addRegistration();
+    await addDue(a, 1);
+    const [claimed] = (await claimDue(db, 64, CAP, LEASE_MS)).deliveries as [ClaimedDelivery];
+    await admin.query(`UPDATE deliveries SET status = 'failed', next_attempt_at = NULL WHERE id = $1`, [claimed.id]);
+    await recordAttempts(db, [{ attempt: ok(claimed), completion: { kind: 'completed' } }]);
+    expect(await delivery(claimed.id)).toMatchObject({ status: 'completed', last_error: null });
+  });
+
+  it('never waits on a row another transaction holds: it reports it, and records it once released', async () => {
+    const a = await addRegistration();
+    await addDue(a, 2);
+    const [held, free] = (await claimDue(db, 64, CAP, LEASE_MS)).deliveries as [ClaimedDelivery, ClaimedDelivery];
+    const holder = await admin.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM deliveries WHERE id = $1 FOR UPDATE', [held.id]);
+      const finished = [held, free].map((claimed) => ({ attempt: ok(claimed), completion: { kind: 'completed' } as Completion }));
+      const skipped = await recordAttempts(db, finished);
+      expect(skipped.map((entry) => entry.attempt.delivery.id)).toEqual([held.id]);
+      expect((await delivery(free.id)).status).toBe('completed');
+      expect((await delivery(held.id)).status).toBe('pending');
+      expect(await emissionsOf(held.id)).toEqual([expect.objectContaining({ completed_at: null })]);
+      await holder.query('COMMIT');
+      expect(await recordAttempts(db, skipped)).toEqual([]);
+      expect((await delivery(held.id)).status).toBe('completed');
+    } finally {
+      holder.release();
+    }
+  });
+
+  it('on 410 deletes the registration and cancels what it still had pending', async () => {
+    const a = await addRegistration();
+    const other = await addRegistration();
+    const [, ...pending] = await addDue(a, 3);
+    const [untouched] = await addDue(other, 1);
+    const [gone] = (await claimDue(db, 1, CAP, LEASE_MS)).deliveries as [ClaimedDelivery];
+    await recordAttempt(db, answered(gone, 410), { kind: 'failed', disableRegistration: true });
+    expect(await delivery(gone.id)).toMatchObject({ status: 'failed', last_error: 'HTTP 410', lease_until: null });
+    for (const id of pending) expect(await delivery(id)).toMatchObject({ status: 'failed', next_attempt_at: null, last_error: expect.stringContaining('410') });
+    expect((await delivery(untouched!)).status).toBe('pending');
+    const { rows } = await admin.query('SELECT deleted_at FROM registrations WHERE id = $1', [a]);
+    expect(rows[0].deleted_at).toEqual(expect.any(Date));
+  });
+});
+
+/** Counts the record statements that reach the database. */
+function counting(inner: DispatchSql): DispatchSql & { writes: number } {
+  const wrapper = Object.create(inner) as DispatchSql & { writes: number };
+  wrapper.writes = 0;
+  wrapper.$queryRawUnsafe = async <T>(query: string, ...values: unknown[]): Promise<T> => {
+    wrapper.writes += 1;
+    return inner.$queryRawUnsafe<T>(query, ...values);
+  };
+  return wrapper;
+}
+
+describe('AttemptRecorder', () => {
+  it('writes attempts that end together in one statement, and one ending alone at once', async () => {
+    const a = await addRegistration();
+    await addDue(a, 11);
+    const [alone, ...together] = (await claimDue(db, 64, CAP, LEASE_MS)).deliveries as [ClaimedDelivery, ...ClaimedDelivery[]];
+    let sending = together.length;
+    const sql = counting(db);
+    const recorder = new AttemptRecorder(sql, { maxBatch: 128, gatherMs: 1_000, othersSending: () => sending > 0 });
+    const written = together.map((claimed) => {
+      sending -= 1;
+      return recorder.record(ok(claimed), { kind: 'completed' });
+    });
+    await Promise.all(written);
+    expect(sql.writes).toBe(1);
+    const started = Date.now();
+    await recorder.record(ok(alone), { kind: 'completed' });
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(sql.writes).toBe(2);
+    const { rows } = await admin.query(`SELECT count(*)::int AS n FROM deliveries WHERE status = 'completed'`);
+    expect(rows[0].n).toBe(11);
+  });
+
+  it('writes once the first attempt waited gatherMs, even while others are still sending', async () => {
+    const a = await addRegistration();
+    await addDue(a, 1);
+    const [claimed] = (await claimDue(db, 64, CAP, LEASE_MS)).deliveries as [ClaimedDelivery];
+    const recorder = new AttemptRecorder(db, { maxBatch: 128, gatherMs: 20, othersSending: () => true });
+    await recorder.record(ok(claimed), { kind: 'completed' });
+    expect((await delivery(claimed.id)).status).toBe('completed');
+  });
+
+  it('loses nothing when the process dies before the write: the delivery is attempted again once its lease ran out', async () => {
+    const a = await addRegistration();
+    const [id] = await addDue(a, 1);
+    const [first] = (await claimDue(db, 64, CAP, 300)).deliveries as [ClaimedDelivery];
+    // A database that never answers stands for a process killed before the batch went out.
+    const dead: SqlExecutor & { $transaction: never } = {
+      $queryRawUnsafe: () => new Promise<never>(() => undefined),
+      $executeRawUnsafe: () => new Promise<never>(() => undefined),
+      $transaction: undefined as never,
+    };
+    void new AttemptRecorder(dead, { maxBatch: 128, gatherMs: 1, othersSending: () => false }).record(ok(first), { kind: 'completed' });
+
+    // Not final, not lost: still pending and leased, its emission open.
+    expect(await delivery(id!)).toMatchObject({ status: 'pending', attempt_count: 1, lease_until: expect.any(Date) });
+    expect((await claimDue(db, 64, CAP, LEASE_MS)).deliveries).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 350));
+
+    const [again] = (await claimDue(db, 64, CAP, LEASE_MS)).deliveries as [ClaimedDelivery];
+    expect(again).toMatchObject({ id, attempt_count: 2 });
+    await new AttemptRecorder(db, { maxBatch: 128, gatherMs: 1, othersSending: () => false }).record(ok(again), { kind: 'completed' });
+    expect(await delivery(id!)).toMatchObject({ status: 'completed', attempt_count: 2, lease_until: null });
+    const emissions = await emissionsOf(id!);
+    expect(emissions).toEqual([
+      expect.objectContaining({ attempt_number: 1, completed_at: null }),
+      expect.objectContaining({ attempt_number: 2, completed_at: expect.any(Date), response_status: 200 }),
+    ]);
+  });
+});
+
+describe('fanOut', () => {
+  const event = (orgId: string, type = 't', payload: unknown = { event: type, n: randomUUID() }): DomainEvent => ({
+    id: randomUUID(),
+    type: type as DomainEvent['type'],
+    orgId,
+    source: 'wallet',
+    occurredAt: new Date().toISOString(),
+    payload,
+  });
+
+  it('records one delivery per active subscribed registration of the organization, in one statement for many events', async () => {
+    const hooks = await addRegistration({ org: 'org_a' });
+    const gvault = await addRegistration({ org: 'org_a', family: 'gvault' });
+    await addRegistration({ org: 'org_a', events: ['other'] });
+    await addRegistration({ org: 'org_a', deleted: true });
+    const foreign = await addRegistration({ org: 'org_b' });
+    const mine = event('org_a', 't', { event: 't', quote: 'a "quoted" \\ value', unicode: 'é✓' });
+    const shared = event(ALL_ORGANIZATIONS);
+    const ignored = event('org_a', 'nobody');
+
+    const registrations = await fanOut(db, 'webhook-deliveries', [mine, shared, ignored]);
+    expect(registrations.sort()).toEqual([hooks, gvault, hooks, gvault, foreign].sort());
+
+    const { rows } = await admin.query<{ id: string; registration_id: string; source_event_id: string; org_id: string; body: string; status: string }>(
+      'SELECT id::text AS id, registration_id::text AS registration_id, source_event_id::text AS source_event_id, org_id, body, status FROM deliveries',
+    );
+    expect(rows).toHaveLength(5);
+    for (const row of rows) {
+      const source = row.source_event_id === mine.id ? mine : shared;
+      expect(row.status).toBe('pending');
+      if (row.registration_id === gvault) {
+        expect(row.body).toBe(deliveryBody('gvault', source, row.id));
+        expect(JSON.parse(row.body)).toMatchObject({ id: row.id, type: source.type, data: source.payload });
+      } else {
+        expect(row.body).toBe(JSON.stringify(source.payload));
+      }
+      expect(row.org_id).toBe(row.registration_id === foreign ? 'org_b' : 'org_a');
+    }
+    // Claimable right away, with the body exactly as recorded.
+    const claimed = await claimDue(db, 64, CAP, LEASE_MS);
+    expect(claimed.deliveries).toHaveLength(5);
+  });
+
+  it('adds nothing for an event already processed, also when it comes twice in one batch', async () => {
+    const hooks = await addRegistration();
+    const once = event('org_a');
+    expect(await fanOut(db, 'webhook-deliveries', [once, once])).toEqual([hooks]);
+    expect(await fanOut(db, 'webhook-deliveries', [once, event('org_b')])).toEqual([]);
+    const { rows } = await admin.query('SELECT count(*)::int AS n FROM deliveries');
+    expect(rows[0].n).toBe(1);
+    const processed = await admin.query('SELECT count(*)::int AS n FROM processed_events');
+    expect(processed.rows[0].n).toBe(2);
+  });
+});
