@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Msg, NatsConnection } from '@nats-io/transport-node';
 import { createInbox } from '@nats-io/transport-node';
 import { isRpcErrorPayload, ServiceError } from '@service/errors';
@@ -47,8 +46,9 @@ export class NatsRequester {
    * NATS header, which would cost every message a header block to encode and parse).
    */
   async request<T>(subject: string, data: unknown, options: { timeoutMs?: number } = {}): Promise<T> {
-    const payload = JSON.stringify({ pattern: subject, data, id: randomUUID() });
     const token = (this.sequence = (this.sequence + 1) % Number.MAX_SAFE_INTEGER).toString(36);
+    // Nest echoes `id` in its reply; the reply subject's token already identifies the request.
+    const payload = JSON.stringify({ pattern: subject, data, id: token });
     const reply = new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => this.pending.get(token)?.reject(), options.timeoutMs ?? this.timeoutMs);
       this.pending.set(token, {
