@@ -10,7 +10,9 @@ export interface AccessLogEntry {
   readonly durationMs: number;
 }
 
-/** Lines waiting past this size are written at once rather than at the end of the event-loop turn. */
+/** Lines wait at most this long to be written together... */
+const FLUSH_AFTER_MS = 20;
+/** ...or until they reach this size. */
 const FLUSH_BYTES = 64 * 1024;
 const INFO = 30;
 
@@ -22,12 +24,14 @@ interface Destination {
  * The one log line per request, on the hot path of every call. It writes the same JSON line the
  * service's pino logger would (`level`, `time`, the logger's bindings, then the fields), but
  * serialises it directly (the fields are known; there is nothing to redact) and writes the lines
- * of one event-loop turn to the logger's own destination together, in one write instead of one
- * per request. Lines still buffered when the process exits are written on the way out.
+ * of up to 20 ms to the logger's own destination together, in one write instead of one per
+ * request (a write per event-loop turn still cost the NATS route about 4 µs per request). Lines
+ * still buffered when the process exits are written on the way out; a SIGKILL loses at most the
+ * last 20 ms of access lines.
  */
 export class AccessLog {
   private buffer = '';
-  private scheduled = false;
+  private timer: NodeJS.Timeout | undefined;
   private readonly prefix: string;
   private readonly flushNow = () => this.flush();
 
@@ -57,14 +61,12 @@ export class AccessLog {
       `,"method":${JSON.stringify(entry.method)},"route":${JSON.stringify(entry.route)},"status":${entry.status}` +
       `,"durationMs":${entry.durationMs}}\n`;
     if (this.buffer.length >= FLUSH_BYTES) this.flush();
-    else if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(this.flushNow);
-    }
+    else this.timer ??= setTimeout(this.flushNow, FLUSH_AFTER_MS).unref();
   }
 
   flush(): void {
-    this.scheduled = false;
+    clearTimeout(this.timer);
+    this.timer = undefined;
     if (this.buffer === '') return;
     const lines = this.buffer;
     this.buffer = '';
