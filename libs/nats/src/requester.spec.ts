@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Msg, NatsConnection } from '@nats-io/transport-node';
 import { ServiceError } from '@service/errors';
 import { connectNats } from './connection.js';
-import { NatsRequester } from './requester.js';
+import { ForwardedJson, NatsRequester } from './requester.js';
 
 const NATS_URL = process.env['TEST_NATS_URL'] ?? 'nats://127.0.0.1:4222';
 
@@ -63,6 +63,35 @@ describe('NatsRequester', () => {
     const answers = await Promise.all(Array.from({ length: 500 }, (_, index) => requester.request<{ index: number }>(topic, { index })));
     expect(answers.map((answer) => answer.index)).toEqual(Array.from({ length: 500 }, (_, index) => index));
     expect(requester.inFlight).toBe(0);
+  });
+
+  it('forwards a response as the exact JSON text the service sent, whichever way Nest closed the reply', async () => {
+    const tricky = { id: 'x', text: ',"isDisposed":true,"id":"1"}', nested: [{ response: 1 }], unicode: 'é\u2028' };
+    const whole = await respond('forward-whole', (data) => ({ response: data }));
+    const requester = new NatsRequester(client, 2_000);
+    const forwarded = await requester.forward(whole, tricky);
+    expect(forwarded).toBeInstanceOf(ForwardedJson);
+    expect(forwarded.json).toBe(JSON.stringify(tricky));
+    expect(JSON.stringify({ wrapped: forwarded })).toBe(JSON.stringify({ wrapped: tricky }));
+
+    // Nest may send the response and the end of the stream as two packets: the first one counts.
+    const topic = subject('forward-split');
+    server.subscribe(topic, {
+      callback: (_error, message) => {
+        const { id } = JSON.parse(message.string()) as { id: string };
+        message.respond(JSON.stringify({ response: [1, 'two'], id }));
+      },
+    });
+    await server.flush();
+    expect((await requester.forward(topic, {})).json).toBe('[1,"two"]');
+  });
+
+  it('forwards an error reply as the ServiceError, and a reply without a response as null', async () => {
+    const failing = await respond('forward-failing', () => ({ err: { status: 404, code: 'wallet_not_found', message: 'No such wallet.' } }));
+    const requester = new NatsRequester(client, 2_000);
+    expect(await codeOf(requester.forward(failing, {}))).toBe('wallet_not_found');
+    const empty = await respond('forward-empty', () => ({}));
+    expect((await requester.forward(empty, {})).json).toBe('null');
   });
 
   it("throws the service's error as a ServiceError with its code", async () => {

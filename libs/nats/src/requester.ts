@@ -43,14 +43,31 @@ export class NatsRequester {
 
   /**
    * Sends `data` (for the gateway `{ctx, ...input}`: the request id travels in `ctx`, not in a
-   * NATS header, which would cost every message a header block to encode and parse).
+   * NATS header, which would cost every message a header block to encode and parse) and resolves
+   * to the service's response.
    */
   async request<T>(subject: string, data: unknown, options: { timeoutMs?: number } = {}): Promise<T> {
+    const { text } = await this.send(subject, data, options.timeoutMs);
+    return unwrapReply<T>(text);
+  }
+
+  /**
+   * Like {@link request}, for a response that only goes back to an HTTP client: it is not parsed
+   * here, but cut out of the service's reply as the JSON text it is, and serialises to exactly
+   * that text. An error reply still throws the service's {@link ServiceError}.
+   */
+  async forward<T>(subject: string, data: unknown, options: { timeoutMs?: number } = {}): Promise<ForwardedJson<T>> {
+    const { text, token } = await this.send(subject, data, options.timeoutMs);
+    const json = responseText(text, token);
+    return new ForwardedJson<T>(json ?? JSON.stringify(unwrapReply(text) ?? null));
+  }
+
+  private async send(subject: string, data: unknown, timeoutMs = this.timeoutMs): Promise<{ text: string; token: string }> {
     const token = (this.sequence = (this.sequence + 1) % Number.MAX_SAFE_INTEGER).toString(36);
     // Nest echoes `id` in its reply; the reply subject's token already identifies the request.
     const payload = JSON.stringify({ pattern: subject, data, id: token });
     const reply = new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => this.pending.get(token)?.reject(), options.timeoutMs ?? this.timeoutMs);
+      const timer = setTimeout(() => this.pending.get(token)?.reject(), timeoutMs);
       this.pending.set(token, {
         resolve,
         reject: () => {
@@ -67,7 +84,7 @@ export class NatsRequester {
       // A closed or draining connection.
       this.pending.get(token)?.reject();
     }
-    return unwrapReply<T>(await reply);
+    return { text: await reply, token };
   }
 
   private settle(error: Error | null, message: Msg | undefined): void {
@@ -85,6 +102,38 @@ export class NatsRequester {
     this.pending.delete(token);
     pending.resolve(message.string());
   }
+}
+
+/**
+ * A service's JSON response passed on as the text it came as. `JSON.stringify` of it gives that
+ * text back (through `toJSON`), and the gateway's reply serializer writes `json` as it is.
+ */
+export class ForwardedJson<T = unknown> {
+  /** The type of the value the text holds (for signatures only). */
+  declare readonly value?: T;
+
+  constructor(readonly json: string) {}
+
+  toJSON(): unknown {
+    return JSON.parse(this.json);
+  }
+}
+
+const RESPONSE_HEAD = '{"response":';
+const DISPOSED = ',"isDisposed":true';
+
+/**
+ * The response's JSON text inside Nest's reply `{"response":<json>[,"isDisposed":true],"id":"<token>"}`
+ * (the shape JSON.stringify gives Nest's reply packet), or undefined when the reply has another
+ * shape (an error, no response): then it is parsed. The id is this requester's token, so the
+ * text is cut only when both ends are exactly where Nest puts them.
+ */
+function responseText(reply: string, token: string): string | undefined {
+  const tail = `,"id":"${token}"}`;
+  if (!reply.startsWith(RESPONSE_HEAD) || !reply.endsWith(tail)) return undefined;
+  let end = reply.length - tail.length;
+  if (reply.endsWith(DISPOSED, end)) end -= DISPOSED.length;
+  return end > RESPONSE_HEAD.length ? reply.slice(RESPONSE_HEAD.length, end) : undefined;
 }
 
 /** No responder, a timeout or a closed connection: the caller may retry safely. */

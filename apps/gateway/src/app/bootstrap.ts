@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { connectNats } from '@service/nats';
+import { connectNats, ForwardedJson } from '@service/nats';
 import { NestPinoLogger } from '@service/service-runtime';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
@@ -73,6 +73,11 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     logger,
   });
   closeConnectionsAsTheyIdle(app.getHttpAdapter().getInstance());
+  // A service's response forwarded untouched is written as the JSON text it came as.
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .setReplySerializer((payload) => (payload instanceof ForwardedJson ? payload.json : JSON.stringify(payload)));
   app.useGlobalFilters(new HttpErrorFilter(logger));
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {

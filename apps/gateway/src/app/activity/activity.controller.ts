@@ -1,7 +1,7 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ActivityPageDto, ActivityQueryDto, type RequestContext, SUBJECTS } from '@service/contracts';
-import type { NatsRequester } from '@service/nats';
+import type { ForwardedJson, NatsRequester } from '@service/nats';
 import { ApiStandardErrors } from '../docs/api-errors.js';
 import { Ctx } from '../http/request-context.js';
 import { ValidQuery } from '../http/validation.js';
@@ -21,7 +21,7 @@ export class ActivityController {
   })
   @ApiOkResponse({ type: ActivityPageDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400] })
-  list(@Ctx() ctx: RequestContext, @ValidQuery(ActivityQueryDto) query: ActivityQueryDto): Promise<ActivityPageDto> {
-    return this.services.request(SUBJECTS.activity.feedList, { ctx, ...query });
+  list(@Ctx() ctx: RequestContext, @ValidQuery(ActivityQueryDto) query: ActivityQueryDto): Promise<ForwardedJson<ActivityPageDto>> {
+    return this.services.forward(SUBJECTS.activity.feedList, { ctx, ...query });
   }
 }

@@ -9,7 +9,7 @@ import {
   type RequestContext,
   SUBJECTS,
 } from '@service/contracts';
-import type { NatsRequester } from '@service/nats';
+import type { ForwardedJson, NatsRequester } from '@service/nats';
 import { ApiStandardErrors } from '../docs/api-errors.js';
 import { Ctx } from '../http/request-context.js';
 import { ValidParams, ValidQuery } from '../http/validation.js';
@@ -25,8 +25,8 @@ export class GVaultsController {
   @ApiOperation({ summary: 'The gtoken catalogue of this environment (unpaginated)' })
   @ApiOkResponse({ type: GVaultYieldSourceListDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400] })
-  yieldSources(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto): Promise<GVaultYieldSourceListDto> {
-    return this.services.request(SUBJECTS.gvault.yieldSourcesList, { ctx });
+  yieldSources(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto): Promise<ForwardedJson<GVaultYieldSourceListDto>> {
+    return this.services.forward(SUBJECTS.gvault.yieldSourcesList, { ctx });
   }
 
   @Get(':gVaultId/allowlist/:address')
@@ -46,7 +46,7 @@ export class GVaultsController {
     @Ctx() ctx: RequestContext,
     @ValidParams(GVaultAllowlistParamsDto) params: GVaultAllowlistParamsDto,
     @ValidQuery(NoQueryDto) _query: NoQueryDto,
-  ): Promise<GVaultAllowlistDto> {
-    return this.services.request(SUBJECTS.gvault.allowlistCheck, { ctx, gVaultId: params.gVaultId, address: params.address });
+  ): Promise<ForwardedJson<GVaultAllowlistDto>> {
+    return this.services.forward(SUBJECTS.gvault.allowlistCheck, { ctx, gVaultId: params.gVaultId, address: params.address });
   }
 }

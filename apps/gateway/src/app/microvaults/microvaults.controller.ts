@@ -15,7 +15,7 @@ import {
   SUBJECTS,
 } from '@service/contracts';
 import { ServiceError } from '@service/errors';
-import type { NatsRequester } from '@service/nats';
+import type { ForwardedJson, NatsRequester } from '@service/nats';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiStandardErrors } from '../docs/api-errors.js';
 import { Ctx } from '../http/request-context.js';
@@ -106,8 +106,8 @@ export class MicroVaultsController {
     @Ctx() ctx: RequestContext,
     @UuidV4Param('vaultId') vaultId: string,
     @ValidQuery(NoQueryDto) _query: NoQueryDto,
-  ): Promise<MicroVaultPauseStatusDto> {
-    return this.services.request(SUBJECTS.microvault.pauseStatusGet, { ctx, vaultId });
+  ): Promise<ForwardedJson<MicroVaultPauseStatusDto>> {
+    return this.services.forward(SUBJECTS.microvault.pauseStatusGet, { ctx, vaultId });
   }
 
   @Get('vaults/:vaultId/tasks')
@@ -119,9 +119,9 @@ export class MicroVaultsController {
     @Ctx() ctx: RequestContext,
     @UuidV4Param('vaultId') vaultId: string,
     @ValidQuery(PageQueryDto) query: PageQueryDto,
-  ): Promise<MicroVaultTaskPageDto> {
+  ): Promise<ForwardedJson<MicroVaultTaskPageDto>> {
     const input = { vaultId, cursor: query.cursor, limit: query.limit };
-    return this.services.request(SUBJECTS.microvault.tasksList, { ctx, ...input });
+    return this.services.forward(SUBJECTS.microvault.tasksList, { ctx, ...input });
   }
 
   @Get('tasks/:taskId')
@@ -133,8 +133,8 @@ export class MicroVaultsController {
     @Ctx() ctx: RequestContext,
     @UuidV4Param('taskId') taskId: string,
     @ValidQuery(NoQueryDto) _query: NoQueryDto,
-  ): Promise<MicroVaultTaskDto> {
-    return this.services.request(SUBJECTS.microvault.tasksGet, { ctx, taskId });
+  ): Promise<ForwardedJson<MicroVaultTaskDto>> {
+    return this.services.forward(SUBJECTS.microvault.tasksGet, { ctx, taskId });
   }
 
   /** 202 for a new task; 200 with the same task when the key and body replay an earlier request. */

@@ -10,7 +10,7 @@ import {
   type RequestContext,
   SUBJECTS,
 } from '@service/contracts';
-import type { NatsRequester } from '@service/nats';
+import type { ForwardedJson, NatsRequester } from '@service/nats';
 import { ApiStandardErrors } from '../docs/api-errors.js';
 import { Ctx } from '../http/request-context.js';
 import { UuidParam, ValidBody, ValidQuery } from '../http/validation.js';
@@ -22,8 +22,8 @@ import { SERVICE_REQUESTER } from '../services.js';
 export class AddressBookController {
   constructor(@Inject(SERVICE_REQUESTER) private readonly services: NatsRequester) {}
 
-  private ask<T>(subject: string, ctx: RequestContext, input: object): Promise<T> {
-    return this.services.request<T>(subject, { ctx, ...input });
+  private ask<T>(subject: string, ctx: RequestContext, input: object): Promise<ForwardedJson<T>> {
+    return this.services.forward<T>(subject, { ctx, ...input });
   }
 
   @Post()
@@ -34,21 +34,21 @@ export class AddressBookController {
     @Ctx() ctx: RequestContext,
     @ValidQuery(NoQueryDto) _query: NoQueryDto,
     @ValidBody(CreateAddressBookEntryDto) body: CreateAddressBookEntryDto,
-  ): Promise<AddressBookEntryCreatedDto> {
+  ): Promise<ForwardedJson<AddressBookEntryCreatedDto>> {
     return this.ask(SUBJECTS.wallet.addressBookCreate, ctx, body);
   }
 
   @Get()
   @ApiOkResponse({ type: AddressBookEntryListDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400] })
-  list(@Ctx() ctx: RequestContext, @ValidQuery(PageQueryDto) query: PageQueryDto): Promise<AddressBookEntryListDto> {
+  list(@Ctx() ctx: RequestContext, @ValidQuery(PageQueryDto) query: PageQueryDto): Promise<ForwardedJson<AddressBookEntryListDto>> {
     return this.ask(SUBJECTS.wallet.addressBookList, ctx, query);
   }
 
   @Delete(':entryId')
   @ApiOkResponse({ type: AddressBookEntryDeletedDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
-  remove(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @UuidParam('entryId') entryId: string): Promise<AddressBookEntryDeletedDto> {
+  remove(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @UuidParam('entryId') entryId: string): Promise<ForwardedJson<AddressBookEntryDeletedDto>> {
     return this.ask(SUBJECTS.wallet.addressBookDelete, ctx, { entryId });
   }
 }

@@ -24,7 +24,7 @@ import {
   WalletYieldSourceListDto,
 } from '@service/contracts';
 import { ServiceError } from '@service/errors';
-import type { NatsRequester } from '@service/nats';
+import type { ForwardedJson, NatsRequester } from '@service/nats';
 import type { GatewayConfig } from '../../config.js';
 import { ApiStandardErrors } from '../docs/api-errors.js';
 import { Ctx } from '../http/request-context.js';
@@ -49,15 +49,15 @@ export class WalletsController {
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
-  private ask<T>(subject: string, ctx: RequestContext, input: object): Promise<T> {
-    return this.services.request<T>(subject, { ctx, ...input });
+  private ask<T>(subject: string, ctx: RequestContext, input: object): Promise<ForwardedJson<T>> {
+    return this.services.forward<T>(subject, { ctx, ...input });
   }
 
   @Get('yield-sources')
   @ApiOperation({ summary: "The environment's yield-source catalogue" })
   @ApiOkResponse({ type: WalletYieldSourceListDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400] })
-  yieldSources(@Ctx() ctx: RequestContext, @ValidQuery(PageQueryDto) query: PageQueryDto): Promise<WalletYieldSourceListDto> {
+  yieldSources(@Ctx() ctx: RequestContext, @ValidQuery(PageQueryDto) query: PageQueryDto): Promise<ForwardedJson<WalletYieldSourceListDto>> {
     return this.ask(SUBJECTS.wallet.yieldSourcesList, ctx, query);
   }
 
@@ -66,7 +66,7 @@ export class WalletsController {
   @ApiOperation({ summary: 'Create a wallet (idempotent on requestId); it starts `creating` and becomes `idle`' })
   @ApiOkResponse({ type: WalletDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404, 409] })
-  create(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @ValidBody(CreateWalletDto) body: CreateWalletDto): Promise<WalletDto> {
+  create(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @ValidBody(CreateWalletDto) body: CreateWalletDto): Promise<ForwardedJson<WalletDto>> {
     return this.ask(SUBJECTS.wallet.walletsCreate, ctx, body);
   }
 
@@ -74,14 +74,14 @@ export class WalletsController {
   @ApiOperation({ summary: "The organization's wallets, newest first" })
   @ApiOkResponse({ type: WalletListDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400] })
-  list(@Ctx() ctx: RequestContext, @ValidQuery(PageQueryDto) query: PageQueryDto): Promise<WalletListDto> {
+  list(@Ctx() ctx: RequestContext, @ValidQuery(PageQueryDto) query: PageQueryDto): Promise<ForwardedJson<WalletListDto>> {
     return this.ask(SUBJECTS.wallet.walletsList, ctx, query);
   }
 
   @Get(':id')
   @ApiOkResponse({ type: WalletDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
-  get(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @UuidParam('id') walletId: string): Promise<WalletDto> {
+  get(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @UuidParam('id') walletId: string): Promise<ForwardedJson<WalletDto>> {
     return this.ask(SUBJECTS.wallet.walletsGet, ctx, { walletId });
   }
 
@@ -95,7 +95,7 @@ export class WalletsController {
     @UuidParam('id') walletId: string,
     @Body() raw: unknown,
     @ValidBody(UpdateWalletDto) body: UpdateWalletDto,
-  ): Promise<WalletDto> {
+  ): Promise<ForwardedJson<WalletDto>> {
     onlyLabel(raw);
     return this.ask(SUBJECTS.wallet.walletsUpdate, ctx, { walletId, label: body.label });
   }
@@ -109,7 +109,7 @@ export class WalletsController {
     @ValidQuery(NoQueryDto) _query: NoQueryDto,
     @UuidParam('id') walletId: string,
     @ValidBody(UpdateStrategyDto) body: UpdateStrategyDto,
-  ): Promise<WalletDto> {
+  ): Promise<ForwardedJson<WalletDto>> {
     return this.ask(SUBJECTS.wallet.strategyUpdate, ctx, { walletId, ...body });
   }
 
@@ -117,7 +117,7 @@ export class WalletsController {
   @ApiOperation({ summary: 'Earned yield and what a year at the current rates earns' })
   @ApiOkResponse({ type: WalletYieldDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
-  yield(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @UuidParam('id') walletId: string): Promise<WalletYieldDto> {
+  yield(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @UuidParam('id') walletId: string): Promise<ForwardedJson<WalletYieldDto>> {
     return this.ask(SUBJECTS.wallet.yieldGet, ctx, { walletId });
   }
 
@@ -131,7 +131,7 @@ export class WalletsController {
     @ValidQuery(NoQueryDto) _query: NoQueryDto,
     @UuidParam('id') walletId: string,
     @ValidBody(SimulateDepositDto) body: SimulateDepositDto,
-  ): Promise<DepositDto> {
+  ): Promise<ForwardedJson<DepositDto>> {
     if (this.config.SERVICE_ENV !== 'sandbox') throw new NotFoundException();
     return this.ask(SUBJECTS.wallet.depositsSimulate, ctx, { walletId, ...body });
   }
@@ -139,7 +139,7 @@ export class WalletsController {
   @Get(':id/deposits')
   @ApiOkResponse({ type: DepositListDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
-  deposits(@Ctx() ctx: RequestContext, @ValidQuery(PageQueryDto) query: PageQueryDto, @UuidParam('id') walletId: string): Promise<DepositListDto> {
+  deposits(@Ctx() ctx: RequestContext, @ValidQuery(PageQueryDto) query: PageQueryDto, @UuidParam('id') walletId: string): Promise<ForwardedJson<DepositListDto>> {
     return this.ask(SUBJECTS.wallet.depositsList, ctx, { walletId, ...query });
   }
 
@@ -151,7 +151,7 @@ export class WalletsController {
     @ValidQuery(NoQueryDto) _query: NoQueryDto,
     @UuidParam('id') walletId: string,
     @UuidParam('depositId') depositId: string,
-  ): Promise<DepositDto> {
+  ): Promise<ForwardedJson<DepositDto>> {
     return this.ask(SUBJECTS.wallet.depositsGet, ctx, { walletId, depositId });
   }
 
@@ -165,7 +165,7 @@ export class WalletsController {
     @ValidQuery(NoQueryDto) _query: NoQueryDto,
     @UuidParam('id') walletId: string,
     @ValidBody(AllocateDto) body: AllocateDto,
-  ): Promise<AllocationResponseDto> {
+  ): Promise<ForwardedJson<AllocationResponseDto>> {
     return this.ask(SUBJECTS.wallet.allocate, ctx, { walletId, ...body });
   }
 
@@ -179,7 +179,7 @@ export class WalletsController {
     @ValidQuery(NoQueryDto) _query: NoQueryDto,
     @UuidParam('id') walletId: string,
     @ValidBody(AllocatePreviewDto) body: AllocatePreviewDto,
-  ): Promise<AllocatePreviewResponseDto> {
+  ): Promise<ForwardedJson<AllocatePreviewResponseDto>> {
     return this.ask(SUBJECTS.wallet.allocatePreview, ctx, { walletId, allocations: body.allocations });
   }
 
@@ -193,7 +193,7 @@ export class WalletsController {
     @ValidQuery(NoQueryDto) _query: NoQueryDto,
     @UuidParam('id') walletId: string,
     @Param('chain') chain: string,
-  ): Promise<DepositAddressSetupDto> {
+  ): Promise<ForwardedJson<DepositAddressSetupDto>> {
     return this.ask(SUBJECTS.wallet.depositAddressesEnable, ctx, { walletId, chain });
   }
 }

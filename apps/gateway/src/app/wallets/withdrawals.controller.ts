@@ -12,7 +12,7 @@ import {
   WithdrawalPreviewResponseDto,
 } from '@service/contracts';
 import { ServiceError } from '@service/errors';
-import type { NatsRequester } from '@service/nats';
+import type { ForwardedJson, NatsRequester } from '@service/nats';
 import { ApiStandardErrors } from '../docs/api-errors.js';
 import { Ctx } from '../http/request-context.js';
 import { UuidParam, ValidBody, ValidQuery } from '../http/validation.js';
@@ -30,8 +30,8 @@ function legIndexOf(raw: string): number {
 export class WithdrawalsController {
   constructor(@Inject(SERVICE_REQUESTER) private readonly services: NatsRequester) {}
 
-  private ask<T>(subject: string, ctx: RequestContext, input: object): Promise<T> {
-    return this.services.request<T>(subject, { ctx, ...input });
+  private ask<T>(subject: string, ctx: RequestContext, input: object): Promise<ForwardedJson<T>> {
+    return this.services.forward<T>(subject, { ctx, ...input });
   }
 
   @Post('withdrawal-preview')
@@ -44,7 +44,7 @@ export class WithdrawalsController {
     @ValidQuery(NoQueryDto) _query: NoQueryDto,
     @UuidParam('id') walletId: string,
     @ValidBody(WithdrawalPreviewDto) body: WithdrawalPreviewDto,
-  ): Promise<WithdrawalPreviewResponseDto> {
+  ): Promise<ForwardedJson<WithdrawalPreviewResponseDto>> {
     return this.ask(SUBJECTS.wallet.withdrawalsPreview, ctx, { walletId, ...body });
   }
 
@@ -58,7 +58,7 @@ export class WithdrawalsController {
     @ValidQuery(NoQueryDto) _query: NoQueryDto,
     @UuidParam('id') walletId: string,
     @ValidBody(CreateWithdrawalDto) body: CreateWithdrawalDto,
-  ): Promise<WithdrawalDto> {
+  ): Promise<ForwardedJson<WithdrawalDto>> {
     return this.ask(SUBJECTS.wallet.withdrawalsCreate, ctx, { walletId, ...body });
   }
 
@@ -66,7 +66,7 @@ export class WithdrawalsController {
   @ApiOperation({ summary: "The wallet's withdrawals, newest first" })
   @ApiOkResponse({ type: WithdrawalListDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
-  list(@Ctx() ctx: RequestContext, @ValidQuery(PageQueryDto) query: PageQueryDto, @UuidParam('id') walletId: string): Promise<WithdrawalListDto> {
+  list(@Ctx() ctx: RequestContext, @ValidQuery(PageQueryDto) query: PageQueryDto, @UuidParam('id') walletId: string): Promise<ForwardedJson<WithdrawalListDto>> {
     return this.ask(SUBJECTS.wallet.withdrawalsList, ctx, { walletId, ...query });
   }
 
@@ -78,7 +78,7 @@ export class WithdrawalsController {
     @ValidQuery(NoQueryDto) _query: NoQueryDto,
     @UuidParam('id') walletId: string,
     @UuidParam('withdrawalId') withdrawalId: string,
-  ): Promise<WithdrawalDto> {
+  ): Promise<ForwardedJson<WithdrawalDto>> {
     return this.ask(SUBJECTS.wallet.withdrawalsGet, ctx, { walletId, withdrawalId });
   }
 
@@ -92,7 +92,7 @@ export class WithdrawalsController {
     @ValidQuery(NoQueryDto) _query: NoQueryDto,
     @UuidParam('id') walletId: string,
     @UuidParam('withdrawalId') withdrawalId: string,
-  ): Promise<WithdrawalDto> {
+  ): Promise<ForwardedJson<WithdrawalDto>> {
     return this.ask(SUBJECTS.wallet.withdrawalsCancel, ctx, { walletId, withdrawalId });
   }
 
@@ -108,7 +108,7 @@ export class WithdrawalsController {
     @UuidParam('id') walletId: string,
     @UuidParam('withdrawalId') withdrawalId: string,
     @Param('legIndex') legIndex: string,
-  ): Promise<WithdrawalDto> {
+  ): Promise<ForwardedJson<WithdrawalDto>> {
     return this.ask(SUBJECTS.wallet.payoutsApprove, ctx, { walletId, withdrawalId, legIndex: legIndexOf(legIndex) });
   }
 }

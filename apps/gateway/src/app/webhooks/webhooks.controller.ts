@@ -19,7 +19,7 @@ import {
   WebhookRegistrationDto,
   WebhookRegistrationPageDto,
 } from '@service/contracts';
-import type { NatsRequester } from '@service/nats';
+import type { ForwardedJson, NatsRequester } from '@service/nats';
 import { ApiStandardErrors } from '../docs/api-errors.js';
 import { Ctx } from '../http/request-context.js';
 import { UuidParam, ValidBody, ValidQuery } from '../http/validation.js';
@@ -48,8 +48,8 @@ function registrationController(routes: FamilyRoutes): Type {
   class RegistrationController {
     constructor(@Inject(SERVICE_REQUESTER) readonly services: NatsRequester) {}
 
-    ask<T>(subject: string, ctx: RequestContext, input: object): Promise<T> {
-      return this.services.request<T>(subject, { ctx, ...input, family });
+    ask<T>(subject: string, ctx: RequestContext, input: object): Promise<ForwardedJson<T>> {
+      return this.services.forward<T>(subject, { ctx, ...input, family });
     }
 
     @Post()
