@@ -7,7 +7,8 @@ declare module 'fastify' {
     /** Set by the auth hook on every authenticated route. */
     ctx?: RequestContext;
     requestId: string;
-    startedAt: bigint;
+    /** `performance.now()` when the request came in. */
+    startedAt: number;
   }
 }
 
