@@ -3,18 +3,17 @@ import { PgPoolSql } from '@service/events';
 import { SERVICE_CONFIG } from '@service/service-runtime';
 import type { WebhookConfig } from '../config.js';
 
-/** Two fan-out statements at a time, with room to spare. */
-const CONSUMER_POOL_SIZE = 4;
+/** Connections per pool: two statements at a time (fan-outs, or a claim, a batch of records and a 410), with room to spare. */
+const POOL_SIZE = 4;
 
 /**
- * Plain `pg` for the event consumer (fan-out statements): Prisma costs extra round trips, which
- * dominated the time per delivery. Same database and schema as the Prisma client; models and
- * migrations stay Prisma's.
+ * Plain `pg` for the delivery path, with its fixed statements prepared once per connection:
+ * Prisma costs extra round trips, which dominated the time per delivery. Same database and schema
+ * as the Prisma client; models and migrations stay Prisma's.
  */
-@Injectable()
-export class PgSql extends PgPoolSql implements OnApplicationShutdown {
-  constructor(@Inject(SERVICE_CONFIG) config: WebhookConfig) {
-    super({ connectionString: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, max: CONSUMER_POOL_SIZE, preparedStatements: 'consumer' });
+abstract class DeliveryPathSql extends PgPoolSql implements OnApplicationShutdown {
+  constructor(config: WebhookConfig, statementPrefix: string) {
+    super({ connectionString: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, max: POOL_SIZE, preparedStatements: statementPrefix });
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -22,8 +21,13 @@ export class PgSql extends PgPoolSql implements OnApplicationShutdown {
   }
 }
 
-/** One claim, one batch of records and a 410 at a time, with room to spare. */
-const DISPATCH_POOL_SIZE = 4;
+/** The event consumer's connections (fan-out statements). */
+@Injectable()
+export class PgSql extends DeliveryPathSql {
+  constructor(@Inject(SERVICE_CONFIG) config: WebhookConfig) {
+    super(config, 'consumer');
+  }
+}
 
 /**
  * The dispatcher's own connections (claims, attempt records), apart from the consumer's: while a
@@ -31,12 +35,8 @@ const DISPATCH_POOL_SIZE = 4;
  * claims and records queued behind it held their delivery slots for tens of milliseconds.
  */
 @Injectable()
-export class DispatchSql extends PgPoolSql implements OnApplicationShutdown {
+export class DispatchSql extends DeliveryPathSql {
   constructor(@Inject(SERVICE_CONFIG) config: WebhookConfig) {
-    super({ connectionString: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, max: DISPATCH_POOL_SIZE, preparedStatements: 'dispatch' });
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.end();
+    super(config, 'dispatch');
   }
 }
