@@ -89,7 +89,7 @@ export class DurableConsumer<Tx extends SqlExecutor> {
       });
       message.ack();
     } catch (error) {
-      const delay = Math.min(1000 * 2 ** Math.min(message.info.deliveryCount, 16), MAX_RETRY_DELAY_MS);
+      const delay = redeliveryDelayMs(message);
       logger.warn({ err: error, eventId: event.id, type: event.type, retryInMs: delay }, 'event handler failed; will retry');
       message.nak(delay);
     }
@@ -120,6 +120,11 @@ export async function ensureDurableConsumer(
       filter_subject: filterSubject,
     });
   }
+}
+
+/** How long a failed event waits before it is delivered again: doubling from 2 s, at most a minute. */
+export function redeliveryDelayMs(message: JsMsg): number {
+  return Math.min(1000 * 2 ** Math.min(message.info.deliveryCount, 16), MAX_RETRY_DELAY_MS);
 }
 
 /** The domain event a message carries, or undefined when it is not one (to be terminated, not retried). */

@@ -2,7 +2,7 @@ import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationB
 import { type ConsumerMessages, jetstream, jetstreamManager, type JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { DomainEvent } from '@service/contracts';
-import { ensureDurableConsumer, ensureEventStream, parseDomainEvent } from '@service/events';
+import { ensureDurableConsumer, ensureEventStream, parseDomainEvent, redeliveryDelayMs } from '@service/events';
 import { NATS_CONNECTION, SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
 import type { Logger } from 'pino';
 import type { WebhookConfig } from '../../config.js';
@@ -18,7 +18,6 @@ const MAX_PENDING = 512;
 const BATCH = 128;
 /** Statements recording events at the same time. */
 const WRITERS = 2;
-const MAX_RETRY_DELAY_MS = 60_000;
 
 /**
  * Takes every domain event from the stream (one durable pull consumer shared by replicas) and
@@ -117,7 +116,7 @@ export class EventConsumerService implements OnApplicationBootstrap, BeforeAppli
         return;
       }
       const [{ message, event }] = events as [{ message: JsMsg; event: DomainEvent }];
-      const delay = Math.min(1000 * 2 ** Math.min(message.info.deliveryCount, 16), MAX_RETRY_DELAY_MS);
+      const delay = redeliveryDelayMs(message);
       this.logger.warn({ err: error, eventId: event.id, type: event.type, retryInMs: delay }, 'event handler failed; will retry');
       message.nak(delay);
     }
