@@ -36,24 +36,24 @@ function decide(decision: RateDecision, reply: FastifyReply, done: HookDone): vo
     .send({ error: 'Too many requests; retry with backoff.', code: 'rate_limited' });
 }
 
-/** The slow path: verifies the token (401 when it fails) unless known, then counts in Redis. */
+/** The slow path: verifies the token (401 when it fails) unless already admitted, then counts in Redis. */
 async function authenticateAndLimit(
   request: FastifyRequest,
   reply: FastifyReply,
   done: HookDone,
   deps: { verifier: TokenVerifier; limiter: RateLimiter },
-  known: Principal | undefined,
+  admitted: string | undefined,
 ): Promise<void> {
-  let principal = known;
-  if (!principal) {
+  let identity = admitted;
+  if (identity === undefined) {
     try {
-      principal = await deps.verifier.verify(request.headers.authorization);
+      identity = admit(request, await deps.verifier.verify(request.headers.authorization));
     } catch (error) {
       void reply.status(401).send(toHttpErrorBody(toRpcError(error)));
       return;
     }
   }
-  decide(await deps.limiter.hit(admit(request, principal), endpointClassOf(request.method)), reply, done);
+  decide(await deps.limiter.hit(identity, endpointClassOf(request.method)), reply, done);
 }
 
 /**
@@ -75,11 +75,10 @@ export function registerRequestHooks(
     if (!needsAuth(request.url)) return done();
 
     const known = deps.verifier.recall(request.headers.authorization);
-    if (known) {
-      const decision = deps.limiter.hitLocally(admit(request, known), endpointClassOf(request.method));
-      if (decision) return decide(decision, reply, done);
-    }
-    authenticateAndLimit(request, reply, done, deps, known).catch((error: unknown) =>
+    const identity = known && admit(request, known);
+    const decision = identity && deps.limiter.hitLocally(identity, endpointClassOf(request.method));
+    if (decision) return decide(decision, reply, done);
+    authenticateAndLimit(request, reply, done, deps, identity).catch((error: unknown) =>
       // Anything unexpected goes to the error handler (500 internal_error), never an unhandled rejection.
       done(error instanceof Error ? error : new Error(String(error))),
     );
