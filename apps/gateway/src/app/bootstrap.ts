@@ -13,6 +13,7 @@ import { TokenVerifier } from './auth/token-verifier.js';
 import { OpenApiDocument } from './docs/docs.controller.js';
 import { HttpErrorFilter } from './http/http-exception.filter.js';
 import { registerRequestHooks } from './http/request-hooks.js';
+import { writeResponsesPerTurn } from './http/response-batch.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 
 export interface RunningGateway {
@@ -73,6 +74,7 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     logger,
   });
   closeConnectionsAsTheyIdle(app.getHttpAdapter().getInstance());
+  writeResponsesPerTurn(app.getHttpAdapter().getInstance());
   // A service's response forwarded untouched is written as the JSON text it came as.
   app
     .getHttpAdapter()
