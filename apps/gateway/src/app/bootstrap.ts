@@ -74,7 +74,7 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     logger,
   });
   closeConnectionsAsTheyIdle(app.getHttpAdapter().getInstance());
-  writeResponsesPerTurn(app.getHttpAdapter().getInstance());
+  writeResponsesPerTurn(app.getHttpAdapter().getInstance().server);
   // A service's response forwarded untouched is written as the JSON text it came as.
   app
     .getHttpAdapter()
