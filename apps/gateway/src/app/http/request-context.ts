@@ -4,8 +4,8 @@ import type { FastifyRequest } from 'fastify';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set by the auth hook on every authenticated route. */
-    ctx?: RequestContext;
+    /** Set by the auth hook on every authenticated route; null elsewhere. */
+    ctx: RequestContext | null;
     requestId: string;
     /** `performance.now()` when the request came in. */
     startedAt: number;
