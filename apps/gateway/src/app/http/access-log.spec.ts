@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Writable } from 'node:stream';
 import { createLogger } from '@service/service-runtime';
 import { pino } from 'pino';
-import { AccessLog, type AccessLogEntry } from './access-log.js';
+import { AccessLog, type AccessLogEntry, quoted } from './access-log.js';
 
 /** A pino logger configured like the gateway's, writing into an array. */
 function capturingLogger(level = 'info') {
@@ -36,6 +36,21 @@ const entry: AccessLogEntry = {
 const flushed = () => new Promise((resolve) => setTimeout(resolve, 40));
 
 describe('AccessLog', () => {
+  it('quotes every string exactly as JSON.stringify does', () => {
+    const samples = [
+      '',
+      'req-1',
+      '7f0d3c1e-4b5a-4f4e-9a57-1f2e3d4c5b6a',
+      '/v2/wallets/:walletId/withdrawals/{id}',
+      'GET',
+      'org "quoted" \\ ünïcode\n',
+      '\u2028\u2029',
+      '\ud800 lone surrogate',
+      ...Array.from({ length: 128 }, (_, code) => `a${String.fromCharCode(code)}b`),
+    ];
+    for (const sample of samples) expect([sample, quoted(sample)]).toEqual([sample, JSON.stringify(sample)]);
+  });
+
   it('writes the line pino would write for the same fields, escaped', async () => {
     const { logger, writes } = capturingLogger();
     logger.info({ ...entry });

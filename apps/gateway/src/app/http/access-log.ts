@@ -15,6 +15,13 @@ const FLUSH_AFTER_MS = 20;
 /** ...or until they reach this size. */
 const FLUSH_BYTES = 64 * 1024;
 const INFO = 30;
+/** Strings JSON writes as they are, between quotes: request ids, methods, route templates. */
+const PLAIN = /^[\w .:/{}*@$-]*$/;
+
+/** `JSON.stringify(text)`, a third of the cost for the strings an access line mostly holds. */
+export function quoted(text: string): string {
+  return PLAIN.test(text) ? `"${text}"` : JSON.stringify(text);
+}
 
 interface Destination {
   write(chunk: string): unknown;
@@ -34,6 +41,9 @@ export class AccessLog {
   private timer: NodeJS.Timeout | undefined;
   private readonly prefix: string;
   private readonly flushNow = () => this.flush();
+  /** `toISOString()` of the millisecond `isoOf` was last computed for (many lines share one). */
+  private isoMs = Number.NaN;
+  private iso = '';
 
   private constructor(
     private readonly destination: Destination,
@@ -55,10 +65,15 @@ export class AccessLog {
   }
 
   write(entry: AccessLogEntry): void {
-    const orgId = entry.orgId === undefined ? '' : `,"orgId":${JSON.stringify(entry.orgId)}`;
+    const orgId = entry.orgId === undefined ? '' : `,"orgId":${quoted(entry.orgId)}`;
+    const now = Date.now();
+    if (now !== this.isoMs) {
+      this.isoMs = now;
+      this.iso = new Date(now).toISOString();
+    }
     this.buffer +=
-      `{"level":${INFO},"time":"${new Date().toISOString()}"${this.prefix}${JSON.stringify(entry.requestId)}${orgId}` +
-      `,"method":${JSON.stringify(entry.method)},"route":${JSON.stringify(entry.route)},"status":${entry.status}` +
+      `{"level":${INFO},"time":"${this.iso}"${this.prefix}${quoted(entry.requestId)}${orgId}` +
+      `,"method":${quoted(entry.method)},"route":${quoted(entry.route)},"status":${entry.status}` +
       `,"durationMs":${entry.durationMs}}\n`;
     if (this.buffer.length >= FLUSH_BYTES) this.flush();
     else this.timer ??= setTimeout(this.flushNow, FLUSH_AFTER_MS).unref();
