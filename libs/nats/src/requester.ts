@@ -9,9 +9,11 @@ interface NestReply {
 }
 
 interface Pending {
-  readonly resolve: (text: string) => void;
-  readonly reject: () => void;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: unknown) => void;
   readonly timer: NodeJS.Timeout;
+  /** Resolve to the response's JSON text ({@link ForwardedJson}) rather than to the parsed value. */
+  readonly forward: boolean;
 }
 
 /**
@@ -20,9 +22,9 @@ interface Pending {
  * the {@link ServiceError} the service threw.
  *
  * Replies come back on one wildcard inbox subscription opened once, matched to their request by
- * the last token of the reply subject: per request that is one publish, one timer and one map
- * entry (the client's own `request()` also builds a request object, a timeout promise and an
- * `Error` for every reply it hands back).
+ * the last token of the reply subject: per request that is one publish, one timer, one map entry
+ * and one promise, settled straight from the subscription callback (the client's own `request()`
+ * also builds a request object, a timeout promise and an `Error` for every reply it hands back).
  */
 export class NatsRequester {
   private readonly inbox = `${createInbox()}.`;
@@ -46,9 +48,8 @@ export class NatsRequester {
    * NATS header, which would cost every message a header block to encode and parse) and resolves
    * to the service's response.
    */
-  async request<T>(subject: string, data: unknown, options: { timeoutMs?: number } = {}): Promise<T> {
-    const { text } = await this.send(subject, data, options.timeoutMs);
-    return unwrapReply<T>(text);
+  request<T>(subject: string, data: unknown, options: { timeoutMs?: number } = {}): Promise<T> {
+    return this.send(subject, data, false, options.timeoutMs) as Promise<T>;
   }
 
   /**
@@ -56,36 +57,34 @@ export class NatsRequester {
    * here, but cut out of the service's reply as the JSON text it is, and serialises to exactly
    * that text. An error reply still throws the service's {@link ServiceError}.
    */
-  async forward<T>(subject: string, data: unknown, options: { timeoutMs?: number } = {}): Promise<ForwardedJson<T>> {
-    const { text, token } = await this.send(subject, data, options.timeoutMs);
-    const json = responseText(text, token);
-    return new ForwardedJson<T>(json ?? JSON.stringify(unwrapReply(text) ?? null));
+  forward<T>(subject: string, data: unknown, options: { timeoutMs?: number } = {}): Promise<ForwardedJson<T>> {
+    return this.send(subject, data, true, options.timeoutMs) as Promise<ForwardedJson<T>>;
   }
 
-  private async send(subject: string, data: unknown, timeoutMs = this.timeoutMs): Promise<{ text: string; token: string }> {
+  private send(subject: string, data: unknown, forward: boolean, timeoutMs = this.timeoutMs): Promise<unknown> {
     const token = (this.sequence = (this.sequence + 1) % Number.MAX_SAFE_INTEGER).toString(36);
     // Nest echoes `id` in its reply; the reply subject's token already identifies the request.
     const payload = JSON.stringify({ pattern: subject, data, id: token });
-    const reply = new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => this.pending.get(token)?.reject(), timeoutMs);
-      this.pending.set(token, {
-        resolve,
-        reject: () => {
-          clearTimeout(timer);
-          this.pending.delete(token);
-          reject(unavailable());
-        },
-        timer,
-      });
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(this.expire, timeoutMs, token);
+      this.pending.set(token, { resolve, reject, timer, forward });
+      try {
+        this.connection.publish(subject, payload, { reply: this.inbox + token });
+      } catch {
+        // A closed or draining connection.
+        this.expire(token);
+      }
     });
-    try {
-      this.connection.publish(subject, payload, { reply: this.inbox + token });
-    } catch {
-      // A closed or draining connection.
-      this.pending.get(token)?.reject();
-    }
-    return { text: await reply, token };
   }
+
+  /** No reply in time, no responder or no connection: a retryable 503. */
+  private readonly expire = (token: string): void => {
+    const pending = this.pending.get(token);
+    if (!pending) return;
+    clearTimeout(pending.timer);
+    this.pending.delete(token);
+    pending.reject(unavailable());
+  };
 
   private settle(error: Error | null, message: Msg | undefined): void {
     // A subscription error names no request: the requests it concerns run into their timeout.
@@ -95,12 +94,17 @@ export class NatsRequester {
     if (!pending) return; // late: it timed out already
     // No responder: the server answers at once with an empty 503 status message.
     if (message.data.length === 0 && message.headers?.code === 503) {
-      pending.reject();
+      this.expire(token);
       return;
     }
     clearTimeout(pending.timer);
     this.pending.delete(token);
-    pending.resolve(message.string());
+    const text = message.string();
+    try {
+      pending.resolve(pending.forward ? forwardedReply(text, token) : unwrapReply(text));
+    } catch (failure) {
+      pending.reject(failure);
+    }
   }
 }
 
@@ -134,6 +138,11 @@ function responseText(reply: string, token: string): string | undefined {
   let end = reply.length - tail.length;
   if (reply.endsWith(DISPOSED, end)) end -= DISPOSED.length;
   return end > RESPONSE_HEAD.length ? reply.slice(RESPONSE_HEAD.length, end) : undefined;
+}
+
+/** The response of a reply, as the JSON text it came as; throws as {@link unwrapReply} for an error reply. */
+function forwardedReply(reply: string, token: string): ForwardedJson {
+  return new ForwardedJson(responseText(reply, token) ?? JSON.stringify(unwrapReply(reply) ?? null));
 }
 
 /** No responder, a timeout or a closed connection: the caller may retry safely. */
