@@ -57,6 +57,13 @@ describe('NatsRequester', () => {
     expect(requester.inFlight).toBe(0);
   });
 
+  it('rejects, rather than throws, for data JSON cannot hold, and leaves nothing pending', async () => {
+    const requester = new NatsRequester(client, 2_000);
+    const sent = requester.request(subject('never'), { amount: 1n });
+    await expect(sent).rejects.toThrow(TypeError);
+    expect(requester.inFlight).toBe(0);
+  });
+
   it('matches many concurrent replies to their own requests', async () => {
     const topic = await respond('concurrent', (data) => ({ response: data }), 5);
     const requester = new NatsRequester(client, 5_000);

@@ -62,10 +62,11 @@ export class NatsRequester {
   }
 
   private send(subject: string, data: unknown, forward: boolean, timeoutMs = this.timeoutMs): Promise<unknown> {
-    const token = (this.sequence = (this.sequence + 1) % Number.MAX_SAFE_INTEGER).toString(36);
-    // Nest echoes `id` in its reply; the reply subject's token already identifies the request.
-    const payload = JSON.stringify({ pattern: subject, data, id: token });
     return new Promise((resolve, reject) => {
+      const token = (this.sequence = (this.sequence + 1) % Number.MAX_SAFE_INTEGER).toString(36);
+      // Nest echoes `id` in its reply; the reply subject's token already identifies the request.
+      // (Inside the promise: data JSON cannot hold, a BigInt say, rejects rather than throws.)
+      const payload = JSON.stringify({ pattern: subject, data, id: token });
       const timer = setTimeout(this.expire, timeoutMs, token);
       this.pending.set(token, { resolve, reject, timer, forward });
       try {

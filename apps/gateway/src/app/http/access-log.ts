@@ -41,7 +41,7 @@ export class AccessLog {
   private timer: NodeJS.Timeout | undefined;
   private readonly prefix: string;
   private readonly flushNow = () => this.flush();
-  /** `toISOString()` of the millisecond `isoOf` was last computed for (many lines share one). */
+  /** The ISO timestamp of millisecond `isoMs`: the lines of one millisecond share it. */
   private isoMs = Number.NaN;
   private iso = '';
 

@@ -64,13 +64,13 @@ export function registerRequestHooks(
   fastify: FastifyInstance,
   deps: { verifier: TokenVerifier; limiter: RateLimiter; logger: Logger },
 ): void {
-  // Callback style, so that a client whose token was verified recently and whose rate-limit lease
-  // has room goes through without a promise, a closure or a microtask: the common case of a busy
-  // client. Everything else takes the asynchronous path.
   // Declared up front, so every request object has one shape instead of gaining three properties.
   fastify.decorateRequest('requestId', '');
   fastify.decorateRequest('startedAt', 0);
   fastify.decorateRequest('ctx', null);
+  // Callback style, so that a client whose token was verified recently and whose rate-limit lease
+  // has room goes through without a promise, a closure or a microtask: the common case of a busy
+  // client. Everything else takes the asynchronous path.
   fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookDone) => {
     request.startedAt = performance.now();
     const incoming = request.headers['request-id'];

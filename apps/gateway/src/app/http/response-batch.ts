@@ -35,8 +35,13 @@ export function writeResponsesPerTurn(server: Server): void {
     // A write started while writing the others (a callback that writes) joins this round.
     for (let index = 0; index < held.length; index++) {
       const write = held[index] as HeldWrite;
-      if (write.chunks) Socket.prototype._writev?.call(write.socket, write.chunks, write.callback);
-      else Socket.prototype._write.call(write.socket, write.chunk, write.encoding as BufferEncoding, write.callback);
+      try {
+        if (write.chunks) Socket.prototype._writev?.call(write.socket, write.chunks, write.callback);
+        else Socket.prototype._write.call(write.socket, write.chunk, write.encoding as BufferEncoding, write.callback);
+      } catch (error) {
+        // Node reports write errors through the callback; should one throw, its stream fails, not the others.
+        write.callback(error instanceof Error ? error : new Error(String(error)));
+      }
     }
     held.length = 0;
   };
