@@ -1,14 +1,20 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { ALL_ORGANIZATIONS, type DomainEvent } from '@service/contracts';
 import type { SqlExecutor } from '@service/events';
 import { type IsolatedSchema, migratedSchema, newRunId, TEST_DATABASE_URL } from '@service/testing';
 import pg from 'pg';
+import { pino } from 'pino';
 import type { WebhookConfig } from '../../config.js';
 import { DispatchSql } from '../pg-sql.js';
+import { newSigningSecret, SecretBox } from '../security/secret-box.js';
 import { AttemptRecorder } from './attempt-recorder.js';
 import { type AttemptRecord, type ClaimedDelivery, claimDue, type Completion, recordAttempt, recordAttempts } from './delivery-store.js';
+import { DeliveryDispatcher } from './dispatcher.service.js';
 import { deliveryBody, fanOut } from './fan-out.js';
+import { WebhookSender } from './sender.js';
 
 // Real PostgreSQL, through the dispatcher's own pool (statements prepared per connection, so the
 // later calls of each test run on PostgreSQL's generic plans, as in production).
@@ -384,5 +390,55 @@ describe('fanOut', () => {
     expect(rows[0].n).toBe(1);
     const processed = await admin.query('SELECT count(*)::int AS n FROM processed_events');
     expect(processed.rows[0].n).toBe(2);
+  });
+});
+
+describe('DeliveryDispatcher', () => {
+  it('fails a delivery whose registration was deleted after it was recorded, without sending it', async () => {
+    // A real receiver on loopback and the real sender: only the live registration's delivery may arrive.
+    const received: string[] = [];
+    const receiver = createServer((request, response) => {
+      received.push(request.url ?? '');
+      request.resume().on('end', () => response.writeHead(200).end());
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    const box = new SecretBox(randomBytes(32));
+    const live = await addRegistration();
+    const gone = await addRegistration();
+    await admin.query(`UPDATE registrations SET secret_enc = $1, url = $2 || '/' || id::text`, [box.seal(newSigningSecret()), base]);
+    const [liveDelivery] = await addDue(live, 1);
+    const [goneDelivery] = await addDue(gone, 1);
+    // The race the flag closes: the consumer recorded the delivery, then the registration went.
+    await admin.query('UPDATE registrations SET deleted_at = now() WHERE id = $1', [gone]);
+
+    const config = {
+      WEBHOOK_DELIVERY_TIMEOUT_MS: 2_000,
+      WEBHOOK_POLL_INTERVAL_MS: 50,
+      WEBHOOK_CONCURRENCY: 8,
+      WEBHOOK_CONCURRENCY_PER_ENDPOINT: 4,
+      WEBHOOK_RETRY_SCHEDULE_SCALE: 1,
+    } as WebhookConfig;
+    const sender = new WebhookSender({ httpsOnly: false, allowPrivate: true }, config.WEBHOOK_DELIVERY_TIMEOUT_MS);
+    const dispatcher = new DeliveryDispatcher(db, config, pino({ level: 'silent' }), box, sender);
+    dispatcher.onApplicationBootstrap();
+    try {
+      for (let waited = 0; waited < 10_000; waited += 50) {
+        const [a, b] = [await delivery(liveDelivery as string), await delivery(goneDelivery as string)];
+        if (a.status !== 'pending' && b.status !== 'pending') break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } finally {
+      await dispatcher.beforeApplicationShutdown();
+      sender.close();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+
+    expect(received).toEqual([`/${live}`]);
+    expect(await delivery(liveDelivery as string)).toMatchObject({ status: 'completed', attempt_count: 1 });
+    expect(await delivery(goneDelivery as string)).toMatchObject({ status: 'failed', attempt_count: 1, next_attempt_at: null });
+    expect(await emissionsOf(goneDelivery as string)).toEqual([
+      expect.objectContaining({ attempt_number: 1, response_status: null, error_message: 'The registration was deleted; nothing was sent.' }),
+    ]);
   });
 });
