@@ -33,15 +33,14 @@ export class TokenVerifier {
   /** The principal of a token verified recently, without waiting; undefined when it must be verified. */
   recall(authorization: string | undefined): Principal | undefined {
     if (authorization === undefined || !authorization.startsWith('Bearer ')) return undefined;
-    const cached = this.cache.get(authorization.slice(7));
-    return cached && cached.until > Date.now() ? cached.principal : undefined;
+    return this.remembered(authorization.slice(7), Date.now());
   }
 
   async verify(authorization: string | undefined): Promise<Principal> {
     const token = bearerToken(authorization);
     const now = Date.now();
-    const cached = this.cache.get(token);
-    if (cached && cached.until > now) return cached.principal;
+    const known = this.remembered(token, now);
+    if (known) return known;
 
     let payload: JWTPayload;
     try {
@@ -58,6 +57,11 @@ export class TokenVerifier {
     const principal = toPrincipal(payload);
     this.remember(token, principal, Math.min(now + CACHE_TTL_MS, (payload.exp ?? 0) * 1000));
     return principal;
+  }
+
+  private remembered(token: string, now: number): Principal | undefined {
+    const cached = this.cache.get(token);
+    return cached && cached.until > now ? cached.principal : undefined;
   }
 
   private remember(token: string, principal: Principal, until: number): void {

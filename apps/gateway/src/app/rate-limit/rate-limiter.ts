@@ -79,9 +79,7 @@ export class RateLimiter {
 
   /** Decides from this replica's lease when it has one, without waiting: the common case of a busy client. */
   hitLocally(identity: string, endpointClass: EndpointClass, now = Date.now()): RateDecision | undefined {
-    const lease = this.leases.get(`${endpointClass}:${identity}`);
-    if (!lease || lease.window !== Math.floor(now / WINDOW_MS) || lease.next > lease.last) return undefined;
-    return decide(lease.next++, lease.previous, this.limits[endpointClass], now);
+    return this.fromLease(`${endpointClass}:${identity}`, this.limits[endpointClass], now);
   }
 
   async hit(identity: string, endpointClass: EndpointClass, now = Date.now()): Promise<RateDecision> {
@@ -89,13 +87,19 @@ export class RateLimiter {
     const limit = this.limits[endpointClass];
     const window = Math.floor(now / WINDOW_MS);
     for (;;) {
-      const local = this.hitLocally(identity, endpointClass, now);
+      const local = this.fromLease(key, limit, now);
       if (local) return local;
       const size = leaseSize(this.leases.get(key), window, limit, now);
       const inFlight = this.leasing.get(key);
       if (size === 1 || !inFlight) return this.take(key, window, size, limit, now);
       await inFlight;
     }
+  }
+
+  private fromLease(key: string, limit: number, now: number): RateDecision | undefined {
+    const lease = this.leases.get(key);
+    if (!lease || lease.window !== Math.floor(now / WINDOW_MS) || lease.next > lease.last) return undefined;
+    return decide(lease.next++, lease.previous, limit, now);
   }
 
   /** Counts `size` requests in Redis, decides this one and keeps the rest as the lease. */
