@@ -1,5 +1,6 @@
 export * from './subjects.js';
 export * from './rpc.js';
+export * from './contract.js';
 export * from './events/index.js';
 export * from './dto/index.js';
 export type { Page } from '@service/pagination';

@@ -12,7 +12,7 @@ export function queueGroupOf(service: ServiceName): string {
 }
 
 /** Health subject each service answers; the gateway's /readyz asks every one of them. */
-export function healthSubjectOf(service: ServiceName): string {
+export function healthSubjectOf<N extends ServiceName>(service: N): `${N}.health.check` {
   return `${service}.health.check`;
 }
 

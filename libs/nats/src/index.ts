@@ -1,2 +1,3 @@
 export * from './connection.js';
 export * from './requester.js';
+export * from './service-client.js';

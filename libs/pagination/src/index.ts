@@ -1,1 +1,2 @@
 export * from './cursor.js';
+export * from './newest-first.js';

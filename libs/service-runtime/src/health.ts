@@ -1,9 +1,9 @@
 import { Controller, Inject, Injectable } from '@nestjs/common';
-import { MessagePattern } from '@nestjs/microservices';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { type HealthReply, type ServiceName, healthSubjectOf } from '@service/contracts';
 import { ServiceError } from '@service/errors';
 import type { SqlExecutor } from '@service/events';
+import { Handles } from './handles.js';
 import { EVENT_DB, NATS_CONNECTION, SERVICE_NAME } from './tokens.js';
 
 /** Ready means: the database answers and the event connection is up. */
@@ -34,7 +34,7 @@ export function createHealthController(service: ServiceName) {
   class HealthController {
     constructor(@Inject(HealthService) readonly health: HealthService) {}
 
-    @MessagePattern(healthSubjectOf(service))
+    @Handles(healthSubjectOf(service))
     check(): Promise<HealthReply> {
       return this.health.check();
     }

@@ -9,3 +9,4 @@ export * from './prisma.js';
 export * from './bootstrap.js';
 export * from './service-module.js';
 export * from './run.js';
+export * from './handles.js';

@@ -1,6 +1,6 @@
-import { connectNats, NatsRequester } from '@service/nats';
+import { connectNats, NatsRequester, ServiceClient } from '@service/nats';
 import { ANVIL_DEV_KEYS, type LocalChain, startAnvil } from '@service/chain';
-import { type MicroVaultCreatedVault, SUBJECTS } from '@service/contracts';
+import { type MicroVaultCreatedVault, type ResponseOf, SUBJECTS } from '@service/contracts';
 
 /** Deploying waits for confirmations, so operator requests get far longer than API requests. */
 const OPERATOR_TIMEOUT_MS = 180_000;
@@ -9,11 +9,13 @@ function operatorContext(orgId: string) {
   return { orgId, principalId: 'operator-cli', role: 'owner' as const, requestId: `admin-${Date.now()}` };
 }
 
+type OperatorSubject = typeof SUBJECTS.microvault.organizationsEnable | typeof SUBJECTS.microvault.vaultsCreate;
+
 /** Sends one operator request to the microvault service over NATS and closes the connection. */
-async function operatorRequest<T>(natsUrl: string, subject: string, orgId: string): Promise<T> {
+async function operatorRequest<S extends OperatorSubject>(natsUrl: string, subject: S, orgId: string): Promise<ResponseOf<S>> {
   const connection = await connectNats({ url: natsUrl, name: 'admin-cli' });
   try {
-    return await new NatsRequester(connection, OPERATOR_TIMEOUT_MS).request<T>(subject, { ctx: operatorContext(orgId) });
+    return await new ServiceClient(new NatsRequester(connection, OPERATOR_TIMEOUT_MS)).request(subject, { ctx: operatorContext(orgId) });
   } finally {
     await connection.close();
   }

@@ -8,13 +8,13 @@ import { DocsController, OpenApiDocument } from './docs/docs.controller.js';
 import { GVaultsController } from './gvaults/gvaults.controller.js';
 import { HealthController } from './health/health.controller.js';
 import { MicroVaultsController } from './microvaults/microvaults.controller.js';
-import { serviceRequesterProvider } from './services.js';
+import { servicesClientProvider } from './services.js';
 import { SystemController } from './system/system.controller.js';
 import { AddressBookController } from './wallets/address-book.controller.js';
 import { WalletsController } from './wallets/wallets.controller.js';
 import { WithdrawalsController } from './wallets/withdrawals.controller.js';
 import { GVaultWebhooksController, WebhookEndpointsController, WebhooksController } from './webhooks/webhooks.controller.js';
-import { GATEWAY_CONFIG, GATEWAY_LOGGER, NATS, REDIS } from './tokens.js';
+import { GATEWAY_CONFIG, GATEWAY_LOGGER, NATS, REDIS } from './injection.js';
 
 class ConnectionCloser implements OnApplicationShutdown {
   constructor(
@@ -40,7 +40,7 @@ export class AppModule {
         { provide: GATEWAY_LOGGER, useValue: deps.logger },
         { provide: NATS, useValue: deps.nats },
         { provide: REDIS, useValue: deps.redis },
-        serviceRequesterProvider,
+        servicesClientProvider,
         OpenApiDocument,
         ConnectionCloser,
       ],

@@ -1,7 +1,14 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsInt, IsOptional, IsString, MaxLength } from 'class-validator';
 
-/** `cursor` and `limit` of every list; `limit` is bounded by the service with the list's default. */
+const LIMIT = /^(100|[1-9][0-9]?)$/;
+const LIMIT_MESSAGE = 'limit must be an integer from 1 to 100';
+
+/**
+ * `cursor` and `limit` of every list. The query string's `limit` becomes a number here, at the
+ * gateway, so services receive it checked; absent, each list applies its own default.
+ */
 export class PageQueryDto {
   @ApiPropertyOptional({ description: 'Opaque cursor from a previous page.' })
   @IsOptional()
@@ -11,7 +18,7 @@ export class PageQueryDto {
 
   @ApiPropertyOptional({ minimum: 1, maximum: 100, type: 'integer' })
   @IsOptional()
-  @Matches(/^(100|[1-9][0-9]?)$/, { message: 'limit must be an integer from 1 to 100' })
-  limit?: string;
+  @Transform(({ value }) => (typeof value === 'string' && LIMIT.test(value) ? Number(value) : value))
+  @IsInt({ message: LIMIT_MESSAGE })
+  limit?: number;
 }
-

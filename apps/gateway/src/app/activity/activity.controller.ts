@@ -1,17 +1,17 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ActivityPageDto, ActivityQueryDto, type RequestContext, SUBJECTS } from '@service/contracts';
-import type { ForwardedJson, NatsRequester } from '@service/nats';
+import type { ForwardedJson, ServiceClient } from '@service/nats';
 import { ApiStandardErrors } from '../docs/api-errors.js';
 import { Ctx } from '../http/request-context.js';
 import { ValidQuery } from '../http/validation.js';
-import { SERVICE_REQUESTER } from '../services.js';
+import { SERVICES_CLIENT } from '../services.js';
 
 @ApiTags('activity')
 @ApiBearerAuth()
 @Controller('v2/activity')
 export class ActivityController {
-  constructor(@Inject(SERVICE_REQUESTER) private readonly services: NatsRequester) {}
+  constructor(@Inject(SERVICES_CLIENT) private readonly services: ServiceClient) {}
 
   @Get()
   @ApiOperation({

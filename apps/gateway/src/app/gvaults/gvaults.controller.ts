@@ -9,17 +9,17 @@ import {
   type RequestContext,
   SUBJECTS,
 } from '@service/contracts';
-import type { ForwardedJson, NatsRequester } from '@service/nats';
+import type { ForwardedJson, ServiceClient } from '@service/nats';
 import { ApiStandardErrors } from '../docs/api-errors.js';
 import { Ctx } from '../http/request-context.js';
 import { ValidParams, ValidQuery } from '../http/validation.js';
-import { SERVICE_REQUESTER } from '../services.js';
+import { SERVICES_CLIENT } from '../services.js';
 
 @ApiTags('gtokens')
 @ApiBearerAuth()
 @Controller('v2/gvaults')
 export class GVaultsController {
-  constructor(@Inject(SERVICE_REQUESTER) private readonly services: NatsRequester) {}
+  constructor(@Inject(SERVICES_CLIENT) private readonly services: ServiceClient) {}
 
   @Get('yield-sources')
   @ApiOperation({ summary: 'The gtoken catalogue of this environment (unpaginated)' })

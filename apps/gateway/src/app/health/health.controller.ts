@@ -1,12 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { SERVICES, healthSubjectOf } from '@service/contracts';
-import type { NatsRequester } from '@service/nats';
+import { type RequestContext, SERVICES, healthSubjectOf } from '@service/contracts';
+import type { ServiceClient } from '@service/nats';
 import type { FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
-import { SERVICE_REQUESTER } from '../services.js';
-import { NATS, REDIS } from '../tokens.js';
+import { SERVICES_CLIENT } from '../services.js';
+import { NATS, REDIS } from '../injection.js';
 
 const CHECK_TIMEOUT_MS = 1_000;
 
@@ -17,7 +18,7 @@ export class HealthController {
   constructor(
     @Inject(NATS) private readonly nats: NatsConnection,
     @Inject(REDIS) private readonly redis: Redis,
-    @Inject(SERVICE_REQUESTER) private readonly requester: NatsRequester,
+    @Inject(SERVICES_CLIENT) private readonly requester: ServiceClient,
   ) {}
 
   /** The process is up. */
@@ -34,7 +35,7 @@ export class HealthController {
       redis: withTimeout(this.redis.ping()),
     };
     for (const service of SERVICES) {
-      checks[service] = this.requester.request(healthSubjectOf(service), {}, { timeoutMs: CHECK_TIMEOUT_MS });
+      checks[service] = this.requester.request(healthSubjectOf(service), { ctx: probeContext() }, { timeoutMs: CHECK_TIMEOUT_MS });
     }
     const names = Object.keys(checks);
     const results = await Promise.allSettled(names.map((name) => withTimeout(checks[name] as Promise<unknown>)));
@@ -43,6 +44,11 @@ export class HealthController {
     const ready = Object.values(status).every((value) => value === 'ok');
     void reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', checks: status });
   }
+}
+
+/** Who asks a service's health subject: the gateway itself, with a request id for the logs. */
+function probeContext(): RequestContext {
+  return { orgId: 'system', principalId: 'gateway-readyz', role: 'member', requestId: randomUUID() };
 }
 
 function withTimeout<T>(promise: Promise<T>): Promise<T> {

@@ -15,12 +15,12 @@ import {
   SUBJECTS,
 } from '@service/contracts';
 import { ServiceError } from '@service/errors';
-import type { ForwardedJson, NatsRequester } from '@service/nats';
+import type { ForwardedJson, ServiceClient } from '@service/nats';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiStandardErrors } from '../docs/api-errors.js';
 import { Ctx } from '../http/request-context.js';
 import { ValidBody, ValidQuery } from '../http/validation.js';
-import { SERVICE_REQUESTER } from '../services.js';
+import { SERVICES_CLIENT } from '../services.js';
 
 const UUID_V4 = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89aAbB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/;
 
@@ -58,7 +58,7 @@ const IDEMPOTENCY_HEADER = {
 @ApiBearerAuth()
 @Controller('v2/microvaults')
 export class MicroVaultsController {
-  constructor(@Inject(SERVICE_REQUESTER) private readonly services: NatsRequester) {}
+  constructor(@Inject(SERVICES_CLIENT) private readonly services: ServiceClient) {}
 
   @Put('vaults/:vaultId/strategy')
   @ApiOperation({ summary: "Submit a vault's target allocation as a task (targets plus idle total 10000 bps)" })
@@ -76,7 +76,7 @@ export class MicroVaultsController {
   ): Promise<void> {
     const allocations = body.allocations.map(({ sourceId, targetBps }) => ({ sourceId, targetBps }));
     const input = { vaultId, idempotencyKey, allocations, idleTargetBps: body.idleTargetBps };
-    await this.submit(reply, SUBJECTS.microvault.strategyUpdate, ctx, input);
+    await this.submit(reply, this.services.request(SUBJECTS.microvault.strategyUpdate, { ctx, ...input }));
   }
 
   @Put('vaults/:vaultId/pause')
@@ -94,7 +94,7 @@ export class MicroVaultsController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const input = { vaultId, idempotencyKey, operation: body.operation, paused: body.paused };
-    await this.submit(reply, SUBJECTS.microvault.pauseSet, ctx, input);
+    await this.submit(reply, this.services.request(SUBJECTS.microvault.pauseSet, { ctx, ...input }));
   }
 
   @Get('vaults/:vaultId/pause-status')
@@ -138,8 +138,8 @@ export class MicroVaultsController {
   }
 
   /** 202 for a new task; 200 with the same task when the key and body replay an earlier request. */
-  private async submit(reply: FastifyReply, subject: string, ctx: RequestContext, input: object): Promise<void> {
-    const result = await this.services.request<MicroVaultSubmitReply>(subject, { ctx, ...input });
+  private async submit(reply: FastifyReply, request: Promise<MicroVaultSubmitReply>): Promise<void> {
+    const result = await request;
     const body: MicroVaultTaskEnvelopeDto = { task: result.task };
     await reply.status(result.replayed ? 200 : 202).send(body);
   }

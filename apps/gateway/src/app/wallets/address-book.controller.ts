@@ -8,22 +8,25 @@ import {
   NoQueryDto,
   PageQueryDto,
   type RequestContext,
+  type RequestOf,
+  type ResponseOf,
+  type Subject,
   SUBJECTS,
 } from '@service/contracts';
-import type { ForwardedJson, NatsRequester } from '@service/nats';
+import type { ForwardedJson, ServiceClient } from '@service/nats';
 import { ApiStandardErrors } from '../docs/api-errors.js';
 import { Ctx } from '../http/request-context.js';
 import { UuidParam, ValidBody, ValidQuery } from '../http/validation.js';
-import { SERVICE_REQUESTER } from '../services.js';
+import { SERVICES_CLIENT } from '../services.js';
 
 @ApiTags('address-book')
 @ApiBearerAuth()
 @Controller('v2/address-book/entries')
 export class AddressBookController {
-  constructor(@Inject(SERVICE_REQUESTER) private readonly services: NatsRequester) {}
+  constructor(@Inject(SERVICES_CLIENT) private readonly services: ServiceClient) {}
 
-  private ask<T>(subject: string, ctx: RequestContext, input: object): Promise<ForwardedJson<T>> {
-    return this.services.forward<T>(subject, { ctx, ...input });
+  private ask<S extends Subject>(subject: S, ctx: RequestContext, input: RequestOf<S>): Promise<ForwardedJson<ResponseOf<S>>> {
+    return this.services.forward(subject, { ctx, ...input });
   }
 
   @Post()

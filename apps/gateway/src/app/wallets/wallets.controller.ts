@@ -12,6 +12,9 @@ import {
   NoQueryDto,
   PageQueryDto,
   type RequestContext,
+  type RequestOf,
+  type ResponseOf,
+  type Subject,
   SimulateDepositDto,
   StrategyEntryDto,
   StrategyTargetDto,
@@ -24,13 +27,13 @@ import {
   WalletYieldSourceListDto,
 } from '@service/contracts';
 import { ServiceError } from '@service/errors';
-import type { ForwardedJson, NatsRequester } from '@service/nats';
+import type { ForwardedJson, ServiceClient } from '@service/nats';
 import type { GatewayConfig } from '../../config.js';
 import { ApiStandardErrors } from '../docs/api-errors.js';
 import { Ctx } from '../http/request-context.js';
 import { UuidParam, ValidBody, ValidQuery } from '../http/validation.js';
-import { SERVICE_REQUESTER } from '../services.js';
-import { GATEWAY_CONFIG } from '../tokens.js';
+import { SERVICES_CLIENT } from '../services.js';
+import { GATEWAY_CONFIG } from '../injection.js';
 
 /** PATCH /v2/wallets/{id} takes `label` and nothing else (the changelog of Oct 6, 2026). */
 function onlyLabel(body: unknown): void {
@@ -45,12 +48,12 @@ function onlyLabel(body: unknown): void {
 @Controller('v2/wallets')
 export class WalletsController {
   constructor(
-    @Inject(SERVICE_REQUESTER) private readonly services: NatsRequester,
+    @Inject(SERVICES_CLIENT) private readonly services: ServiceClient,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
-  private ask<T>(subject: string, ctx: RequestContext, input: object): Promise<ForwardedJson<T>> {
-    return this.services.forward<T>(subject, { ctx, ...input });
+  private ask<S extends Subject>(subject: S, ctx: RequestContext, input: RequestOf<S>): Promise<ForwardedJson<ResponseOf<S>>> {
+    return this.services.forward(subject, { ctx, ...input });
   }
 
   @Get('yield-sources')

@@ -5,6 +5,9 @@ import {
   NoQueryDto,
   PageQueryDto,
   type RequestContext,
+  type RequestOf,
+  type ResponseOf,
+  type Subject,
   SUBJECTS,
   WithdrawalDto,
   WithdrawalListDto,
@@ -12,11 +15,11 @@ import {
   WithdrawalPreviewResponseDto,
 } from '@service/contracts';
 import { ServiceError } from '@service/errors';
-import type { ForwardedJson, NatsRequester } from '@service/nats';
+import type { ForwardedJson, ServiceClient } from '@service/nats';
 import { ApiStandardErrors } from '../docs/api-errors.js';
 import { Ctx } from '../http/request-context.js';
 import { UuidParam, ValidBody, ValidQuery } from '../http/validation.js';
-import { SERVICE_REQUESTER } from '../services.js';
+import { SERVICES_CLIENT } from '../services.js';
 
 /** A payout leg's position in `payoutLegs`, counted from 0. */
 function legIndexOf(raw: string): number {
@@ -28,10 +31,10 @@ function legIndexOf(raw: string): number {
 @ApiBearerAuth()
 @Controller('v2/wallets/:id')
 export class WithdrawalsController {
-  constructor(@Inject(SERVICE_REQUESTER) private readonly services: NatsRequester) {}
+  constructor(@Inject(SERVICES_CLIENT) private readonly services: ServiceClient) {}
 
-  private ask<T>(subject: string, ctx: RequestContext, input: object): Promise<ForwardedJson<T>> {
-    return this.services.forward<T>(subject, { ctx, ...input });
+  private ask<S extends Subject>(subject: S, ctx: RequestContext, input: RequestOf<S>): Promise<ForwardedJson<ResponseOf<S>>> {
+    return this.services.forward(subject, { ctx, ...input });
   }
 
   @Post('withdrawal-preview')

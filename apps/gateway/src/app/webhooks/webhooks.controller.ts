@@ -19,11 +19,11 @@ import {
   WebhookRegistrationDto,
   WebhookRegistrationPageDto,
 } from '@service/contracts';
-import type { ForwardedJson, NatsRequester } from '@service/nats';
+import type { ServiceClient } from '@service/nats';
 import { ApiStandardErrors } from '../docs/api-errors.js';
 import { Ctx } from '../http/request-context.js';
 import { UuidParam, ValidBody, ValidQuery } from '../http/validation.js';
-import { SERVICE_REQUESTER } from '../services.js';
+import { SERVICES_CLIENT } from '../services.js';
 
 interface FamilyRoutes {
   readonly family: WebhookFamily;
@@ -46,11 +46,8 @@ function registrationController(routes: FamilyRoutes): Type {
   @ApiBearerAuth()
   @Controller(routes.path)
   class RegistrationController {
-    constructor(@Inject(SERVICE_REQUESTER) readonly services: NatsRequester) {}
+    constructor(@Inject(SERVICES_CLIENT) readonly services: ServiceClient) {}
 
-    ask<T>(subject: string, ctx: RequestContext, input: object): Promise<ForwardedJson<T>> {
-      return this.services.forward<T>(subject, { ctx, ...input, family });
-    }
 
     @Post()
     @HttpCode(200)
@@ -58,8 +55,8 @@ function registrationController(routes: FamilyRoutes): Type {
     @ApiBody({ type: createDto })
     @ApiOkResponse({ type: CreatedWebhookRegistrationDto })
     @ApiStandardErrors({ forwarded: true, statuses: [400, 409] })
-    create(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @ValidBody(createDto) body: object) {
-      return this.ask(SUBJECTS.webhook.registrationsCreate, ctx, body);
+    create(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @ValidBody(createDto) body: CreateWebhookDto) {
+      return this.services.forward(SUBJECTS.webhook.registrationsCreate, { ctx, ...body, family });
     }
 
     @Get()
@@ -67,7 +64,7 @@ function registrationController(routes: FamilyRoutes): Type {
     @ApiOkResponse({ type: WebhookRegistrationPageDto })
     @ApiStandardErrors({ forwarded: true, statuses: [400] })
     list(@Ctx() ctx: RequestContext, @ValidQuery(PageQueryDto) query: PageQueryDto) {
-      return this.ask(SUBJECTS.webhook.registrationsList, ctx, query);
+      return this.services.forward(SUBJECTS.webhook.registrationsList, { ctx, ...query, family });
     }
 
     @Get('events')
@@ -75,7 +72,7 @@ function registrationController(routes: FamilyRoutes): Type {
     @ApiOkResponse({ type: WebhookDeliveryEventPageDto })
     @ApiStandardErrors({ forwarded: true, statuses: [400] })
     allEvents(@Ctx() ctx: RequestContext, @ValidQuery(PageQueryDto) query: PageQueryDto) {
-      return this.ask(SUBJECTS.webhook.deliveriesList, ctx, query);
+      return this.services.forward(SUBJECTS.webhook.deliveriesList, { ctx, ...query, family });
     }
 
     @Get(':id')
@@ -84,7 +81,7 @@ function registrationController(routes: FamilyRoutes): Type {
     @ApiOkResponse({ type: WebhookRegistrationDto })
     @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
     get(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @UuidParam('id') id: string) {
-      return this.ask(SUBJECTS.webhook.registrationsGet, ctx, { id });
+      return this.services.forward(SUBJECTS.webhook.registrationsGet, { ctx, id, family });
     }
 
     @Delete(':id')
@@ -93,7 +90,7 @@ function registrationController(routes: FamilyRoutes): Type {
     @ApiOkResponse({ type: DeletedWebhookDto })
     @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
     remove(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @UuidParam('id') id: string) {
-      return this.ask(SUBJECTS.webhook.registrationsDelete, ctx, { id });
+      return this.services.forward(SUBJECTS.webhook.registrationsDelete, { ctx, id, family });
     }
 
     @Patch(':id')
@@ -106,9 +103,9 @@ function registrationController(routes: FamilyRoutes): Type {
       @Ctx() ctx: RequestContext,
       @ValidQuery(NoQueryDto) _query: NoQueryDto,
       @UuidParam('id') id: string,
-      @ValidBody(updateDto) body: object,
+      @ValidBody(updateDto) body: UpdateWebhookDto,
     ) {
-      return this.ask(SUBJECTS.webhook.registrationsUpdate, ctx, { ...body, id });
+      return this.services.forward(SUBJECTS.webhook.registrationsUpdate, { ctx, ...body, id, family });
     }
 
     @Get(':id/events')
@@ -117,7 +114,7 @@ function registrationController(routes: FamilyRoutes): Type {
     @ApiOkResponse({ type: WebhookDeliveryEventPageDto })
     @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
     events(@Ctx() ctx: RequestContext, @ValidQuery(PageQueryDto) query: PageQueryDto, @UuidParam('id') id: string) {
-      return this.ask(SUBJECTS.webhook.deliveriesList, ctx, { ...query, id });
+      return this.services.forward(SUBJECTS.webhook.deliveriesList, { ctx, ...query, id, family });
     }
 
     @Post(':id/events/:eventId/retry')
@@ -133,7 +130,7 @@ function registrationController(routes: FamilyRoutes): Type {
       @UuidParam('id') id: string,
       @UuidParam('eventId') eventId: string,
     ) {
-      return this.ask(SUBJECTS.webhook.deliveriesRetry, ctx, { id, eventId });
+      return this.services.forward(SUBJECTS.webhook.deliveriesRetry, { ctx, id, eventId, family });
     }
 
     @Post(':id/test')
@@ -143,7 +140,7 @@ function registrationController(routes: FamilyRoutes): Type {
     @ApiOkResponse({ type: WebhookDeliveryEventDto })
     @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
     test(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @UuidParam('id') id: string) {
-      return this.ask(SUBJECTS.webhook.registrationsTest, ctx, { id });
+      return this.services.forward(SUBJECTS.webhook.registrationsTest, { ctx, id, family });
     }
   }
 

@@ -1,0 +1,62 @@
+import { describe, expect, it } from '@jest/globals';
+import { PATTERN_METADATA } from '@nestjs/microservices/constants.js';
+import { type GVaultAllowlistDto, type HealthReply, SUBJECTS, type WireRequestOf } from '@service/contracts';
+import { Handles } from './handles.js';
+
+type Check = WireRequestOf<typeof SUBJECTS.gvault.allowlistCheck>;
+
+class Handlers {
+  @Handles(SUBJECTS.gvault.allowlistCheck)
+  check(request: Check): GVaultAllowlistDto {
+    return { allowed: request.address.length > 0 };
+  }
+
+  @Handles(SUBJECTS.gvault.health)
+  health(): Promise<HealthReply> {
+    return Promise.resolve({ service: 'gvault', status: 'ok' });
+  }
+}
+
+describe('@Handles', () => {
+  it("registers the method as Nest's message handler of the subject", () => {
+    expect(Reflect.getMetadata(PATTERN_METADATA, Handlers.prototype.check)).toEqual([SUBJECTS.gvault.allowlistCheck]);
+    expect(Reflect.getMetadata(PATTERN_METADATA, Handlers.prototype.health)).toEqual([SUBJECTS.gvault.health]);
+  });
+});
+
+/**
+ * Type-level checks, run by `npm test`'s type check (tsc): each handler below drifts from the
+ * contract on the service's side only, so each decorator must fail to compile. An unused
+ * `@ts-expect-error` fails the type check, so these cannot pass by accident.
+ */
+export class DriftingHandlers {
+  // @ts-expect-error the response lacks `allowed`
+  @Handles(SUBJECTS.gvault.allowlistCheck)
+  wrongResponse(_request: Check): { permitted: boolean } {
+    return { permitted: true };
+  }
+
+  // @ts-expect-error the request needs a field the gateway does not send
+  @Handles(SUBJECTS.gvault.allowlistCheck)
+  extraField(_request: Check & { chain: string }): GVaultAllowlistDto {
+    return { allowed: true };
+  }
+
+  // @ts-expect-error the request drops an optional field the contract has (cursor)
+  @Handles(SUBJECTS.wallet.walletsList)
+  droppedOptional(_request: Omit<WireRequestOf<typeof SUBJECTS.wallet.walletsList>, 'cursor'>): never {
+    throw new Error('never called');
+  }
+
+  // @ts-expect-error a field of another type (walletId as a number)
+  @Handles(SUBJECTS.wallet.walletsGet)
+  wrongFieldType(_request: { ctx: Check['ctx']; walletId: number }): never {
+    throw new Error('never called');
+  }
+
+  // @ts-expect-error the handler of another subject's request
+  @Handles(SUBJECTS.wallet.walletsGet)
+  otherSubject(_request: Check): never {
+    throw new Error('never called');
+  }
+}
