@@ -1,7 +1,7 @@
 import type { ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg } from '@nats-io/jetstream';
 import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
-import type { DomainEvent } from '@service/contracts';
+import type { AnyDomainEvent } from '@service/contracts';
 import type { EventLogger, SqlExecutor, TransactionalSql } from './sql.js';
 import { type EventStreamConfig, ensureEventStream, isNotFound } from './stream.js';
 
@@ -18,7 +18,7 @@ export interface DurableConsumerOptions<Tx extends SqlExecutor> extends EventStr
   readonly jsm: JetStreamManager;
   readonly logger: EventLogger;
   /** Applies one event inside the transaction that also records it as processed. */
-  readonly handle: (event: DomainEvent, tx: Tx) => Promise<void>;
+  readonly handle: (event: AnyDomainEvent, tx: Tx) => Promise<void>;
   readonly ackWaitMs?: number;
   /**
    * Events handled at once (default 1). Above 1, events of this consumer may be applied in any
@@ -127,10 +127,13 @@ export function redeliveryDelayMs(message: JsMsg): number {
   return Math.min(1000 * 2 ** Math.min(message.info.deliveryCount, 16), MAX_RETRY_DELAY_MS);
 }
 
-/** The domain event a message carries, or undefined when it is not one (to be terminated, not retried). */
-export function parseDomainEvent(message: JsMsg): DomainEvent | undefined {
+/**
+ * The domain event a message carries, or undefined when it is not one (to be terminated, not
+ * retried). Its payload is trusted as the type's: only our outboxes publish on the stream.
+ */
+export function parseDomainEvent(message: JsMsg): AnyDomainEvent | undefined {
   try {
-    const event = message.json<DomainEvent>();
+    const event = message.json<AnyDomainEvent>();
     const valid = typeof event?.id === 'string' && typeof event.type === 'string' && typeof event.orgId === 'string';
     return valid ? event : undefined;
   } catch {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import type { DomainEvent } from '@service/contracts';
+import type { DomainEvent, PortfolioWalletEventPayload } from '@service/contracts';
 import { isolatedEventStream, migratedSchema, newRunId, TEST_DATABASE_URL, TEST_NATS_URL, type IsolatedSchema, type IsolatedStream } from '@service/testing';
 import { DurableConsumer, enqueueEvent, OutboxRelay, PgPoolSql, type SqlExecutor } from './index.js';
 
@@ -42,16 +42,22 @@ async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 
   }
 }
 
+/** A portfolio_wallet.status_changed payload, told apart by its wallet id. */
+function statusChanged(n: number): PortfolioWalletEventPayload<'portfolio_wallet.status_changed'> {
+  const walletId = `w_${n}`;
+  return { event: 'portfolio_wallet.status_changed', observedAt: '2026-11-21T10:00:00.000Z', walletId, wallet: { id: walletId, status: 'idle' } };
+}
+
 describe('outbox and relay', () => {
   it('publishes committed events once, with the outbox id as Nats-Msg-Id, and never rolled-back ones', async () => {
     const relay = relayOf();
     await relay.start();
     const committed = await db.$transaction((tx) =>
-      enqueueEvent(tx, { type: 'portfolio_wallet.status_changed', orgId: 'org_a', payload: { n: 1 } }),
+      enqueueEvent(tx, { type: 'portfolio_wallet.status_changed', orgId: 'org_a', payload: statusChanged(1) }),
     );
     await expect(
       db.$transaction(async (tx) => {
-        await enqueueEvent(tx, { type: 'portfolio_wallet.status_changed', orgId: 'org_a', payload: { n: 2 } });
+        await enqueueEvent(tx, { type: 'portfolio_wallet.status_changed', orgId: 'org_a', payload: statusChanged(2) });
         throw new Error('the state change failed');
       }),
     ).rejects.toThrow('the state change failed');
@@ -62,14 +68,14 @@ describe('outbox and relay', () => {
     const message = await jsm.streams.getMessage(stream.EVENTS_STREAM, { seq: 1 });
     expect(message?.header.get('Nats-Msg-Id')).toBe(committed);
     expect(message?.subject).toBe(`${stream.EVENTS_SUBJECT_PREFIX}.wallet.portfolio_wallet.status_changed`);
-    expect(message?.json<DomainEvent>()).toMatchObject({ id: committed, orgId: 'org_a', source: 'wallet', payload: { n: 1 } });
+    expect(message?.json<DomainEvent>()).toMatchObject({ id: committed, orgId: 'org_a', source: 'wallet', payload: statusChanged(1) });
     const [row] = await db.$queryRawUnsafe<{ published_at: Date | null }[]>('SELECT published_at FROM outbox_events WHERE id = $1', committed);
     expect(row?.published_at).toBeInstanceOf(Date);
   });
 
   it('loses nothing and duplicates nothing when the relay dies between publish and marking', async () => {
     const id = await db.$transaction((tx) =>
-      enqueueEvent(tx, { type: 'portfolio_wallet.status_changed', orgId: 'org_a', payload: { n: 3 } }),
+      enqueueEvent(tx, { type: 'portfolio_wallet.status_changed', orgId: 'org_a', payload: statusChanged(3) }),
     );
     const before = (await jsm.streams.info(stream.EVENTS_STREAM)).state.messages;
     expect(await relayOf().drain()).toBe(1);

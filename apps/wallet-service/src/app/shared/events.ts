@@ -1,4 +1,4 @@
-import type { PortfolioWalletEventType, PortfolioWalletResources } from '@service/contracts';
+import type { EventPayloadOf, PortfolioWalletEventPayload, PortfolioWalletEventType, PortfolioWalletResources } from '@service/contracts';
 import { enqueueEvent } from '@service/events';
 import type { Tx } from './db.js';
 
@@ -12,9 +12,7 @@ export function emitWalletEvent<T extends PortfolioWalletEventType>(
   type: T,
   resource: PortfolioWalletResources[T],
 ): Promise<string> {
-  return enqueueEvent(tx, {
-    type,
-    orgId: scope.orgId,
-    payload: { event: type, observedAt: scope.observedAt.toISOString(), walletId: scope.walletId, ...resource },
-  });
+  const payload: PortfolioWalletEventPayload<T> = { event: type, observedAt: scope.observedAt.toISOString(), walletId: scope.walletId, ...resource };
+  // The same type as EventPayloadOf<T> for every T here; TypeScript cannot relate the two for an open T.
+  return enqueueEvent(tx, { type, orgId: scope.orgId, payload: payload as unknown as EventPayloadOf<T> });
 }
