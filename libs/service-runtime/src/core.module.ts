@@ -4,7 +4,7 @@ import type { ServiceName } from '@service/contracts';
 import { connectNats } from '@service/nats';
 import type { Logger } from 'pino';
 import type { ServiceConfig } from './config.js';
-import { NATS_CONNECTION, SERVICE_CONFIG, SERVICE_LOGGER, SERVICE_NAME } from './tokens.js';
+import { NATS_CONNECTION, SERVICE_CONFIG, SERVICE_LOGGER, SERVICE_NAME } from './injection.js';
 
 class NatsConnectionCloser implements OnApplicationShutdown {
   constructor(@Inject(NATS_CONNECTION) private readonly connection: NatsConnection) {}

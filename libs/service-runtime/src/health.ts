@@ -4,7 +4,7 @@ import { type HealthReply, type ServiceName, healthSubjectOf } from '@service/co
 import { ServiceError } from '@service/errors';
 import type { SqlExecutor } from '@service/events';
 import { Handles } from './handles.js';
-import { EVENT_DB, NATS_CONNECTION, SERVICE_NAME } from './tokens.js';
+import { EVENT_DB, NATS_CONNECTION, SERVICE_NAME } from './injection.js';
 
 /** Ready means: the database answers and the event connection is up. */
 @Injectable()

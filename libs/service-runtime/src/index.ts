@@ -1,6 +1,6 @@
 export * from './config.js';
 export * from './logger.js';
-export * from './tokens.js';
+export * from './injection.js';
 export * from './core.module.js';
 export * from './outbox-relay.service.js';
 export * from './health.js';

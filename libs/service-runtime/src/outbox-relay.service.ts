@@ -4,7 +4,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { OutboxRelay, type TransactionalSql } from '@service/events';
 import type { Logger } from 'pino';
 import type { ServiceConfig } from './config.js';
-import { EVENT_DB, NATS_CONNECTION, SERVICE_CONFIG, SERVICE_LOGGER, SERVICE_NAME } from './tokens.js';
+import { EVENT_DB, NATS_CONNECTION, SERVICE_CONFIG, SERVICE_LOGGER, SERVICE_NAME } from './injection.js';
 
 /** Runs the service's outbox relay for the life of the process. */
 @Injectable()

@@ -7,7 +7,7 @@ import { ServiceCoreModule } from './core.module.js';
 import { HealthService, createHealthController } from './health.js';
 import { OutboxRelayService } from './outbox-relay.service.js';
 import { prismaAdapter } from './prisma.js';
-import { EVENT_DB, SERVICE_CONFIG } from './tokens.js';
+import { EVENT_DB, SERVICE_CONFIG } from './injection.js';
 
 // Mixins must take `any[]` constructor arguments (TS2545).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -45,3 +45,8 @@ export type WebhookFamily = keyof typeof WEBHOOK_FAMILIES;
  * allowlist changes): they go to the matching registrations of every organization.
  */
 export const ALL_ORGANIZATIONS = '*';
+
+/** Every event type, once: the list READMEs, docs and the OpenAPI document are checked against. */
+export const DOMAIN_EVENT_TYPES: readonly DomainEventType[] = [
+  ...new Set<DomainEventType>([...PORTFOLIO_WALLET_WEBHOOK_EVENTS, ...WEBHOOK_ENDPOINT_EVENTS, ...GTOKEN_EVENTS]),
+];
