@@ -1,24 +1,30 @@
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { type AddressBookEntryDto, type Page, type RpcRequest, SUBJECTS } from '@service/contracts';
-import { AddressBookService, type CreateEntryInput } from './address-book.service.js';
+import {
+  type AddressBookEntryCreatedDto,
+  type AddressBookEntryDeletedDto,
+  type AddressBookEntryListDto,
+  SUBJECTS,
+  type WireRequestOf,
+} from '@service/contracts';
+import { Handles } from '@service/service-runtime';
+import { AddressBookService } from './address-book.service.js';
 
 @Controller()
 export class AddressBookMsController {
   constructor(@Inject(AddressBookService) private readonly addressBook: AddressBookService) {}
 
-  @MessagePattern(SUBJECTS.wallet.addressBookCreate)
-  create(@Payload() { ctx, ...input }: RpcRequest<CreateEntryInput>): Promise<{ entry: string }> {
+  @Handles(SUBJECTS.wallet.addressBookCreate)
+  create({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.wallet.addressBookCreate>): Promise<AddressBookEntryCreatedDto> {
     return this.addressBook.create(ctx, input);
   }
 
-  @MessagePattern(SUBJECTS.wallet.addressBookList)
-  list(@Payload() { ctx, ...input }: RpcRequest<{ cursor?: string; limit?: string }>): Promise<Page<AddressBookEntryDto>> {
+  @Handles(SUBJECTS.wallet.addressBookList)
+  list({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.wallet.addressBookList>): Promise<AddressBookEntryListDto> {
     return this.addressBook.list(ctx, input);
   }
 
-  @MessagePattern(SUBJECTS.wallet.addressBookDelete)
-  remove(@Payload() { ctx, ...input }: RpcRequest<{ entryId: string }>): Promise<{ id: string; deleted: true }> {
+  @Handles(SUBJECTS.wallet.addressBookDelete)
+  remove({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.wallet.addressBookDelete>): Promise<AddressBookEntryDeletedDto> {
     return this.addressBook.remove(ctx, input);
   }
 }

@@ -1,19 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { AddressBookEntryDto, Page, RequestContext } from '@service/contracts';
+import type {
+  AddressBookEntryCreatedDto,
+  AddressBookEntryDeletedDto,
+  AddressBookEntryDto,
+  AddressBookEntryListDto,
+  RequestContext,
+  RequestOf,
+  SUBJECTS,
+} from '@service/contracts';
 import { ServiceError } from '@service/errors';
-import { parseLimit, toPage } from '@service/pagination';
+import { NewestFirst } from '@service/pagination';
 import type { AddressBookEntry } from '../../generated/prisma/client.js';
 import { PrismaService } from '../prisma.service.js';
 import { addressKey, checkAddress } from '../addresses/payout-address.js';
 import { WalletEnvironment } from '../shared/wallet-environment.js';
-import { newestFirst } from '../shared/newest-first.js';
-
-export interface CreateEntryInput {
-  readonly address: string;
-  readonly chain: string;
-  readonly label: string;
-}
 
 const LIST = 'address-book';
 
@@ -29,7 +30,7 @@ export class AddressBookService {
     @Inject(WalletEnvironment) private readonly env: WalletEnvironment,
   ) {}
 
-  async create(ctx: RequestContext, input: CreateEntryInput): Promise<{ entry: string }> {
+  async create(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.addressBookCreate>): Promise<AddressBookEntryCreatedDto> {
     if (!this.env.allChains.includes(input.chain)) {
       throw new ServiceError('unsupported_chain', `Chain ${input.chain} is not one of this environment's chains (${this.env.allChains.join(', ')}).`);
     }
@@ -44,21 +45,20 @@ export class AddressBookService {
     return { entry: id };
   }
 
-  async list(ctx: RequestContext, input: { cursor?: string; limit?: string }): Promise<Page<AddressBookEntryDto>> {
-    const limit = parseLimit(input.limit);
-    const page = newestFirst(LIST, {}, input.cursor);
+  async list(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.addressBookList>): Promise<AddressBookEntryListDto> {
+    const page = new NewestFirst(LIST, {}, input);
     const rows = await this.prisma.addressBookEntry.findMany({
       where: {
         orgId: ctx.orgId,
-        ...page.after,
+        ...page.where,
       },
       orderBy: page.orderBy,
-      take: limit + 1,
+      take: page.take,
     });
-    return toPage(rows, limit, page.cursorOf, entryView);
+    return page.page(rows, entryView);
   }
 
-  async remove(ctx: RequestContext, input: { entryId: string }): Promise<{ id: string; deleted: true }> {
+  async remove(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.addressBookDelete>): Promise<AddressBookEntryDeletedDto> {
     const { count } = await this.prisma.addressBookEntry.deleteMany({ where: { id: input.entryId, orgId: ctx.orgId } });
     if (count === 0) throw new ServiceError('address_book_entry_not_found', `Address book entry ${input.entryId} was not found.`);
     return { id: input.entryId, deleted: true };

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { DepositAddressSetupDto, RequestContext } from '@service/contracts';
+import type { DepositAddressSetupDto, RequestContext, RequestOf, SUBJECTS } from '@service/contracts';
 import { ServiceError } from '@service/errors';
 import { OutboxRelayService } from '@service/service-runtime';
 import { PrismaService } from '../prisma.service.js';
@@ -22,7 +22,7 @@ export class DepositAddressesService {
    * announced through `portfolio_wallet.approval.status_changed`; repeating it returns the
    * current state. Every other chain is `unsupported_chain`.
    */
-  async enable(ctx: RequestContext, input: { walletId: string; chain: string }): Promise<DepositAddressSetupDto> {
+  async enable(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.depositAddressesEnable>): Promise<DepositAddressSetupDto> {
     if (input.chain !== this.env.stellarChain) {
       throw new ServiceError('unsupported_chain', `Only ${this.env.stellarChain} deposit addresses are enabled here; ${input.chain} needs no enabling or does not exist.`);
     }

@@ -1,24 +1,24 @@
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { type DepositObject, type Page, type RpcRequest, SUBJECTS } from '@service/contracts';
-import { DepositsService, type SimulateDepositInput } from './deposits.service.js';
+import { type DepositDto, type DepositListDto, SUBJECTS, type WireRequestOf } from '@service/contracts';
+import { Handles } from '@service/service-runtime';
+import { DepositsService } from './deposits.service.js';
 
 @Controller()
 export class DepositsMsController {
   constructor(@Inject(DepositsService) private readonly deposits: DepositsService) {}
 
-  @MessagePattern(SUBJECTS.wallet.depositsSimulate)
-  simulate(@Payload() { ctx, ...input }: RpcRequest<SimulateDepositInput>): Promise<DepositObject> {
+  @Handles(SUBJECTS.wallet.depositsSimulate)
+  simulate({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.wallet.depositsSimulate>): Promise<DepositDto> {
     return this.deposits.simulate(ctx, input);
   }
 
-  @MessagePattern(SUBJECTS.wallet.depositsList)
-  list(@Payload() { ctx, ...input }: RpcRequest<{ walletId: string; cursor?: string; limit?: string }>): Promise<Page<DepositObject>> {
+  @Handles(SUBJECTS.wallet.depositsList)
+  list({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.wallet.depositsList>): Promise<DepositListDto> {
     return this.deposits.list(ctx, input);
   }
 
-  @MessagePattern(SUBJECTS.wallet.depositsGet)
-  get(@Payload() { ctx, ...input }: RpcRequest<{ walletId: string; depositId: string }>): Promise<DepositObject> {
+  @Handles(SUBJECTS.wallet.depositsGet)
+  get({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.wallet.depositsGet>): Promise<DepositDto> {
     return this.deposits.get(ctx, input);
   }
 }

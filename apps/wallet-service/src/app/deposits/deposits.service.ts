@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { DepositObject, Page, RequestContext } from '@service/contracts';
+import type { DepositDto, DepositListDto, RequestContext, RequestOf, SUBJECTS } from '@service/contracts';
 import { ServiceError } from '@service/errors';
 import { parseUsd } from '@service/money';
-import { parseLimit, toPage } from '@service/pagination';
+import { NewestFirst } from '@service/pagination';
 import { OutboxRelayService } from '@service/service-runtime';
 import { PrismaService } from '../prisma.service.js';
 import { deriveDepositAddresses } from '../addresses/deposit-addresses.js';
@@ -12,15 +12,7 @@ import { emitWalletEvent } from '../shared/events.js';
 import { checkChainToken, tokensOf } from '../shared/positions.js';
 import { WalletEnvironment } from '../shared/wallet-environment.js';
 import { lockWallet, walletNotFound } from '../shared/wallet-lock.js';
-import { newestFirst } from '../shared/newest-first.js';
 import { depositView } from './deposit-view.js';
-
-export interface SimulateDepositInput {
-  readonly walletId: string;
-  readonly amountUsd: unknown;
-  readonly token?: string;
-  readonly chain?: string;
-}
 
 const LIST = 'wallet-deposits';
 
@@ -38,7 +30,7 @@ export class DepositsService {
   ) {}
 
   /** Sandbox only: a deposit that settles after the configured delay. */
-  async simulate(ctx: RequestContext, input: SimulateDepositInput): Promise<DepositObject> {
+  async simulate(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.depositsSimulate>): Promise<DepositDto> {
     if (!this.env.sandbox) throw new ServiceError('operation_not_supported', 'Deposit simulation exists only in the sandbox.');
     const amount = parseUsd(input.amountUsd);
     if (amount <= 0n) throw new ServiceError('validation_error', 'amountUsd must be greater than zero.');
@@ -77,23 +69,21 @@ export class DepositsService {
     return depositView(deposit);
   }
 
-  async list(ctx: RequestContext, input: { walletId: string; cursor?: string; limit?: string }): Promise<Page<DepositObject>> {
+  async list(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.depositsList>): Promise<DepositListDto> {
     await this.requireWallet(ctx, input.walletId);
-    const limit = parseLimit(input.limit);
-    const filters = { walletId: input.walletId };
-    const page = newestFirst(LIST, filters, input.cursor);
+    const page = new NewestFirst(LIST, { walletId: input.walletId }, input);
     const rows = await this.prisma.deposit.findMany({
       where: {
         walletId: input.walletId,
-        ...page.after,
+        ...page.where,
       },
       orderBy: page.orderBy,
-      take: limit + 1,
+      take: page.take,
     });
-    return toPage(rows, limit, page.cursorOf, depositView);
+    return page.page(rows, depositView);
   }
 
-  async get(ctx: RequestContext, input: { walletId: string; depositId: string }): Promise<DepositObject> {
+  async get(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.depositsGet>): Promise<DepositDto> {
     await this.requireWallet(ctx, input.walletId);
     const row = await this.prisma.deposit.findFirst({ where: { id: input.depositId, walletId: input.walletId } });
     if (!row) throw new ServiceError('deposit_not_found', `Deposit ${input.depositId} was not found.`);

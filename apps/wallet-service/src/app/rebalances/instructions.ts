@@ -1,4 +1,4 @@
-import type { AllocationGroup, AllocationInstruction } from '@service/contracts';
+import type { AllocationGroup, AllocationInstruction, AllocationInstructionDto } from '@service/contracts';
 import { ServiceError } from '@service/errors';
 import { formatUsd, parseUsd } from '@service/money';
 import { groupOfCash, isCashPositionId, parseCashPositionId } from '../shared/positions.js';
@@ -17,9 +17,9 @@ function groupOf(positionId: string, env: WalletEnvironment): AllocationGroup {
   return env.catalogue.get(positionId).allocationGroup;
 }
 
-function parseInstruction(raw: { from?: unknown; to?: unknown; amountUsd?: unknown }, index: number, env: WalletEnvironment): Move {
+function parseInstruction(raw: AllocationInstructionDto, index: number, env: WalletEnvironment): Move {
   const { from, to } = raw;
-  if (typeof from !== 'string' || typeof to !== 'string' || from === '' || to === '') {
+  if (from === '' || to === '') {
     throw new ServiceError('validation_error', `allocations[${index}] needs from and to position ids.`);
   }
   const amount = parseUsd(raw.amountUsd, { field: `allocations[${index}].amountUsd` });
@@ -36,9 +36,11 @@ function parseInstruction(raw: { from?: unknown; to?: unknown; amountUsd?: unkno
   return { from, to, amount };
 }
 
-/** Validates allocate instructions: position forms, known sources, groups, six-decimal amounts. */
-export function parseInstructions(raw: readonly { from?: unknown; to?: unknown; amountUsd?: unknown }[], env: WalletEnvironment): Move[] {
-  if (!Array.isArray(raw) || raw.length === 0) throw new ServiceError('validation_error', 'allocations must hold at least one instruction.');
+/**
+ * Validates allocate instructions (a non-empty list of `from`/`to` strings, as the gateway
+ * checked): position forms, known sources, groups, six-decimal amounts.
+ */
+export function parseInstructions(raw: readonly AllocationInstructionDto[], env: WalletEnvironment): Move[] {
   return raw.map((instruction, index) => parseInstruction(instruction, index, env));
 }
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { AllocatePreviewResponseDto, AllocationInstruction, AllocationResponseDto, RequestContext } from '@service/contracts';
+import type { AllocatePreviewResponseDto, AllocationResponseDto, RequestContext, RequestOf, SUBJECTS } from '@service/contracts';
 import { ServiceError } from '@service/errors';
 import { formatUsd } from '@service/money';
 import { OutboxRelayService } from '@service/service-runtime';
@@ -14,12 +14,6 @@ import { positionsView, valuePositions } from '../wallets/wallet-view.js';
 import { instructionsView, type Move, outflows, parseInstructions } from './instructions.js';
 import { allocationResponse, createRebalance } from './rebalance-workflow.js';
 
-export interface AllocateInput {
-  readonly walletId: string;
-  readonly requestId: string;
-  readonly allocations: AllocationInstruction[];
-}
-
 const ALLOCATING_ROLES = new Set(['owner', 'admin']);
 
 @Injectable()
@@ -32,7 +26,7 @@ export class RebalancesService {
   ) {}
 
   /** Explicit allocations on a wallet without autoRebalance: owners and admins only, idempotent on requestId. */
-  async allocate(ctx: RequestContext, input: AllocateInput): Promise<AllocationResponseDto> {
+  async allocate(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.allocate>): Promise<AllocationResponseDto> {
     if (!ALLOCATING_ROLES.has(ctx.role)) throw new ServiceError('forbidden', 'Only organization owners and admins may allocate.');
     const moves = parseInstructions(input.allocations, this.env);
     const now = new Date();
@@ -60,7 +54,7 @@ export class RebalancesService {
   }
 
   /** The same checks as allocate, and the positions before and after; nothing changes. */
-  async preview(ctx: RequestContext, input: Omit<AllocateInput, 'requestId'>): Promise<AllocatePreviewResponseDto> {
+  async preview(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.allocatePreview>): Promise<AllocatePreviewResponseDto> {
     const moves = parseInstructions(input.allocations, this.env);
     const wallet = await this.prisma.wallet.findFirst({ where: { id: input.walletId, orgId: ctx.orgId }, include: { positions: true } });
     if (!wallet) throw walletNotFound(input.walletId);

@@ -60,12 +60,12 @@ function parseGroup(group: AllocationGroup, entries: unknown, catalogue: Catalog
 }
 
 /**
- * Validates `strategy.allocations`: known groups only, known sources of that group, integer
+ * Validates `strategy.allocations` (an object, as the gateway checked): known groups only, known sources of that group, integer
  * weights summing to 100% per group. Unknown source: `yield_source_not_found`; wrong group or a
  * wrong total: `invalid_position_weight`.
  */
-export function parseStrategy(allocations: unknown, catalogue: Catalogue): Strategy {
-  if (!isRecord(allocations) || Object.keys(allocations).length === 0) {
+export function parseStrategy(allocations: Readonly<Record<string, unknown>>, catalogue: Catalogue): Strategy {
+  if (Object.keys(allocations).length === 0) {
     throw new ServiceError('validation_error', `allocations must map at least one group (${ALLOCATION_GROUPS.join(', ')}) to its targets.`);
   }
   const strategy: Strategy = {};

@@ -1,39 +1,39 @@
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { type Page, type RpcRequest, SUBJECTS, type WalletDto, type WalletYieldDto } from '@service/contracts';
-import { type CreateWalletInput, WalletsService } from './wallets.service.js';
+import { SUBJECTS, type WalletDto, type WalletListDto, type WalletYieldDto, type WireRequestOf } from '@service/contracts';
+import { Handles } from '@service/service-runtime';
+import { WalletsService } from './wallets.service.js';
 
 @Controller()
 export class WalletsMsController {
   constructor(@Inject(WalletsService) private readonly wallets: WalletsService) {}
 
-  @MessagePattern(SUBJECTS.wallet.walletsCreate)
-  create(@Payload() { ctx, ...input }: RpcRequest<CreateWalletInput>): Promise<WalletDto> {
+  @Handles(SUBJECTS.wallet.walletsCreate)
+  create({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.wallet.walletsCreate>): Promise<WalletDto> {
     return this.wallets.create(ctx, input);
   }
 
-  @MessagePattern(SUBJECTS.wallet.walletsList)
-  list(@Payload() { ctx, ...input }: RpcRequest<{ cursor?: string; limit?: string }>): Promise<Page<WalletDto>> {
+  @Handles(SUBJECTS.wallet.walletsList)
+  list({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.wallet.walletsList>): Promise<WalletListDto> {
     return this.wallets.list(ctx, input);
   }
 
-  @MessagePattern(SUBJECTS.wallet.walletsGet)
-  get(@Payload() { ctx, walletId }: RpcRequest<{ walletId: string }>): Promise<WalletDto> {
+  @Handles(SUBJECTS.wallet.walletsGet)
+  get({ ctx, walletId }: WireRequestOf<typeof SUBJECTS.wallet.walletsGet>): Promise<WalletDto> {
     return this.wallets.get(ctx, walletId);
   }
 
-  @MessagePattern(SUBJECTS.wallet.walletsUpdate)
-  update(@Payload() { ctx, ...input }: RpcRequest<{ walletId: string; label: string }>): Promise<WalletDto> {
+  @Handles(SUBJECTS.wallet.walletsUpdate)
+  update({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.wallet.walletsUpdate>): Promise<WalletDto> {
     return this.wallets.updateLabel(ctx, input);
   }
 
-  @MessagePattern(SUBJECTS.wallet.strategyUpdate)
-  updateStrategy(@Payload() { ctx, ...input }: RpcRequest<{ walletId: string; requestId: string; allocations: unknown }>): Promise<WalletDto> {
+  @Handles(SUBJECTS.wallet.strategyUpdate)
+  updateStrategy({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.wallet.strategyUpdate>): Promise<WalletDto> {
     return this.wallets.updateStrategy(ctx, input);
   }
 
-  @MessagePattern(SUBJECTS.wallet.yieldGet)
-  yield(@Payload() { ctx, walletId }: RpcRequest<{ walletId: string }>): Promise<WalletYieldDto> {
+  @Handles(SUBJECTS.wallet.yieldGet)
+  yield({ ctx, walletId }: WireRequestOf<typeof SUBJECTS.wallet.yieldGet>): Promise<WalletYieldDto> {
     return this.wallets.yield(ctx, walletId);
   }
 }

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { Page, RequestContext, WalletDto, WalletYieldDto } from '@service/contracts';
+import type { RequestContext, RequestOf, SUBJECTS, WalletDto, WalletListDto, WalletYieldDto } from '@service/contracts';
 import { ServiceError } from '@service/errors';
 import { formatUsd } from '@service/money';
-import { parseLimit, toPage } from '@service/pagination';
+import { NewestFirst } from '@service/pagination';
 import { OutboxRelayService } from '@service/service-runtime';
 import type { Position, Wallet } from '../../generated/prisma/client.js';
 import { PrismaService } from '../prisma.service.js';
@@ -15,17 +15,10 @@ import { claimRequestId, fingerprint } from '../shared/idempotency.js';
 import { Ledger } from '../shared/ledger.js';
 import { WalletEnvironment } from '../shared/wallet-environment.js';
 import { lockWallet, walletNotFound } from '../shared/wallet-lock.js';
-import { newestFirst } from '../shared/newest-first.js';
 import { WorkflowWorker } from '../workflows/workflow-worker.js';
 import { parseStrategy, type Strategy, strategyView } from './strategy.js';
 import { valuePositions, walletView } from './wallet-view.js';
 
-export interface CreateWalletInput {
-  readonly requestId: string;
-  readonly label?: string;
-  readonly autoRebalance?: boolean;
-  readonly strategy: { allocations: unknown };
-}
 
 const LIST = 'wallets';
 
@@ -39,8 +32,8 @@ export class WalletsService {
   ) {}
 
   /** A wallet in `creating`; the worker derives its deposit addresses and makes it `idle`. */
-  async create(ctx: RequestContext, input: CreateWalletInput): Promise<WalletDto> {
-    const strategy = parseStrategy(input.strategy?.allocations, this.env.catalogue);
+  async create(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.walletsCreate>): Promise<WalletDto> {
+    const strategy = parseStrategy(input.strategy.allocations, this.env.catalogue);
     const wanted = { label: input.label ?? null, autoRebalance: input.autoRebalance ?? false, strategy };
     const id = randomUUID();
     const walletId = await this.prisma.$transaction(async (tx) => {
@@ -62,20 +55,19 @@ export class WalletsService {
     return this.get(ctx, walletId);
   }
 
-  async list(ctx: RequestContext, input: { cursor?: string; limit?: string }): Promise<Page<WalletDto>> {
-    const limit = parseLimit(input.limit);
-    const page = newestFirst(LIST, {}, input.cursor);
+  async list(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.walletsList>): Promise<WalletListDto> {
+    const page = new NewestFirst(LIST, {}, input);
     const rows = await this.prisma.wallet.findMany({
       where: {
         orgId: ctx.orgId,
-        ...page.after,
+        ...page.where,
       },
       include: { positions: true },
       orderBy: page.orderBy,
-      take: limit + 1,
+      take: page.take,
     });
     const now = new Date();
-    return toPage(rows, limit, page.cursorOf, (row) => this.view(row, row.positions, now));
+    return page.page(rows, (row) => this.view(row, row.positions, now));
   }
 
   async get(ctx: RequestContext, walletId: string): Promise<WalletDto> {
@@ -84,7 +76,7 @@ export class WalletsService {
     return this.view(row, row.positions, new Date());
   }
 
-  async updateLabel(ctx: RequestContext, input: { walletId: string; label: string }): Promise<WalletDto> {
+  async updateLabel(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.walletsUpdate>): Promise<WalletDto> {
     const updated = await this.prisma.wallet.updateMany({
       where: { id: input.walletId, orgId: ctx.orgId },
       data: { label: input.label, updatedAt: new Date() },
@@ -94,7 +86,7 @@ export class WalletsService {
   }
 
   /** New targets; on an autoRebalance wallet, also the rebalance that reaches them. */
-  async updateStrategy(ctx: RequestContext, input: { walletId: string; requestId: string; allocations: unknown }): Promise<WalletDto> {
+  async updateStrategy(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.strategyUpdate>): Promise<WalletDto> {
     const strategy = parseStrategy(input.allocations, this.env.catalogue);
     const now = new Date();
     const changed = await this.prisma.$transaction(async (tx) => {

@@ -1,39 +1,39 @@
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { type Page, type RpcRequest, SUBJECTS, type WithdrawalObject, type WithdrawalPreviewResponseDto } from '@service/contracts';
-import { type PreviewInput, type WithdrawalRef, WithdrawalsService, type WithdrawInput } from './withdrawals.service.js';
+import { SUBJECTS, type WireRequestOf, type WithdrawalDto, type WithdrawalListDto, type WithdrawalPreviewResponseDto } from '@service/contracts';
+import { Handles } from '@service/service-runtime';
+import { WithdrawalsService } from './withdrawals.service.js';
 
 @Controller()
 export class WithdrawalsMsController {
   constructor(@Inject(WithdrawalsService) private readonly withdrawals: WithdrawalsService) {}
 
-  @MessagePattern(SUBJECTS.wallet.withdrawalsPreview)
-  preview(@Payload() { ctx, ...input }: RpcRequest<PreviewInput>): Promise<WithdrawalPreviewResponseDto> {
+  @Handles(SUBJECTS.wallet.withdrawalsPreview)
+  preview({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.wallet.withdrawalsPreview>): Promise<WithdrawalPreviewResponseDto> {
     return this.withdrawals.preview(ctx, input);
   }
 
-  @MessagePattern(SUBJECTS.wallet.withdrawalsCreate)
-  create(@Payload() { ctx, ...input }: RpcRequest<WithdrawInput>): Promise<WithdrawalObject> {
+  @Handles(SUBJECTS.wallet.withdrawalsCreate)
+  create({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.wallet.withdrawalsCreate>): Promise<WithdrawalDto> {
     return this.withdrawals.create(ctx, input);
   }
 
-  @MessagePattern(SUBJECTS.wallet.withdrawalsList)
-  list(@Payload() { ctx, ...input }: RpcRequest<{ walletId: string; cursor?: string; limit?: string }>): Promise<Page<WithdrawalObject>> {
+  @Handles(SUBJECTS.wallet.withdrawalsList)
+  list({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.wallet.withdrawalsList>): Promise<WithdrawalListDto> {
     return this.withdrawals.list(ctx, input);
   }
 
-  @MessagePattern(SUBJECTS.wallet.withdrawalsGet)
-  get(@Payload() { ctx, ...input }: RpcRequest<WithdrawalRef>): Promise<WithdrawalObject> {
+  @Handles(SUBJECTS.wallet.withdrawalsGet)
+  get({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.wallet.withdrawalsGet>): Promise<WithdrawalDto> {
     return this.withdrawals.get(ctx, input);
   }
 
-  @MessagePattern(SUBJECTS.wallet.withdrawalsCancel)
-  cancel(@Payload() { ctx, ...input }: RpcRequest<WithdrawalRef>): Promise<WithdrawalObject> {
+  @Handles(SUBJECTS.wallet.withdrawalsCancel)
+  cancel({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.wallet.withdrawalsCancel>): Promise<WithdrawalDto> {
     return this.withdrawals.cancel(ctx, input);
   }
 
-  @MessagePattern(SUBJECTS.wallet.payoutsApprove)
-  approve(@Payload() { ctx, ...input }: RpcRequest<WithdrawalRef & { legIndex: number }>): Promise<WithdrawalObject> {
+  @Handles(SUBJECTS.wallet.payoutsApprove)
+  approve({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.wallet.payoutsApprove>): Promise<WithdrawalDto> {
     return this.withdrawals.approve(ctx, input);
   }
 }

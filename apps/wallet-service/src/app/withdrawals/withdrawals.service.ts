@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { Page, RequestContext, WithdrawalObject, WithdrawalPreviewResponseDto } from '@service/contracts';
+import type { RequestContext, RequestOf, SUBJECTS, WithdrawalDto, WithdrawalListDto, WithdrawalPreviewResponseDto, WithdrawalRef } from '@service/contracts';
 import { ServiceError } from '@service/errors';
 import { formatUsd, parseUsd } from '@service/money';
-import { parseLimit, toPage } from '@service/pagination';
+import { NewestFirst } from '@service/pagination';
 import { OutboxRelayService } from '@service/service-runtime';
 import type { Wallet, Withdrawal } from '../../generated/prisma/client.js';
 import { PrismaService } from '../prisma.service.js';
@@ -14,7 +14,6 @@ import { Ledger } from '../shared/ledger.js';
 import { checkChainToken } from '../shared/positions.js';
 import { WalletEnvironment } from '../shared/wallet-environment.js';
 import { lockWallet, walletNotFound } from '../shared/wallet-lock.js';
-import { newestFirst } from '../shared/newest-first.js';
 import { WorkflowWorker } from '../workflows/workflow-worker.js';
 import { valuePositions } from '../wallets/wallet-view.js';
 import { type Destination, drawAmounts } from './payout-plan.js';
@@ -22,23 +21,6 @@ import { checkLimit, policyOf } from './policy.js';
 import { processingEstimate } from './processing-estimate.js';
 import { approveLeg, cancelWithdrawal, createWithdrawal, payableFrom } from './withdrawal-workflow.js';
 import { withdrawalView } from './withdrawal-view.js';
-
-export interface PreviewInput {
-  readonly walletId: string;
-  readonly destinationChain: string;
-  readonly token: string;
-  readonly amountUsd?: unknown;
-}
-
-export interface WithdrawInput extends PreviewInput {
-  readonly requestId: string;
-  readonly destinationAddress: string;
-}
-
-export interface WithdrawalRef {
-  readonly walletId: string;
-  readonly withdrawalId: string;
-}
 
 const LIST = 'wallet-withdrawals';
 const APPROVING_ROLES = new Set(['owner', 'admin']);
@@ -54,7 +36,7 @@ export class WithdrawalsService {
   ) {}
 
   /** What a withdrawal to this chain and token would take and pay; without an amount, the most it can be. */
-  async preview(ctx: RequestContext, input: PreviewInput): Promise<WithdrawalPreviewResponseDto> {
+  async preview(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.withdrawalsPreview>): Promise<WithdrawalPreviewResponseDto> {
     const destination = this.destination(input, null);
     const wanted = input.amountUsd === undefined || input.amountUsd === null ? null : this.amountOf(input.amountUsd);
     const wallet = await this.prisma.wallet.findFirst({ where: { id: input.walletId, orgId: ctx.orgId }, include: { positions: true } });
@@ -78,7 +60,7 @@ export class WithdrawalsService {
   }
 
   /** A withdrawal, idempotent on requestId: checks, policy, funds, then one payout leg per source drawn on. */
-  async create(ctx: RequestContext, input: WithdrawInput): Promise<WithdrawalObject> {
+  async create(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.withdrawalsCreate>): Promise<WithdrawalDto> {
     const destination = this.destination(input, input.destinationAddress);
     const amount = this.amountOf(input.amountUsd);
     const fee = this.env.config.WALLET_WITHDRAWAL_FEE_USD;
@@ -107,23 +89,21 @@ export class WithdrawalsService {
     return withdrawalView(result.withdrawal);
   }
 
-  async list(ctx: RequestContext, input: { walletId: string; cursor?: string; limit?: string }): Promise<Page<WithdrawalObject>> {
+  async list(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.withdrawalsList>): Promise<WithdrawalListDto> {
     await this.requireWallet(ctx, input.walletId);
-    const limit = parseLimit(input.limit);
-    const filters = { walletId: input.walletId };
-    const page = newestFirst(LIST, filters, input.cursor);
+    const page = new NewestFirst(LIST, { walletId: input.walletId }, input);
     const rows = await this.prisma.withdrawal.findMany({
       where: {
         walletId: input.walletId,
-        ...page.after,
+        ...page.where,
       },
       orderBy: page.orderBy,
-      take: limit + 1,
+      take: page.take,
     });
-    return toPage(rows, limit, page.cursorOf, withdrawalView);
+    return page.page(rows, withdrawalView);
   }
 
-  async get(ctx: RequestContext, input: WithdrawalRef): Promise<WithdrawalObject> {
+  async get(ctx: RequestContext, input: WithdrawalRef): Promise<WithdrawalDto> {
     await this.requireWallet(ctx, input.walletId);
     const row = await this.prisma.withdrawal.findFirst({ where: { id: input.withdrawalId, walletId: input.walletId } });
     if (!row) throw withdrawalNotFound(input.withdrawalId);
@@ -131,12 +111,12 @@ export class WithdrawalsService {
   }
 
   /** Cancels a withdrawal before any of its payouts is broadcast. */
-  cancel(ctx: RequestContext, input: WithdrawalRef): Promise<WithdrawalObject> {
+  cancel(ctx: RequestContext, input: WithdrawalRef): Promise<WithdrawalDto> {
     return this.change(ctx, input, (step, row) => cancelWithdrawal(step, row));
   }
 
   /** Approves one payout leg waiting for the customer (owners and admins). */
-  approve(ctx: RequestContext, input: WithdrawalRef & { legIndex: number }): Promise<WithdrawalObject> {
+  approve(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.payoutsApprove>): Promise<WithdrawalDto> {
     if (!APPROVING_ROLES.has(ctx.role)) throw new ServiceError('forbidden', 'Only organization owners and admins may approve payouts.');
     return this.change(ctx, input, (step, row) => approveLeg(step, row, input.legIndex));
   }
@@ -145,7 +125,7 @@ export class WithdrawalsService {
     ctx: RequestContext,
     input: WithdrawalRef,
     apply: (step: { tx: Tx; wallet: Wallet; ledger: Ledger; env: WalletEnvironment; now: Date }, row: Withdrawal) => Promise<Withdrawal>,
-  ): Promise<WithdrawalObject> {
+  ): Promise<WithdrawalDto> {
     const now = new Date();
     const row = await this.prisma.$transaction(async (tx) => {
       const wallet = await lockWallet(tx, ctx.orgId, input.walletId);

@@ -1,7 +1,7 @@
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { type RpcRequest, SUBJECTS, type WalletYieldSourceListDto } from '@service/contracts';
-import { decodeCursor, encodeCursor, parseLimit, toPage } from '@service/pagination';
+import { SUBJECTS, type WalletYieldSourceListDto, type WireRequestOf } from '@service/contracts';
+import { decodeCursor, DEFAULT_LIMIT, encodeCursor, toPage } from '@service/pagination';
+import { Handles } from '@service/service-runtime';
 import { Catalogue } from './catalogue.js';
 
 const LIST = 'wallet-yield-sources';
@@ -10,10 +10,10 @@ const LIST = 'wallet-yield-sources';
 export class YieldSourcesMsController {
   constructor(@Inject(Catalogue) private readonly catalogue: Catalogue) {}
 
-  @MessagePattern(SUBJECTS.wallet.yieldSourcesList)
-  list(@Payload() request: RpcRequest<{ cursor?: string; limit?: string }>): WalletYieldSourceListDto {
-    const limit = parseLimit(request.limit);
-    const after = request.cursor ? String(decodeCursor(request.cursor, LIST, {}, 1)[0]) : undefined;
+  /** The catalogue in id order: a keyset on the id, since sources have no creation time. */
+  @Handles(SUBJECTS.wallet.yieldSourcesList)
+  list({ cursor, limit = DEFAULT_LIMIT }: WireRequestOf<typeof SUBJECTS.wallet.yieldSourcesList>): WalletYieldSourceListDto {
+    const after = cursor ? String(decodeCursor(cursor, LIST, {}, 1)[0]) : undefined;
     const rows = this.catalogue.entries.filter((entry) => after === undefined || entry.id > after).slice(0, limit + 1);
     const now = new Date();
     return toPage(
