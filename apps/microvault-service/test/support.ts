@@ -1,7 +1,7 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { ANVIL_DEV_KEYS, type LocalChain, startAnvil } from '@service/chain';
-import { type MicroVaultCreatedVault, SUBJECTS } from '@service/contracts';
-import { NatsRequester } from '@service/nats';
+import { type MicroVaultCreatedVault, type RequestContext, SUBJECTS } from '@service/contracts';
+import { NatsRequester, ServiceClient } from '@service/nats';
 import {
   type AppProcess,
   type IsolatedSchema,
@@ -28,7 +28,7 @@ export interface MicroVaultSystem {
   readonly gateway: string;
   readonly publicClient: PublicClient;
   service: AppProcess;
-  /** Speaks to the service over the run's NATS, as the gateway and the admin CLI do. */
+  /** Speaks to the service over the run's NATS as raw JSON (also subjects without a context, like health). */
   readonly admin: NatsRequester;
   startService(): Promise<AppProcess>;
   /** What the admin CLI does: an operator subject over NATS. */
@@ -59,7 +59,8 @@ export async function startMicroVaultSystem(): Promise<MicroVaultSystem> {
   };
   const connection: NatsConnection = await connect({ servers: system.natsUrl });
   const admin = new NatsRequester(connection, 30_000);
-  const ctx = (orgId: string) => ({ orgId, principalId: 'admin-test', role: 'owner', requestId: `admin-${Date.now()}` });
+  const operator = new ServiceClient(admin);
+  const ctx = (orgId: string): RequestContext => ({ orgId, principalId: 'admin-test', role: 'owner', requestId: `admin-${Date.now()}` });
   const startService = () => startApp('microvault-service', env, (line) => line.includes('microvault service ready'));
   const result: MicroVaultSystem = {
     chain,
@@ -72,8 +73,8 @@ export async function startMicroVaultSystem(): Promise<MicroVaultSystem> {
       result.service = await startService();
       return result.service;
     },
-    enable: (orgId) => admin.request(SUBJECTS.microvault.organizationsEnable, { ctx: ctx(orgId) }),
-    createVault: (orgId) => admin.request(SUBJECTS.microvault.vaultsCreate, { ctx: ctx(orgId) }),
+    enable: (orgId) => operator.request(SUBJECTS.microvault.organizationsEnable, { ctx: ctx(orgId) }),
+    createVault: (orgId) => operator.request(SUBJECTS.microvault.vaultsCreate, { ctx: ctx(orgId) }),
     async rpc(method, params = []) {
       const response = await fetch(chain.rpcUrl, {
         method: 'POST',

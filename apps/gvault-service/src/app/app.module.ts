@@ -7,6 +7,7 @@ import { AllowlistMsController } from './allowlist/allowlist-ms.controller.js';
 import { AllowlistService } from './allowlist/allowlist.service.js';
 import { ALLOWLIST_TARGET, allowlistTargetFor } from './chain/allowlist-target.js';
 import { PrismaService } from './prisma.service.js';
+import { AllowlistChangesRepository } from './repositories/allowlist-changes.repository.js';
 import { YieldSourcesMsController } from './yield-sources/yield-sources-ms.controller.js';
 
 @Module({})
@@ -18,7 +19,7 @@ export class AppModule {
       logger,
       prisma: PrismaService,
       controllers: [YieldSourcesMsController, AllowlistMsController],
-      providers: [{ provide: ALLOWLIST_TARGET, useValue: allowlistTargetFor(config) }, AllowlistService, AllowlistFollower],
+      providers: [{ provide: ALLOWLIST_TARGET, useValue: allowlistTargetFor(config) }, AllowlistChangesRepository, AllowlistService, AllowlistFollower],
     });
   }
 }

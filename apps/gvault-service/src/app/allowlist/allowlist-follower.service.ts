@@ -1,19 +1,16 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { ALL_ORGANIZATIONS, type GTokenEventData } from '@service/contracts';
-import { enqueueEvent, PollingLoop } from '@service/events';
+import { PollingLoop } from '@service/events';
 import { toChecksumAddress } from '@service/evm';
 import { OutboxRelayService, SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
 import type { Logger } from 'pino';
 import type { GVaultConfig } from '../../config.js';
-import { PrismaService } from '../prisma.service.js';
 import { ALLOWLIST_TARGET, type AllowlistTarget, confirmedHead } from '../chain/allowlist-target.js';
+import { AllowlistChangesRepository, type AllowlistUpdatedData } from '../repositories/allowlist-changes.repository.js';
 import { ALLOWLIST_UPDATED_EVENT } from './allowlist-abi.js';
 import { AllowlistService } from './allowlist.service.js';
 
 /** Many RPC providers refuse `eth_getLogs` over wider ranges. */
 const MAX_BLOCK_RANGE = 1_000n;
-
-const EVENT_TYPE = 'gvault.allowlist.updated';
 
 interface AllowlistChangeLog {
   transactionHash: `0x${string}`;
@@ -37,7 +34,7 @@ export class AllowlistFollower implements OnApplicationBootstrap, BeforeApplicat
     @Inject(ALLOWLIST_TARGET) private readonly target: AllowlistTarget,
     @Inject(SERVICE_CONFIG) private readonly config: GVaultConfig,
     @Inject(SERVICE_LOGGER) logger: Logger,
-    private readonly prisma: PrismaService,
+    private readonly changes: AllowlistChangesRepository,
     private readonly relay: OutboxRelayService,
     private readonly allowlist: AllowlistService,
   ) {
@@ -78,48 +75,34 @@ export class AllowlistFollower implements OnApplicationBootstrap, BeforeApplicat
 
   /** First block not yet applied. Without a stored position, history before the first start is not news. */
   private async nextBlock(confirmedHeadBlock: bigint): Promise<bigint> {
-    const cursor = await this.prisma.chainCursor.findUnique({ where: { id: this.cursorId } });
-    if (cursor) return cursor.lastBlock + 1n;
+    const lastBlock = await this.changes.lastBlock(this.cursorId);
+    if (lastBlock !== null) return lastBlock + 1n;
     if (this.config.CHAIN_START_BLOCK !== null) return this.config.CHAIN_START_BLOCK;
-    await this.prisma.chainCursor.create({ data: { id: this.cursorId, lastBlock: confirmedHeadBlock } });
+    await this.changes.startAt(this.cursorId, confirmedHeadBlock);
     return confirmedHeadBlock + 1n;
   }
 
   private async apply(logs: AllowlistChangeLog[], lastBlock: bigint): Promise<void> {
-    const changed = await this.prisma.$transaction(async (tx) => {
-      const fresh: `0x${string}`[] = [];
-      for (const log of logs) {
-        const address = toChecksumAddress(log.args.account);
-        const { count } = await tx.allowlistChange.createMany({
-          data: {
-            txHash: log.transactionHash,
-            logIndex: log.logIndex,
-            chain: this.target.chain,
-            contractAddress: this.target.contractAddress,
-            address,
-            allowed: log.args.allowed,
-            blockNumber: log.blockNumber,
-          },
-          skipDuplicates: true,
-        });
-        if (count === 0) continue;
-        await enqueueEvent(tx, { type: EVENT_TYPE, orgId: ALL_ORGANIZATIONS, payload: this.eventData(log, address) });
-        fresh.push(address);
-      }
-      // A replica that got further may be moved back here; it only re-reads logs the key ignores.
-      await tx.chainCursor.upsert({
-        where: { id: this.cursorId },
-        create: { id: this.cursorId, lastBlock },
-        update: { lastBlock },
-      });
-      return fresh;
+    const entries = logs.map((log) => {
+      const address = toChecksumAddress(log.args.account);
+      const row = {
+        txHash: log.transactionHash,
+        logIndex: log.logIndex,
+        chain: this.target.chain,
+        contractAddress: this.target.contractAddress,
+        address,
+        allowed: log.args.allowed,
+        blockNumber: log.blockNumber,
+      };
+      return { row, event: this.eventData(log, address) };
     });
+    const changed = await this.changes.applyRange(this.cursorId, entries, lastBlock);
     if (changed.length === 0) return;
     this.relay.wake();
     for (const address of changed) this.allowlist.forget(address);
   }
 
-  private eventData(log: AllowlistChangeLog, address: `0x${string}`): GTokenEventData[typeof EVENT_TYPE] {
+  private eventData(log: AllowlistChangeLog, address: `0x${string}`): AllowlistUpdatedData {
     return {
       gVaultId: this.target.gVaultId,
       chain: this.target.chain,

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { GVAULT_IDS, type GVaultAllowlistDto } from '@service/contracts';
+import type { GVaultAllowlistDto } from '@service/contracts';
 import { ServiceError } from '@service/errors';
-import { isNonzeroEvmAddress, toChecksumAddress } from '@service/evm';
+import { toChecksumAddress } from '@service/evm';
 import { SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
 import type { Logger } from 'pino';
 import type { GVaultConfig } from '../../config.js';
@@ -26,14 +26,9 @@ export class AllowlistService {
     this.ttlMs = config.GVAULT_ALLOWLIST_CACHE_TTL_MS;
   }
 
-  async check(input: { gVaultId?: unknown; address?: unknown }): Promise<GVaultAllowlistDto> {
-    if (!GVAULT_IDS.includes(input.gVaultId as never)) {
-      throw new ServiceError('validation_error', `gVaultId must be one of: ${GVAULT_IDS.join(', ')}.`);
-    }
-    if (!isNonzeroEvmAddress(input.address)) {
-      throw new ServiceError('validation_error', 'address must be a nonzero EVM address with a valid EIP-55 checksum when mixed case.');
-    }
-    return { allowed: await this.cached(toChecksumAddress(input.address)) };
+  /** `address` as the gateway validated it: a nonzero EVM address, EIP-55 checksummed when mixed case. */
+  async check(address: string): Promise<GVaultAllowlistDto> {
+    return { allowed: await this.cached(toChecksumAddress(address as `0x${string}`)) };
   }
 
   /** Drops a cached answer for an address whose permission has just changed onchain. */

@@ -1,7 +1,6 @@
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern } from '@nestjs/microservices';
 import { type GVaultYieldSourceListDto, SUBJECTS } from '@service/contracts';
-import { SERVICE_CONFIG } from '@service/service-runtime';
+import { Handles, SERVICE_CONFIG } from '@service/service-runtime';
 import type { GVaultConfig } from '../../config.js';
 import { catalogueFor } from './catalogue.js';
 
@@ -13,7 +12,7 @@ export class YieldSourcesMsController {
     this.catalogue = { data: catalogueFor(config) };
   }
 
-  @MessagePattern(SUBJECTS.gvault.yieldSourcesList)
+  @Handles(SUBJECTS.gvault.yieldSourcesList)
   list(): GVaultYieldSourceListDto {
     return this.catalogue;
   }

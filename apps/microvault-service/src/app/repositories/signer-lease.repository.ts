@@ -10,7 +10,7 @@ import { PrismaService } from '../prisma.service.js';
  * over only once it has expired (a crashed holder) or was released (a clean shutdown).
  */
 @Injectable()
-export class SignerLease {
+export class SignerLeaseRepository {
   readonly holder = randomUUID();
 
   constructor(

@@ -1,14 +1,12 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
-  type MicroVaultPauseInput,
-  type MicroVaultStrategyInput,
   type MicroVaultSubmitReply,
   type MicroVaultTaskDto,
-  type Page,
-  type RpcRequest,
+  type MicroVaultTaskPageDto,
   SUBJECTS,
+  type WireRequestOf,
 } from '@service/contracts';
+import { Handles } from '@service/service-runtime';
 import { checkStrategy } from './strategy-rules.js';
 import { TasksService } from './tasks.service.js';
 
@@ -16,12 +14,14 @@ import { TasksService } from './tasks.service.js';
 export class TasksMsController {
   constructor(private readonly tasks: TasksService) {}
 
-  @MessagePattern(SUBJECTS.microvault.strategyUpdate)
-  updateStrategy(@Payload() request: RpcRequest<MicroVaultStrategyInput>): Promise<MicroVaultSubmitReply> {
+  @Handles(SUBJECTS.microvault.strategyUpdate)
+  updateStrategy(request: WireRequestOf<typeof SUBJECTS.microvault.strategyUpdate>): Promise<MicroVaultSubmitReply> {
+    // One spelling per source, so a replay in another case is the same request and a duplicate is found.
     const input = {
       allocations: request.allocations.map(({ sourceId, targetBps }) => ({ sourceId: sourceId.toLowerCase(), targetBps })),
       idleTargetBps: request.idleTargetBps,
     };
+    // The gateway checks each field alone; the total and uniqueness are rules of the whole strategy.
     checkStrategy(input);
     return this.tasks.submit({
       orgId: request.ctx.orgId,
@@ -32,8 +32,8 @@ export class TasksMsController {
     });
   }
 
-  @MessagePattern(SUBJECTS.microvault.pauseSet)
-  setPause(@Payload() request: RpcRequest<MicroVaultPauseInput>): Promise<MicroVaultSubmitReply> {
+  @Handles(SUBJECTS.microvault.pauseSet)
+  setPause(request: WireRequestOf<typeof SUBJECTS.microvault.pauseSet>): Promise<MicroVaultSubmitReply> {
     return this.tasks.submit({
       orgId: request.ctx.orgId,
       vaultId: request.vaultId,
@@ -43,13 +43,13 @@ export class TasksMsController {
     });
   }
 
-  @MessagePattern(SUBJECTS.microvault.tasksGet)
-  get(@Payload() request: RpcRequest<{ taskId: string }>): Promise<MicroVaultTaskDto> {
+  @Handles(SUBJECTS.microvault.tasksGet)
+  get(request: WireRequestOf<typeof SUBJECTS.microvault.tasksGet>): Promise<MicroVaultTaskDto> {
     return this.tasks.get(request.ctx.orgId, request.taskId);
   }
 
-  @MessagePattern(SUBJECTS.microvault.tasksList)
-  list(@Payload() request: RpcRequest<{ vaultId: string; cursor?: string; limit?: string }>): Promise<Page<MicroVaultTaskDto>> {
+  @Handles(SUBJECTS.microvault.tasksList)
+  list(request: WireRequestOf<typeof SUBJECTS.microvault.tasksList>): Promise<MicroVaultTaskPageDto> {
     return this.tasks.list(request.ctx.orgId, request.vaultId, request);
   }
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import type { MicroVaultConfig } from '../../config.js';
 import type { PrismaService } from '../prisma.service.js';
+import { OrganizationsRepository } from '../repositories/organizations.repository.js';
+import { VaultsRepository } from '../repositories/vaults.repository.js';
 import { VaultAccess } from './vault-access.js';
 
 /** Stands in for the database: one enabled organization owning one vault. */
@@ -9,7 +11,7 @@ const prisma = {
   vault: { findFirst: async ({ where }: { where: { id: string; orgId: string } }) => (where.orgId === 'org_on' && where.id === 'v1' ? { id: 'v1' } : null) },
 } as unknown as PrismaService;
 
-const access = (env: 'sandbox' | 'production') => new VaultAccess(prisma, { SERVICE_ENV: env } as MicroVaultConfig);
+const access = (env: 'sandbox' | 'production') => new VaultAccess(new OrganizationsRepository(prisma), new VaultsRepository(prisma), { SERVICE_ENV: env } as MicroVaultConfig);
 
 describe('VaultAccess', () => {
   it('refuses every organization in production with microvaults_not_enabled', async () => {

@@ -1,24 +1,24 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { type MicroVaultCreatedVault, type MicroVaultPauseStatusDto, type RpcRequest, SUBJECTS } from '@service/contracts';
+import { type MicroVaultCreatedVault, type MicroVaultPauseStatusDto, SUBJECTS, type WireRequestOf } from '@service/contracts';
+import { Handles } from '@service/service-runtime';
 import { VaultsService } from './vaults.service.js';
 
 @Controller()
 export class VaultsMsController {
   constructor(private readonly vaults: VaultsService) {}
 
-  @MessagePattern(SUBJECTS.microvault.pauseStatusGet)
-  pauseStatus(@Payload() request: RpcRequest<{ vaultId: string }>): Promise<MicroVaultPauseStatusDto> {
+  @Handles(SUBJECTS.microvault.pauseStatusGet)
+  pauseStatus(request: WireRequestOf<typeof SUBJECTS.microvault.pauseStatusGet>): Promise<MicroVaultPauseStatusDto> {
     return this.vaults.pauseStatus(request.ctx.orgId, request.vaultId);
   }
 
-  @MessagePattern(SUBJECTS.microvault.organizationsEnable)
-  enable(@Payload() request: RpcRequest): Promise<{ orgId: string; enabledAt: string }> {
+  @Handles(SUBJECTS.microvault.organizationsEnable)
+  enable(request: WireRequestOf<typeof SUBJECTS.microvault.organizationsEnable>): Promise<{ orgId: string; enabledAt: string }> {
     return this.vaults.enableOrganization(request.ctx.orgId);
   }
 
-  @MessagePattern(SUBJECTS.microvault.vaultsCreate)
-  create(@Payload() request: RpcRequest): Promise<MicroVaultCreatedVault> {
+  @Handles(SUBJECTS.microvault.vaultsCreate)
+  create(request: WireRequestOf<typeof SUBJECTS.microvault.vaultsCreate>): Promise<MicroVaultCreatedVault> {
     return this.vaults.createVault(request.ctx.orgId);
   }
 }

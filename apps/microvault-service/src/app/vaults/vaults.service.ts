@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { MicroVaultCreatedVault, MicroVaultPauseStatusDto } from '@service/contracts';
 import { ServiceError } from '@service/errors';
@@ -6,8 +5,10 @@ import { SERVICE_CONFIG } from '@service/service-runtime';
 import type { Address } from 'viem';
 import type { MicroVaultConfig } from '../../config.js';
 import { ChainClient } from '../chain/chain.client.js';
-import { PrismaService } from '../prisma.service.js';
-import { TaskWorker } from '../tasks/task-worker.js';
+import { TASK_RUNNER } from '../injection.js';
+import { OrganizationsRepository } from '../repositories/organizations.repository.js';
+import { VaultsRepository } from '../repositories/vaults.repository.js';
+import type { TaskRunner } from '../tasks/task-runner.js';
 import { VaultAccess } from './vault-access.js';
 
 const CHAIN_UNAVAILABLE = 'The chain node is temporarily unavailable. Retry later.';
@@ -15,10 +16,11 @@ const CHAIN_UNAVAILABLE = 'The chain node is temporarily unavailable. Retry late
 @Injectable()
 export class VaultsService {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly organizations: OrganizationsRepository,
+    private readonly vaults: VaultsRepository,
     private readonly access: VaultAccess,
     private readonly chain: ChainClient,
-    private readonly worker: TaskWorker,
+    @Inject(TASK_RUNNER) private readonly worker: TaskRunner,
     @Inject(SERVICE_CONFIG) private readonly config: MicroVaultConfig,
   ) {}
 
@@ -37,8 +39,8 @@ export class VaultsService {
     if (this.config.SERVICE_ENV !== 'sandbox') {
       throw new ServiceError('microvaults_not_enabled', 'MicroVaults are a private preview available only in sandbox.');
     }
-    const organization = await this.prisma.organization.upsert({ where: { orgId }, create: { orgId }, update: {} });
-    return { orgId, enabledAt: organization.enabledAt.toISOString() };
+    const enabledAt = await this.organizations.enable(orgId);
+    return { orgId, enabledAt: enabledAt.toISOString() };
   }
 
   /** Operator command: deploys a vault contract operated by this service and registers it. */
@@ -51,9 +53,7 @@ export class VaultsService {
       if (error instanceof ServiceError) throw error;
       throw new ServiceError('service_temporarily_unavailable', CHAIN_UNAVAILABLE);
     }
-    const vault = await this.prisma.vault.create({
-      data: { id: randomUUID(), orgId, chainId: this.chain.chainId, address: deployed.address, deployTxHash: deployed.hash },
-    });
+    const vault = await this.vaults.create({ orgId, chainId: this.chain.chainId, address: deployed.address, deployTxHash: deployed.hash });
     return { id: vault.id, orgId, chainId: vault.chainId, address: vault.address };
   }
 }

@@ -3,15 +3,14 @@ import { SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
 import type { Logger } from 'pino';
 import type { Address, Hex } from 'viem';
 import type { MicroVaultConfig } from '../../config.js';
-import type { Task, Vault } from '../../generated/prisma/client.js';
+import type { Task } from '../../generated/prisma/client.js';
 import { ChainClient } from '../chain/chain.client.js';
 import { chainErrorMessage, isChainUnavailable } from '../chain/chain-errors.js';
-import { PrismaService } from '../prisma.service.js';
-import { SignerLease } from './signer-lease.js';
-import { vaultCallOf } from './task-calls.js';
+import { SignerLeaseRepository } from '../repositories/signer-lease.repository.js';
+import { TasksRepository, type TaskWithVault } from '../repositories/tasks.repository.js';
+import { vaultCallOf } from '../tasks/task-calls.js';
+import type { TaskRunner } from '../tasks/task-runner.js';
 import type { MicroVaultTaskKind } from '@service/contracts';
-
-type TaskWithVault = Task & { vault: Vault };
 
 /** Thrown to end a round when the node is unreachable; the next round retries. */
 class ChainUnavailable extends Error {}
@@ -27,7 +26,7 @@ const BATCH = 20;
  * is never handed out twice.
  */
 @Injectable()
-export class TaskWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class TaskWorker implements TaskRunner, OnApplicationBootstrap, BeforeApplicationShutdown {
   private timer: NodeJS.Timeout | undefined;
   private round: Promise<void> = Promise.resolve();
   private pendingWake = false;
@@ -35,9 +34,9 @@ export class TaskWorker implements OnApplicationBootstrap, BeforeApplicationShut
   private leader = false;
 
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly tasks: TasksRepository,
     private readonly chain: ChainClient,
-    private readonly lease: SignerLease,
+    private readonly lease: SignerLeaseRepository,
     @Inject(SERVICE_CONFIG) private readonly config: MicroVaultConfig,
     @Inject(SERVICE_LOGGER) private readonly logger: Logger,
   ) {}
@@ -108,20 +107,10 @@ export class TaskWorker implements OnApplicationBootstrap, BeforeApplicationShut
   }
 
   private async advance(): Promise<void> {
-    const stored = await this.prisma.task.findMany({
-      where: { status: { in: ['submitted', 'broadcast'] }, signedTx: { not: null } },
-      include: { vault: true },
-      orderBy: { nonce: 'asc' },
-    });
+    const stored = await this.tasks.withStoredTransaction();
     for (const task of stored) await this.settle(task);
-    const unsent = await this.prisma.task.count({ where: { status: 'submitted', signedTx: { not: null } } });
-    if (unsent > 0) return;
-    const fresh = await this.prisma.task.findMany({
-      where: { status: 'submitted', signedTx: null },
-      include: { vault: true },
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-      take: BATCH,
-    });
+    if ((await this.tasks.countUnsent()) > 0) return;
+    const fresh = await this.tasks.unsigned(BATCH);
     for (const task of fresh) await this.submit(task);
   }
 
@@ -135,12 +124,7 @@ export class TaskWorker implements OnApplicationBootstrap, BeforeApplicationShut
     if (!(await this.lease.acquire())) return;
     const signed = await this.attempt(() => this.chain.sign(vault, call));
     if (!signed.ok) return this.fail(task, signed.error);
-    const stored = await this.prisma.task.update({
-      where: { id: task.id, status: 'submitted', signedTx: null },
-      data: { signedTx: signed.value.signedTx, txHash: signed.value.hash, nonce: signed.value.nonce },
-      include: { vault: true },
-    });
-    await this.settle(stored);
+    await this.settle(await this.tasks.storeSigned(task.id, signed.value));
   }
 
   /** Brings a stored transaction's task in line with the chain, re-sending the bytes if the node lacks them. */
@@ -190,7 +174,7 @@ export class TaskWorker implements OnApplicationBootstrap, BeforeApplicationShut
   }
 
   private async setStatus(task: Task, status: string, error: string | null): Promise<void> {
-    await this.prisma.task.update({ where: { id: task.id }, data: { status, error } });
+    await this.tasks.setStatus(task.id, status, error);
     this.logger.info({ taskId: task.id, status, txHash: task.txHash }, 'task status changed');
   }
 }
