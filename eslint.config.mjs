@@ -43,7 +43,7 @@ export default [
     },
   },
   {
-    files: ['**/*.spec.ts', '**/test/**/*.ts'],
+    files: ['**/*.spec.ts', '**/test/**/*.ts', '**/solidity/**/*.ts'],
     rules: {
       '@nx/enforce-module-boundaries': boundaries(testDepConstraints),
       '@typescript-eslint/no-non-null-assertion': 'off',

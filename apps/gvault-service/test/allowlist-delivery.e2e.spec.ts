@@ -6,7 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { createTestClient, createWalletClient, http, publicActions } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { sepolia } from 'viem/chains';
-import { type LocalAllowlistChain, startLocalAllowlistChain, TEST_ALLOWLIST_ABI, TEST_ALLOWLIST_OWNER_KEY } from '../contracts/test-allowlist.js';
+import { type LocalAllowlistChain, startLocalAllowlistChain, TEST_ALLOWLIST_ABI, TEST_ALLOWLIST_OWNER_KEY } from '../solidity/test-allowlist.js';
 
 /**
  * The whole path a client relies on instead of polling: an allowlist change on chain becomes one

@@ -17,7 +17,7 @@ import pg from 'pg';
 import { createTestClient, createWalletClient, http, publicActions } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { sepolia } from 'viem/chains';
-import { type LocalAllowlistChain, startLocalAllowlistChain, TEST_ALLOWLIST_ABI, TEST_ALLOWLIST_OWNER_KEY } from '../contracts/test-allowlist.js';
+import { type LocalAllowlistChain, startLocalAllowlistChain, TEST_ALLOWLIST_ABI, TEST_ALLOWLIST_OWNER_KEY } from '../solidity/test-allowlist.js';
 import { type RpcProxy, startRpcProxy } from './support/rpc-proxy.js';
 
 type AllowlistEvent = DomainEvent<GTokenEventData['gvault.allowlist.updated']>;

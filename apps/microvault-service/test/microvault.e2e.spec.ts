@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type MicroVaultCreatedVault, type MicroVaultTaskDto, SUBJECTS } from '@service/contracts';
 import type { Address, Hex } from 'viem';
-import { vaultManagerAbi } from '../src/app/chain/vault-manager.artifact.js';
+import { vaultManagerAbi } from '../src/app/chain/generated/vault-manager.artifact.js';
 import { type MicroVaultSystem, OPERATOR, startMicroVaultSystem } from './support.js';
 
 let mv: MicroVaultSystem;

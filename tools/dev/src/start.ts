@@ -81,7 +81,7 @@ async function localChainEnv(): Promise<{ gvault: Record<string, string>; microv
   }
   let resolveLine: (line: string) => void = () => undefined;
   const firstLine = new Promise<string>((resolve) => (resolveLine = resolve));
-  const chain = startChild('chain', ['--import', 'tsx', 'apps/gvault-service/contracts/local-chain.ts'], {}, (line) => {
+  const chain = startChild('chain', ['--import', 'tsx', 'apps/gvault-service/solidity/local-chain.ts'], {}, (line) => {
     if (line.startsWith('{')) resolveLine(line);
     else say(`chain     | ${line}`);
   });

@@ -5,7 +5,8 @@ import { toChecksumAddress } from '@service/evm';
 import { SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
 import type { Logger } from 'pino';
 import type { GVaultConfig } from '../../config.js';
-import { ALLOWLIST_TARGET, type AllowlistTarget, confirmedHead } from '../chain/allowlist-target.js';
+import { type AllowlistTarget, confirmedHead } from '../chain/allowlist-target.js';
+import { ALLOWLIST_TARGET } from '../injection.js';
 import { ALLOWLIST_ABI } from './allowlist-abi.js';
 
 /**

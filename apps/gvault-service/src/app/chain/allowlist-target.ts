@@ -13,8 +13,6 @@ export interface AllowlistTarget {
   readonly client: PublicClient<Transport, Chain>;
 }
 
-export const ALLOWLIST_TARGET = Symbol('ALLOWLIST_TARGET');
-
 const VIEM_CHAINS = { ethereum: mainnet, ethereum_sepolia: sepolia } as const;
 
 function rpcUrlOf(config: GVaultConfig, chain: AllowlistTarget['chain']): string {

@@ -18,7 +18,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { sepolia } from 'viem/chains';
 import { createNonceManager, jsonRpc, type NonceManager } from 'viem/nonce';
 import type { MicroVaultConfig } from '../../config.js';
-import { vaultManagerAbi, vaultManagerBytecode } from './vault-manager.artifact.js';
+import { vaultManagerAbi, vaultManagerBytecode } from './generated/vault-manager.artifact.js';
 
 /** One write to a vault contract, as a task submits it. */
 export type VaultCall =

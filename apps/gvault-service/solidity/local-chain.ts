@@ -1,7 +1,7 @@
 import { startLocalAllowlistChain, TEST_ALLOWLIST_OWNER_KEY } from './test-allowlist.js';
 
 /**
- * `tsx apps/gvault-service/contracts/local-chain.ts`: the local chain of `npm start`. Starts anvil
+ * `tsx apps/gvault-service/solidity/local-chain.ts`: the local chain of `npm start`. Starts anvil
  * on 127.0.0.1:8545 mining a block a second (so changes gain confirmations without traffic),
  * deploys the test allowlist and prints one JSON line with gvault-service's variables; runs until
  * SIGTERM or SIGINT.
