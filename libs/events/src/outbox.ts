@@ -11,7 +11,7 @@ export interface NewEvent<T extends DomainEventType> {
 
 /**
  * Records an event in the same transaction as the state change it describes; the relay publishes
- * it after commit. Returns the event id, which is also its `Nats-Msg-Id` and `Service-Event-Id`.
+ * it after commit. Returns the event id, which is also its `Nats-Msg-Id` (each webhook delivery of it has an id of its own).
  */
 export async function enqueueEvent<T extends DomainEventType>(tx: SqlExecutor, event: NewEvent<T>): Promise<string> {
   const id = randomUUID();
