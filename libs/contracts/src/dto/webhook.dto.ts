@@ -160,9 +160,3 @@ export class WebhookDeliveryEventPageDto {
 export interface WebhookFamilyInput {
   readonly family: WebhookFamily;
 }
-
-export interface WebhookRegistrationInput extends WebhookFamilyInput {
-  readonly url?: string;
-  readonly events?: string[];
-  readonly description?: unknown;
-}

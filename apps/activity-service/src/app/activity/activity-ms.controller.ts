@@ -1,15 +1,14 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { type ActivityPageDto, type RpcRequest, SUBJECTS } from '@service/contracts';
+import { type ActivityPageDto, SUBJECTS, type WireRequestOf } from '@service/contracts';
+import { Handles } from '@service/service-runtime';
 import { ActivityService } from './activity.service.js';
-import type { FeedInput } from './feed-query.js';
 
 @Controller()
 export class ActivityMsController {
   constructor(private readonly activity: ActivityService) {}
 
-  @MessagePattern(SUBJECTS.activity.feedList)
-  list(@Payload() { ctx, ...input }: RpcRequest<FeedInput & { limit?: string }>): Promise<ActivityPageDto> {
+  @Handles(SUBJECTS.activity.feedList)
+  list({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.activity.feedList>): Promise<ActivityPageDto> {
     return this.activity.list(ctx, input);
   }
 }

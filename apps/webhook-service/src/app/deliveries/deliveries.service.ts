@@ -1,24 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { RequestContext, WebhookDeliveryEventDto, WebhookDeliveryEventPageDto, WebhookFamily } from '@service/contracts';
+import type { RequestContext, RequestOf, SUBJECTS, WebhookDeliveryEventDto, WebhookDeliveryEventPageDto } from '@service/contracts';
 import { ServiceError } from '@service/errors';
-import { decodeCursor, encodeCursor, parseLimit, toPage } from '@service/pagination';
+import { NewestFirst } from '@service/pagination';
+import { firstPageIfEmpty } from '../domain/page-query.js';
 import { PrismaService } from '../prisma.service.js';
-import { beforeKey, RegistrationsService } from '../registrations/registrations.service.js';
+import { RegistrationsService } from '../registrations/registrations.service.js';
 import { FEED_INCLUDE, toDeliveryView } from './delivery.view.js';
 import { DeliveryDispatcher } from './dispatcher.service.js';
 import { deliveryBody } from './fan-out.js';
 
 /** Event type of deliveries made by the test endpoint, so receivers can tell them apart. */
 export const TEST_EVENT_TYPE = 'webhook.test';
-
-interface FeedInput {
-  family: WebhookFamily;
-  /** One registration's feed; the organization's (of this family) when absent. */
-  id?: string;
-  cursor?: string;
-  limit?: string;
-}
 
 /** The delivery history and the actions on it: retry one event, send a test delivery. */
 @Injectable()
@@ -29,11 +22,9 @@ export class DeliveriesService {
     private readonly dispatcher: DeliveryDispatcher,
   ) {}
 
-  async list(ctx: RequestContext, input: FeedInput): Promise<WebhookDeliveryEventPageDto> {
-    const limit = parseLimit(input.limit);
-    const listName = `webhook-deliveries:${input.family}`;
-    const filters = { registrationId: input.id };
-    const after = input.cursor ? decodeCursor(input.cursor, listName, filters, 2) : undefined;
+  /** One registration's feed (`id`), or the organization's of this family when `id` is absent. */
+  async list(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.webhook.deliveriesList>): Promise<WebhookDeliveryEventPageDto> {
+    const page = new NewestFirst(`webhook-deliveries:${input.family}`, { registrationId: input.id }, firstPageIfEmpty(input));
     if (input.id) await this.registrations.find(this.prisma, ctx.orgId, input.family, input.id);
     // One snapshot, so an item's status and its latest emission never come from different moments.
     const rows = await this.prisma.$transaction((tx) => tx.delivery.findMany({
@@ -41,17 +32,17 @@ export class DeliveriesService {
         orgId: ctx.orgId,
         family: input.family,
         ...(input.id ? { registrationId: input.id } : {}),
-        ...(after ? beforeKey(after) : {}),
+        ...page.where,
       },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      orderBy: page.orderBy,
       include: FEED_INCLUDE,
-      take: limit + 1,
+      take: page.take,
     }), { isolationLevel: 'RepeatableRead' });
-    return toPage(rows, limit, (row) => encodeCursor(listName, filters, [row.createdAt.toISOString(), row.id]), toDeliveryView);
+    return page.page(rows, toDeliveryView);
   }
 
   /** Delivers one event again now: a new emission with the same Service-Event-Id. */
-  async retry(ctx: RequestContext, input: { family: WebhookFamily; id: string; eventId: string }): Promise<WebhookDeliveryEventDto> {
+  async retry(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.webhook.deliveriesRetry>): Promise<WebhookDeliveryEventDto> {
     await this.registrations.find(this.prisma, ctx.orgId, input.family, input.id);
     const queued = await this.prisma.$executeRawUnsafe(
       `UPDATE deliveries SET status = 'pending', next_attempt_at = now(), updated_at = now()
@@ -66,7 +57,7 @@ export class DeliveriesService {
   }
 
   /** Queues a signed `webhook.test` delivery to the registration; its outcome shows in the feed. */
-  async test(ctx: RequestContext, input: { family: WebhookFamily; id: string }): Promise<WebhookDeliveryEventDto> {
+  async test(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.webhook.registrationsTest>): Promise<WebhookDeliveryEventDto> {
     const registration = await this.registrations.find(this.prisma, ctx.orgId, input.family, input.id);
     const id = randomUUID();
     const occurredAt = new Date().toISOString();

@@ -1,45 +1,41 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   type CreatedWebhookRegistrationDto,
   type DeletedWebhookDto,
-  type RpcRequest,
   SUBJECTS,
-  type WebhookFamily,
   type WebhookRegistrationDto,
-  type WebhookRegistrationInput,
   type WebhookRegistrationPageDto,
+  type WireRequestOf,
 } from '@service/contracts';
+import { Handles } from '@service/service-runtime';
 import { RegistrationsService } from './registrations.service.js';
-
-type ById = RpcRequest<{ family: WebhookFamily; id: string }>;
 
 @Controller()
 export class RegistrationsMsController {
   constructor(private readonly registrations: RegistrationsService) {}
 
-  @MessagePattern(SUBJECTS.webhook.registrationsCreate)
-  create(@Payload() { ctx, ...input }: RpcRequest<WebhookRegistrationInput>): Promise<CreatedWebhookRegistrationDto> {
+  @Handles(SUBJECTS.webhook.registrationsCreate)
+  create({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.webhook.registrationsCreate>): Promise<CreatedWebhookRegistrationDto> {
     return this.registrations.create(ctx, input);
   }
 
-  @MessagePattern(SUBJECTS.webhook.registrationsList)
-  list(@Payload() { ctx, ...input }: RpcRequest<{ family: WebhookFamily; cursor?: string; limit?: string }>): Promise<WebhookRegistrationPageDto> {
+  @Handles(SUBJECTS.webhook.registrationsList)
+  list({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.webhook.registrationsList>): Promise<WebhookRegistrationPageDto> {
     return this.registrations.list(ctx, input);
   }
 
-  @MessagePattern(SUBJECTS.webhook.registrationsGet)
-  get(@Payload() { ctx, ...input }: ById): Promise<WebhookRegistrationDto> {
+  @Handles(SUBJECTS.webhook.registrationsGet)
+  get({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.webhook.registrationsGet>): Promise<WebhookRegistrationDto> {
     return this.registrations.get(ctx, input);
   }
 
-  @MessagePattern(SUBJECTS.webhook.registrationsUpdate)
-  update(@Payload() { ctx, ...input }: RpcRequest<WebhookRegistrationInput & { id: string }>): Promise<WebhookRegistrationDto> {
+  @Handles(SUBJECTS.webhook.registrationsUpdate)
+  update({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.webhook.registrationsUpdate>): Promise<WebhookRegistrationDto> {
     return this.registrations.update(ctx, input);
   }
 
-  @MessagePattern(SUBJECTS.webhook.registrationsDelete)
-  delete(@Payload() { ctx, ...input }: ById): Promise<DeletedWebhookDto> {
+  @Handles(SUBJECTS.webhook.registrationsDelete)
+  delete({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.webhook.registrationsDelete>): Promise<DeletedWebhookDto> {
     return this.registrations.delete(ctx, input);
   }
 }

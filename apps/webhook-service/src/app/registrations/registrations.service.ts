@@ -4,14 +4,15 @@ import {
   type CreatedWebhookRegistrationDto,
   type DeletedWebhookDto,
   type RequestContext,
-  WEBHOOK_FAMILIES,
+  type RequestOf,
+  type SUBJECTS,
   type WebhookFamily,
   type WebhookRegistrationDto,
-  type WebhookRegistrationInput,
   type WebhookRegistrationPageDto,
 } from '@service/contracts';
 import { ServiceError } from '@service/errors';
-import { decodeCursor, encodeCursor, parseLimit, toPage } from '@service/pagination';
+import { NewestFirst } from '@service/pagination';
+import { firstPageIfEmpty } from '../domain/page-query.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { PrismaService } from '../prisma.service.js';
 import { newSigningSecret, type SecretBox } from '../security/secret-box.js';
@@ -32,9 +33,9 @@ export class RegistrationsService {
     @Inject(URL_POLICY) private readonly policy: UrlPolicy,
   ) {}
 
-  async create(ctx: RequestContext, input: WebhookRegistrationInput): Promise<CreatedWebhookRegistrationDto> {
-    const url = requireString(input.url, 'url');
-    const events = checkEvents(input.family, input.events);
+  async create(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.webhook.registrationsCreate>): Promise<CreatedWebhookRegistrationDto> {
+    const { url } = input;
+    const events = distinct(input.events);
     await checkRegistrationUrl(url, this.policy);
     const secret = newSigningSecret();
     const row = await this.prisma.$transaction(async (tx) => {
@@ -55,25 +56,26 @@ export class RegistrationsService {
     return toCreatedView(row, secret);
   }
 
-  async list(ctx: RequestContext, input: { family: WebhookFamily; cursor?: string; limit?: string }): Promise<WebhookRegistrationPageDto> {
-    const limit = parseLimit(input.limit);
-    const listName = `webhook-registrations:${input.family}`;
-    const after = input.cursor ? decodeCursor(input.cursor, listName, {}, 2) : undefined;
+  async list(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.webhook.registrationsList>): Promise<WebhookRegistrationPageDto> {
+    const page = new NewestFirst(`webhook-registrations:${input.family}`, {}, firstPageIfEmpty(input));
     const rows = await this.prisma.registration.findMany({
-      where: { orgId: ctx.orgId, family: input.family, deletedAt: null, ...(after ? beforeKey(after) : {}) },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      take: limit + 1,
+      where: { orgId: ctx.orgId, family: input.family, deletedAt: null, ...page.where },
+      orderBy: page.orderBy,
+      take: page.take,
     });
-    return toPage(rows, limit, (row) => encodeCursor(listName, {}, [row.createdAt.toISOString(), row.id]), toRegistrationView);
+    return page.page(rows, toRegistrationView);
   }
 
-  async get(ctx: RequestContext, input: { family: WebhookFamily; id: string }): Promise<WebhookRegistrationDto> {
+  async get(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.webhook.registrationsGet>): Promise<WebhookRegistrationDto> {
     return toRegistrationView(await this.find(this.prisma, ctx.orgId, input.family, input.id));
   }
 
-  async update(ctx: RequestContext, input: WebhookRegistrationInput & { id: string }): Promise<WebhookRegistrationDto> {
-    const events = input.events === undefined ? undefined : checkEvents(input.family, input.events);
-    const url = input.url === undefined ? undefined : requireString(input.url, 'url');
+  async update(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.webhook.registrationsUpdate>): Promise<WebhookRegistrationDto> {
+    // The DTO's @IsOptional lets an explicit null through; null does not mean "unchanged".
+    if (input.events === null) throw new ServiceError('validation_error', 'events must contain at least 1 event type.');
+    if (input.url === null) throw new ServiceError('validation_error', 'url must be a non-empty string.');
+    const events = input.events === undefined ? undefined : distinct(input.events);
+    const { url } = input;
     if (url !== undefined) await checkRegistrationUrl(url, this.policy);
     const row = await this.prisma.$transaction(async (tx) => {
       const current = await this.find(tx, ctx.orgId, input.family, input.id);
@@ -88,7 +90,7 @@ export class RegistrationsService {
   }
 
   /** Soft delete: the history keeps its callback URL; every delivery not yet made is cancelled. */
-  async delete(ctx: RequestContext, input: { family: WebhookFamily; id: string }): Promise<DeletedWebhookDto> {
+  async delete(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.webhook.registrationsDelete>): Promise<DeletedWebhookDto> {
     await this.prisma.$transaction(async (tx) => {
       const current = await this.find(tx, ctx.orgId, input.family, input.id);
       await deactivate(tx, current.id, 'The registration was deleted before delivery.');
@@ -127,24 +129,7 @@ export async function deactivate(tx: Tx, registrationId: string, reason: string)
   });
 }
 
-/** Keyset condition for rows after `[createdAt, id]` in newest-first order. */
-export function beforeKey(position: (string | number)[]) {
-  const [createdAt, id] = position;
-  const at = new Date(String(createdAt));
-  if (Number.isNaN(at.getTime()) || typeof id !== 'string') throw new ServiceError('invalid_cursor', 'The cursor is malformed.');
-  return { OR: [{ createdAt: { lt: at } }, { createdAt: at, id: { lt: id } }] };
-}
-
-function requireString(value: unknown, field: string): string {
-  if (typeof value !== 'string' || value === '') throw new ServiceError('validation_error', `${field} must be a non-empty string.`);
-  return value;
-}
-
-/** The gateway validated the list; the service keeps the family rule itself and drops repeats. */
-function checkEvents(family: WebhookFamily, events: unknown): string[] {
-  const allowed: readonly string[] = WEBHOOK_FAMILIES[family] ?? [];
-  if (!Array.isArray(events) || events.length === 0) throw new ServiceError('validation_error', 'events must contain at least 1 event type.');
-  const unsupported = events.find((event) => typeof event !== 'string' || !allowed.includes(event));
-  if (unsupported !== undefined) throw new ServiceError('validation_error', `Unsupported event type: ${String(unsupported)}.`);
-  return [...new Set(events as string[])];
+/** The subscribed types once each (the gateway checked them against the family's catalogue). */
+function distinct(events: readonly string[]): string[] {
+  return [...new Set(events)];
 }
