@@ -1,6 +1,6 @@
 import { parseUsd } from '@service/money';
 import { type ConfigOf, loadConfig, parsers, type ServiceConfig } from '@service/service-runtime';
-import { parseWithdrawalPolicies } from './app/withdrawals/policy.js';
+import { parseWithdrawalPolicies } from './app/domain/withdrawal-policy.js';
 
 function optionalSeed(raw: string): Buffer | null {
   if (raw === '') return null;

@@ -4,14 +4,15 @@ import type { Logger } from 'pino';
 import { type WalletConfig, withWalletDefaults } from '../config.js';
 import { AddressBookMsController } from './address-book/address-book-ms.controller.js';
 import { AddressBookService } from './address-book/address-book.service.js';
-import { DepositAddressesMsController } from './addresses/deposit-addresses-ms.controller.js';
-import { DepositAddressesService } from './addresses/deposit-addresses.service.js';
+import { DepositAddressesMsController } from './deposit-addresses/deposit-addresses-ms.controller.js';
+import { DepositAddressesService } from './deposit-addresses/deposit-addresses.service.js';
 import { DepositsMsController } from './deposits/deposits-ms.controller.js';
 import { DepositsService } from './deposits/deposits.service.js';
-import { PrismaService } from './prisma.service.js';
+import { WalletEnvironment } from './environment/wallet-environment.js';
+import { WORK_WAKER } from './injection.js';
 import { RebalancesMsController } from './rebalances/rebalances-ms.controller.js';
 import { RebalancesService } from './rebalances/rebalances.service.js';
-import { WalletEnvironment } from './shared/wallet-environment.js';
+import { PrismaService } from './repositories/prisma.service.js';
 import { WalletsMsController } from './wallets/wallets-ms.controller.js';
 import { WalletsService } from './wallets/wallets.service.js';
 import { WithdrawalsMsController } from './withdrawals/withdrawals-ms.controller.js';
@@ -49,6 +50,8 @@ export class AppModule {
         DepositAddressesService,
         WorkflowSteps,
         WorkflowWorker,
+        // Features wake the worker through this token, so none of them imports the workflow layer.
+        { provide: WORK_WAKER, useExisting: WorkflowWorker },
       ],
     });
   }

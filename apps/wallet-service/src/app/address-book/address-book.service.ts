@@ -3,7 +3,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import type {
   AddressBookEntryCreatedDto,
   AddressBookEntryDeletedDto,
-  AddressBookEntryDto,
   AddressBookEntryListDto,
   RequestContext,
   RequestOf,
@@ -11,16 +10,13 @@ import type {
 } from '@service/contracts';
 import { ServiceError } from '@service/errors';
 import { NewestFirst } from '@service/pagination';
-import type { AddressBookEntry } from '../../generated/prisma/client.js';
-import { PrismaService } from '../prisma.service.js';
-import { addressKey, checkAddress } from '../addresses/payout-address.js';
-import { WalletEnvironment } from '../shared/wallet-environment.js';
+import { entryView } from '../domain/address-book-view.js';
+import { addressKey, checkAddress } from '../domain/addresses/payout-address.js';
+import { WalletEnvironment } from '../environment/wallet-environment.js';
+import { addEntry, deleteEntry, listEntries } from '../repositories/address-book.repository.js';
+import { PrismaService } from '../repositories/prisma.service.js';
 
 const LIST = 'address-book';
-
-function entryView(row: AddressBookEntry): AddressBookEntryDto {
-  return { id: row.id, address: row.address, chain: row.chain, label: row.label, createdAt: row.createdAt.toISOString() };
-}
 
 /** The organization's payout addresses; a whitelist policy lets withdrawals go only to these. */
 @Injectable()
@@ -36,31 +32,19 @@ export class AddressBookService {
     }
     const address = checkAddress(input.chain, input.address);
     const id = randomUUID();
-    // Concurrent duplicates meet on the unique key: one row, the others see the duplicate.
-    const { count } = await this.prisma.addressBookEntry.createMany({
-      data: [{ id, orgId: ctx.orgId, chain: input.chain, address, addressKey: addressKey(input.chain, address), label: input.label }],
-      skipDuplicates: true,
-    });
-    if (count === 0) throw new ServiceError('address_book_duplicate_entry', `${address} on ${input.chain} is already in the address book.`);
+    const added = await addEntry(this.prisma, { id, orgId: ctx.orgId, chain: input.chain, address, addressKey: addressKey(input.chain, address), label: input.label });
+    if (!added) throw new ServiceError('address_book_duplicate_entry', `${address} on ${input.chain} is already in the address book.`);
     return { entry: id };
   }
 
   async list(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.addressBookList>): Promise<AddressBookEntryListDto> {
     const page = new NewestFirst(LIST, {}, input);
-    const rows = await this.prisma.addressBookEntry.findMany({
-      where: {
-        orgId: ctx.orgId,
-        ...page.where,
-      },
-      orderBy: page.orderBy,
-      take: page.take,
-    });
-    return page.page(rows, entryView);
+    return page.page(await listEntries(this.prisma, ctx.orgId, page), entryView);
   }
 
   async remove(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.addressBookDelete>): Promise<AddressBookEntryDeletedDto> {
-    const { count } = await this.prisma.addressBookEntry.deleteMany({ where: { id: input.entryId, orgId: ctx.orgId } });
-    if (count === 0) throw new ServiceError('address_book_entry_not_found', `Address book entry ${input.entryId} was not found.`);
+    const deleted = await deleteEntry(this.prisma, ctx.orgId, input.entryId);
+    if (!deleted) throw new ServiceError('address_book_entry_not_found', `Address book entry ${input.entryId} was not found.`);
     return { id: input.entryId, deleted: true };
   }
 }

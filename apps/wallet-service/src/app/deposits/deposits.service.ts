@@ -5,14 +5,15 @@ import { ServiceError } from '@service/errors';
 import { parseUsd } from '@service/money';
 import { NewestFirst } from '@service/pagination';
 import { OutboxRelayService } from '@service/service-runtime';
-import { PrismaService } from '../prisma.service.js';
-import { deriveDepositAddresses } from '../addresses/deposit-addresses.js';
-import { simulatedTxHash } from '../addresses/tx-hash.js';
-import { emitWalletEvent } from '../shared/events.js';
-import { checkChainToken, tokensOf } from '../shared/positions.js';
-import { WalletEnvironment } from '../shared/wallet-environment.js';
-import { lockWallet, walletNotFound } from '../shared/wallet-lock.js';
-import { depositView } from './deposit-view.js';
+import { deriveDepositAddresses } from '../domain/addresses/deposit-addresses.js';
+import { simulatedTxHash } from '../domain/addresses/tx-hash.js';
+import { depositView } from '../domain/deposit-view.js';
+import { checkChainToken, tokensOf } from '../domain/positions.js';
+import { WalletEnvironment } from '../environment/wallet-environment.js';
+import { inTransaction } from '../repositories/db.js';
+import { createDeposit, findDeposit, listDeposits } from '../repositories/deposits.repository.js';
+import { PrismaService } from '../repositories/prisma.service.js';
+import { lockWallet, requireWallet } from '../repositories/wallets.repository.js';
 
 const LIST = 'wallet-deposits';
 
@@ -37,7 +38,7 @@ export class DepositsService {
     const chain = input.chain ?? this.env.chains[0] ?? '';
     const { token } = checkChainToken(chain, input.token ?? tokensOf(chain)[0] ?? '', this.env.allChains);
     const now = new Date();
-    const deposit = await this.prisma.$transaction(async (tx) => {
+    const deposit = await inTransaction(this.prisma, async (tx) => {
       const wallet = await lockWallet(tx, ctx.orgId, input.walletId);
       if (wallet.status === 'creating' || wallet.status === 'failed') {
         throw new ServiceError('operation_not_supported', `Wallet ${wallet.id} is ${wallet.status} and has no deposit addresses yet.`);
@@ -45,53 +46,31 @@ export class DepositsService {
       if (!(chain in (wallet.depositAddresses as Record<string, string>))) {
         throw new ServiceError('unsupported_chain', `Wallet ${wallet.id} has no ${chain} deposit address; enable it first.`);
       }
-      const row = await tx.deposit.create({
-        data: {
-          id: randomUUID(),
-          walletId: wallet.id,
-          orgId: ctx.orgId,
-          amount,
-          token,
-          chain,
-          fromAddress: senderAddress(chain),
-          txHash: simulatedTxHash(chain),
-          status: 'processing',
-          settleAt: new Date(now.getTime() + this.env.config.WALLET_DEPOSIT_SETTLEMENT_MS),
-          createdAt: now,
-        },
+      return createDeposit(tx, {
+        id: randomUUID(),
+        walletId: wallet.id,
+        orgId: ctx.orgId,
+        amount,
+        token,
+        chain,
+        fromAddress: senderAddress(chain),
+        txHash: simulatedTxHash(chain),
+        settleAt: new Date(now.getTime() + this.env.config.WALLET_DEPOSIT_SETTLEMENT_MS),
+        createdAt: now,
       });
-      await emitWalletEvent(tx, { orgId: ctx.orgId, walletId: wallet.id, observedAt: now }, 'portfolio_wallet.deposit.status_changed', {
-        deposit: depositView(row),
-      });
-      return row;
     });
     this.relay.wake();
     return depositView(deposit);
   }
 
   async list(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.depositsList>): Promise<DepositListDto> {
-    await this.requireWallet(ctx, input.walletId);
+    await requireWallet(this.prisma, ctx.orgId, input.walletId);
     const page = new NewestFirst(LIST, { walletId: input.walletId }, input);
-    const rows = await this.prisma.deposit.findMany({
-      where: {
-        walletId: input.walletId,
-        ...page.where,
-      },
-      orderBy: page.orderBy,
-      take: page.take,
-    });
-    return page.page(rows, depositView);
+    return page.page(await listDeposits(this.prisma, input.walletId, page), depositView);
   }
 
   async get(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.depositsGet>): Promise<DepositDto> {
-    await this.requireWallet(ctx, input.walletId);
-    const row = await this.prisma.deposit.findFirst({ where: { id: input.depositId, walletId: input.walletId } });
-    if (!row) throw new ServiceError('deposit_not_found', `Deposit ${input.depositId} was not found.`);
-    return depositView(row);
-  }
-
-  private async requireWallet(ctx: RequestContext, walletId: string): Promise<void> {
-    const found = await this.prisma.wallet.count({ where: { id: walletId, orgId: ctx.orgId } });
-    if (found === 0) throw walletNotFound(walletId);
+    await requireWallet(this.prisma, ctx.orgId, input.walletId);
+    return depositView(await findDeposit(this.prisma, input.walletId, input.depositId));
   }
 }

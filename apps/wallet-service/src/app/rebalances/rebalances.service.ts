@@ -1,18 +1,20 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AllocatePreviewResponseDto, AllocationResponseDto, RequestContext, RequestOf, SUBJECTS } from '@service/contracts';
 import { ServiceError } from '@service/errors';
-import { formatUsd } from '@service/money';
 import { OutboxRelayService } from '@service/service-runtime';
-import type { Wallet } from '../../generated/prisma/client.js';
-import { PrismaService } from '../prisma.service.js';
-import { claimRequestId, fingerprint, rememberResponse } from '../shared/idempotency.js';
-import { Ledger } from '../shared/ledger.js';
-import { WalletEnvironment } from '../shared/wallet-environment.js';
-import { lockWallet, walletNotFound } from '../shared/wallet-lock.js';
-import { WorkflowWorker } from '../workflows/workflow-worker.js';
-import { positionsView, valuePositions } from '../wallets/wallet-view.js';
-import { instructionsView, type Move, outflows, parseInstructions } from './instructions.js';
-import { allocationResponse, createRebalance } from './rebalance-workflow.js';
+import { fingerprint } from '../domain/idempotency.js';
+import { checkAllocatable, instructionsView, parseInstructions } from '../domain/instructions.js';
+import { Ledger } from '../domain/ledger.js';
+import { allocationResponse } from '../domain/rebalance-view.js';
+import { positionsView, valuePositions } from '../domain/wallet-view.js';
+import { WalletEnvironment } from '../environment/wallet-environment.js';
+import { WORK_WAKER, type WorkWaker } from '../injection.js';
+import { inTransaction } from '../repositories/db.js';
+import { claimRequestId, rememberResponse } from '../repositories/idempotency-keys.repository.js';
+import { openLedger } from '../repositories/positions.repository.js';
+import { PrismaService } from '../repositories/prisma.service.js';
+import { createRebalance } from '../repositories/rebalances.repository.js';
+import { findWallet, lockWallet } from '../repositories/wallets.repository.js';
 
 const ALLOCATING_ROLES = new Set(['owner', 'admin']);
 
@@ -22,7 +24,7 @@ export class RebalancesService {
     @Inject(PrismaService) private readonly prisma: PrismaService,
     @Inject(WalletEnvironment) private readonly env: WalletEnvironment,
     @Inject(OutboxRelayService) private readonly relay: OutboxRelayService,
-    @Inject(WorkflowWorker) private readonly worker: WorkflowWorker,
+    @Inject(WORK_WAKER) private readonly worker: WorkWaker,
   ) {}
 
   /** Explicit allocations on a wallet without autoRebalance: owners and admins only, idempotent on requestId. */
@@ -31,7 +33,7 @@ export class RebalancesService {
     const moves = parseInstructions(input.allocations, this.env);
     const now = new Date();
     const key = { orgId: ctx.orgId, operation: 'wallet.allocate' as const, requestId: input.requestId };
-    const result = await this.prisma.$transaction(async (tx) => {
+    const result = await inTransaction(this.prisma, async (tx) => {
       const wallet = await lockWallet(tx, ctx.orgId, input.walletId);
       const claim = await claimRequestId(tx, {
         ...key,
@@ -39,8 +41,8 @@ export class RebalancesService {
         resourceId: wallet.id,
       });
       if (!claim.fresh) return { response: claim.response as AllocationResponseDto, created: false };
-      const ledger = await Ledger.open(tx, wallet.id, this.env.catalogue, this.env.config, now);
-      this.checkAllocatable(wallet, ledger, moves);
+      const ledger = await openLedger(tx, wallet.id, this.env, now);
+      checkAllocatable(wallet, ledger, moves);
       const row = await createRebalance(tx, { wallet, ledger, moves, requestId: input.requestId, now });
       const response = allocationResponse(row);
       await rememberResponse(tx, key, response);
@@ -56,33 +58,17 @@ export class RebalancesService {
   /** The same checks as allocate, and the positions before and after; nothing changes. */
   async preview(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.allocatePreview>): Promise<AllocatePreviewResponseDto> {
     const moves = parseInstructions(input.allocations, this.env);
-    const wallet = await this.prisma.wallet.findFirst({ where: { id: input.walletId, orgId: ctx.orgId }, include: { positions: true } });
-    if (!wallet) throw walletNotFound(input.walletId);
+    const wallet = await findWallet(this.prisma, ctx.orgId, input.walletId);
     const now = new Date();
-    const { catalogue, config } = this.env;
-    const before = valuePositions(wallet.positions, catalogue, config.WALLET_YIELD_TIME_SCALE, now);
+    const { catalogue, timeScale } = this.env;
+    const before = valuePositions(wallet.positions, catalogue, timeScale, now);
     const ledger = Ledger.fromRows(wallet.id, before.map(({ row, value, earned }) => ({ ...row, amount: value, earned, accruedAt: now })));
-    this.checkAllocatable(wallet, ledger, moves);
+    checkAllocatable(wallet, ledger, moves);
     ledger.applyAll(moves);
     return {
       allocations: instructionsView(moves),
       before: positionsView(before, catalogue),
-      after: positionsView(valuePositions(ledger.positions(), catalogue, config.WALLET_YIELD_TIME_SCALE, now), catalogue),
+      after: positionsView(valuePositions(ledger.positions(), catalogue, timeScale, now), catalogue),
     };
-  }
-
-  private checkAllocatable(wallet: Wallet, ledger: Ledger, moves: Move[]): void {
-    if (wallet.autoRebalance) {
-      throw new ServiceError(
-        'operation_not_supported',
-        `Wallet ${wallet.id} rebalances automatically; change its targets with PATCH /v2/wallets/${wallet.id}/strategy instead.`,
-      );
-    }
-    for (const [positionId, amount] of outflows(moves)) {
-      const available = ledger.available(positionId);
-      if (available < amount) {
-        throw new ServiceError('insufficient_funds', `Position ${positionId} has ${formatUsd(available)} USD available, less than the ${formatUsd(amount)} USD to move.`);
-      }
-    }
   }
 }

@@ -2,23 +2,31 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { RequestContext, RequestOf, SUBJECTS, WalletDto, WalletListDto, WalletYieldDto } from '@service/contracts';
 import { ServiceError } from '@service/errors';
-import { formatUsd } from '@service/money';
 import { NewestFirst } from '@service/pagination';
 import { OutboxRelayService } from '@service/service-runtime';
-import type { Position, Wallet } from '../../generated/prisma/client.js';
-import { PrismaService } from '../prisma.service.js';
-import { planToTargets } from '../rebalances/plans.js';
-import { createRebalance } from '../rebalances/rebalance-workflow.js';
-import type { Tx } from '../shared/db.js';
-import { emitWalletEvent } from '../shared/events.js';
-import { claimRequestId, fingerprint } from '../shared/idempotency.js';
-import { Ledger } from '../shared/ledger.js';
-import { WalletEnvironment } from '../shared/wallet-environment.js';
-import { lockWallet, walletNotFound } from '../shared/wallet-lock.js';
-import { WorkflowWorker } from '../workflows/workflow-worker.js';
-import { parseStrategy, type Strategy, strategyView } from './strategy.js';
-import { valuePositions, walletView } from './wallet-view.js';
-
+import { fingerprint } from '../domain/idempotency.js';
+import type { PositionRow } from '../domain/ledger.js';
+import { planToTargets } from '../domain/rebalance-plans.js';
+import type { WalletRecord } from '../domain/records.js';
+import { parseStrategy, type Strategy } from '../domain/strategy.js';
+import { valuePositions, walletView, yieldView } from '../domain/wallet-view.js';
+import { WalletEnvironment } from '../environment/wallet-environment.js';
+import { WORK_WAKER, type WorkWaker } from '../injection.js';
+import { inTransaction, type Tx } from '../repositories/db.js';
+import { claimRequestId } from '../repositories/idempotency-keys.repository.js';
+import { openLedger } from '../repositories/positions.repository.js';
+import { PrismaService } from '../repositories/prisma.service.js';
+import { createRebalance } from '../repositories/rebalances.repository.js';
+import {
+  countWallets,
+  findWallet,
+  insertWallet,
+  listWallets,
+  lockWallet,
+  lockWalletCreation,
+  updateLabel,
+  updateStrategy,
+} from '../repositories/wallets.repository.js';
 
 const LIST = 'wallets';
 
@@ -28,7 +36,7 @@ export class WalletsService {
     @Inject(PrismaService) private readonly prisma: PrismaService,
     @Inject(WalletEnvironment) private readonly env: WalletEnvironment,
     @Inject(OutboxRelayService) private readonly relay: OutboxRelayService,
-    @Inject(WorkflowWorker) private readonly worker: WorkflowWorker,
+    @Inject(WORK_WAKER) private readonly worker: WorkWaker,
   ) {}
 
   /** A wallet in `creating`; the worker derives its deposit addresses and makes it `idle`. */
@@ -36,9 +44,8 @@ export class WalletsService {
     const strategy = parseStrategy(input.strategy.allocations, this.env.catalogue);
     const wanted = { label: input.label ?? null, autoRebalance: input.autoRebalance ?? false, strategy };
     const id = randomUUID();
-    const walletId = await this.prisma.$transaction(async (tx) => {
-      // One creation per organization at a time, so the limit holds under concurrent requests.
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`wallet-create:${ctx.orgId}`}))`;
+    const walletId = await inTransaction(this.prisma, async (tx) => {
+      await lockWalletCreation(tx, ctx.orgId);
       const claim = await claimRequestId(tx, {
         orgId: ctx.orgId,
         operation: 'wallet.create',
@@ -48,7 +55,7 @@ export class WalletsService {
       });
       if (!claim.fresh) return claim.resourceId;
       await this.checkLimit(tx, ctx.orgId);
-      await tx.wallet.create({ data: { id, orgId: ctx.orgId, status: 'creating', depositAddresses: {}, ...wanted } });
+      await insertWallet(tx, { id, orgId: ctx.orgId, ...wanted });
       return id;
     });
     if (walletId === id) this.worker.kick();
@@ -57,31 +64,18 @@ export class WalletsService {
 
   async list(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.walletsList>): Promise<WalletListDto> {
     const page = new NewestFirst(LIST, {}, input);
-    const rows = await this.prisma.wallet.findMany({
-      where: {
-        orgId: ctx.orgId,
-        ...page.where,
-      },
-      include: { positions: true },
-      orderBy: page.orderBy,
-      take: page.take,
-    });
+    const rows = await listWallets(this.prisma, ctx.orgId, page);
     const now = new Date();
     return page.page(rows, (row) => this.view(row, row.positions, now));
   }
 
   async get(ctx: RequestContext, walletId: string): Promise<WalletDto> {
-    const row = await this.prisma.wallet.findFirst({ where: { id: walletId, orgId: ctx.orgId }, include: { positions: true } });
-    if (!row) throw walletNotFound(walletId);
+    const row = await findWallet(this.prisma, ctx.orgId, walletId);
     return this.view(row, row.positions, new Date());
   }
 
   async updateLabel(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.walletsUpdate>): Promise<WalletDto> {
-    const updated = await this.prisma.wallet.updateMany({
-      where: { id: input.walletId, orgId: ctx.orgId },
-      data: { label: input.label, updatedAt: new Date() },
-    });
-    if (updated.count === 0) throw walletNotFound(input.walletId);
+    await updateLabel(this.prisma, ctx.orgId, input.walletId, input.label);
     return this.get(ctx, input.walletId);
   }
 
@@ -89,7 +83,7 @@ export class WalletsService {
   async updateStrategy(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.strategyUpdate>): Promise<WalletDto> {
     const strategy = parseStrategy(input.allocations, this.env.catalogue);
     const now = new Date();
-    const changed = await this.prisma.$transaction(async (tx) => {
+    const changed = await inTransaction(this.prisma, async (tx) => {
       const wallet = await lockWallet(tx, ctx.orgId, input.walletId);
       const claim = await claimRequestId(tx, {
         orgId: ctx.orgId,
@@ -111,42 +105,26 @@ export class WalletsService {
 
   /** What the wallet has earned and earns in a year at the sources' current rates. */
   async yield(ctx: RequestContext, walletId: string): Promise<WalletYieldDto> {
-    const row = await this.prisma.wallet.findFirst({ where: { id: walletId, orgId: ctx.orgId }, include: { positions: true } });
-    if (!row) throw walletNotFound(walletId);
-    const { catalogue, config } = this.env;
-    const valued = valuePositions(row.positions, catalogue, config.WALLET_YIELD_TIME_SCALE, new Date());
-    const total = valued.reduce((sum, position) => sum + position.value, 0n);
-    const deployed = valued.filter((position) => position.row.kind === 'yield_source' && position.value > 0n);
-    let annualized = 0n;
-    const positions = deployed.map(({ row: position, value }) => {
-      const source = catalogue.get(position.positionId);
-      const apyBps = catalogue.accrualBps(source);
-      annualized += (value * BigInt(apyBps)) / 10_000n;
-      return { yieldSourceId: source.id, name: source.name, apyBps, pct: Number((value * 100n) / total), deployedValueUsd: formatUsd(value) };
-    });
-    const earned = valued.reduce((sum, position) => sum + position.earned, 0n);
-    return { earnedUsd: formatUsd(earned), annualizedUsd: formatUsd(annualized), positions };
+    const row = await findWallet(this.prisma, ctx.orgId, walletId);
+    return yieldView(valuePositions(row.positions, this.env.catalogue, this.env.timeScale, new Date()), this.env.catalogue);
   }
 
-  private async applyStrategy(tx: Tx, wallet: Wallet, strategy: Strategy, now: Date): Promise<void> {
-    await tx.wallet.update({ where: { id: wallet.id }, data: { strategy, updatedAt: now } });
-    await emitWalletEvent(tx, { orgId: wallet.orgId, walletId: wallet.id, observedAt: now }, 'portfolio_wallet.strategy.status_changed', {
-      strategy: { status: 'active', allocations: strategyView(strategy) },
-    });
+  private async applyStrategy(tx: Tx, wallet: WalletRecord, strategy: Strategy, now: Date): Promise<void> {
+    await updateStrategy(tx, wallet, strategy, now);
     if (!wallet.autoRebalance || wallet.status === 'creating') return;
-    const ledger = await Ledger.open(tx, wallet.id, this.env.catalogue, this.env.config, now);
+    const ledger = await openLedger(tx, wallet.id, this.env, now);
     const moves = planToTargets(strategy, ledger.positions(), this.env);
     if (moves.length > 0) await createRebalance(tx, { wallet, ledger, moves, now });
   }
 
   private async checkLimit(tx: Tx, orgId: string): Promise<void> {
-    const count = await tx.wallet.count({ where: { orgId } });
+    const count = await countWallets(tx, orgId);
     if (count >= this.env.config.WALLET_MAX_PER_ORG) {
       throw new ServiceError('wallet_limit_reached', `This organization already holds the maximum of ${this.env.config.WALLET_MAX_PER_ORG} wallets.`);
     }
   }
 
-  private view(wallet: Wallet, positions: Position[], now: Date): WalletDto {
-    return walletView(wallet, valuePositions(positions, this.env.catalogue, this.env.config.WALLET_YIELD_TIME_SCALE, now), this.env.catalogue);
+  private view(wallet: WalletRecord, positions: PositionRow[], now: Date): WalletDto {
+    return walletView(wallet, valuePositions(positions, this.env.catalogue, this.env.timeScale, now), this.env.catalogue);
   }
 }

@@ -5,26 +5,30 @@ import { ServiceError } from '@service/errors';
 import { formatUsd, parseUsd } from '@service/money';
 import { NewestFirst } from '@service/pagination';
 import { OutboxRelayService } from '@service/service-runtime';
-import type { Wallet, Withdrawal } from '../../generated/prisma/client.js';
-import { PrismaService } from '../prisma.service.js';
-import { addressKey, checkAddress } from '../addresses/payout-address.js';
-import type { Tx } from '../shared/db.js';
-import { claimRequestId, fingerprint } from '../shared/idempotency.js';
-import { Ledger } from '../shared/ledger.js';
-import { checkChainToken } from '../shared/positions.js';
-import { WalletEnvironment } from '../shared/wallet-environment.js';
-import { lockWallet, walletNotFound } from '../shared/wallet-lock.js';
-import { WorkflowWorker } from '../workflows/workflow-worker.js';
-import { valuePositions } from '../wallets/wallet-view.js';
-import { type Destination, drawAmounts } from './payout-plan.js';
-import { checkLimit, policyOf } from './policy.js';
-import { processingEstimate } from './processing-estimate.js';
-import { approveLeg, cancelWithdrawal, createWithdrawal, payableFrom } from './withdrawal-workflow.js';
-import { withdrawalView } from './withdrawal-view.js';
+import type { Withdrawal } from '../../generated/prisma/client.js';
+import { addressKey, checkAddress } from '../domain/addresses/payout-address.js';
+import { fingerprint } from '../domain/idempotency.js';
+import { Ledger } from '../domain/ledger.js';
+import { type Destination, drawAmounts } from '../domain/payout-plan.js';
+import { checkChainToken } from '../domain/positions.js';
+import { processingEstimate } from '../domain/processing-estimate.js';
+import { valuePositions } from '../domain/wallet-view.js';
+import { checkLimit, policyOf } from '../domain/withdrawal-policy.js';
+import { payableFrom } from '../domain/withdrawal-progress.js';
+import { withdrawalView } from '../domain/withdrawal-view.js';
+import { WalletEnvironment } from '../environment/wallet-environment.js';
+import { WORK_WAKER, type WorkWaker } from '../injection.js';
+import { findEntry } from '../repositories/address-book.repository.js';
+import { inTransaction, type Tx } from '../repositories/db.js';
+import { claimRequestId } from '../repositories/idempotency-keys.repository.js';
+import { openLedger } from '../repositories/positions.repository.js';
+import { PrismaService } from '../repositories/prisma.service.js';
+import { findWallet, lockWallet, requireWallet } from '../repositories/wallets.repository.js';
+import { findWithdrawal, getWithdrawal, listWithdrawals } from '../repositories/withdrawals.repository.js';
+import { approveLeg, cancelWithdrawal, createWithdrawal, type WithdrawalStep } from './withdrawal-changes.js';
 
 const LIST = 'wallet-withdrawals';
 const APPROVING_ROLES = new Set(['owner', 'admin']);
-const withdrawalNotFound = (id: string) => new ServiceError('withdrawal_not_found', `Withdrawal ${id} was not found.`);
 
 @Injectable()
 export class WithdrawalsService {
@@ -32,17 +36,16 @@ export class WithdrawalsService {
     @Inject(PrismaService) private readonly prisma: PrismaService,
     @Inject(WalletEnvironment) private readonly env: WalletEnvironment,
     @Inject(OutboxRelayService) private readonly relay: OutboxRelayService,
-    @Inject(WorkflowWorker) private readonly worker: WorkflowWorker,
+    @Inject(WORK_WAKER) private readonly worker: WorkWaker,
   ) {}
 
   /** What a withdrawal to this chain and token would take and pay; without an amount, the most it can be. */
   async preview(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.withdrawalsPreview>): Promise<WithdrawalPreviewResponseDto> {
     const destination = this.destination(input, null);
     const wanted = input.amountUsd === undefined || input.amountUsd === null ? null : this.amountOf(input.amountUsd);
-    const wallet = await this.prisma.wallet.findFirst({ where: { id: input.walletId, orgId: ctx.orgId }, include: { positions: true } });
-    if (!wallet) throw walletNotFound(input.walletId);
+    const wallet = await findWallet(this.prisma, ctx.orgId, input.walletId);
     const now = new Date();
-    const valued = valuePositions(wallet.positions, this.env.catalogue, this.env.config.WALLET_YIELD_TIME_SCALE, now);
+    const valued = valuePositions(wallet.positions, this.env.catalogue, this.env.timeScale, now);
     const ledger = Ledger.fromRows(wallet.id, valued.map(({ row, value, earned }) => ({ ...row, amount: value, earned, accruedAt: now })));
     const sources = payableFrom(ledger, destination, this.env);
     const withdrawable = sources.reduce((sum, source) => sum + source.available, 0n);
@@ -69,7 +72,7 @@ export class WithdrawalsService {
     checkLimit(policy, amount, this.env.sandbox);
     const now = new Date();
     const id = randomUUID();
-    const result = await this.prisma.$transaction(async (tx) => {
+    const result = await inTransaction(this.prisma, async (tx) => {
       const wallet = await lockWallet(tx, ctx.orgId, input.walletId);
       const claim = await claimRequestId(tx, {
         orgId: ctx.orgId,
@@ -78,9 +81,9 @@ export class WithdrawalsService {
         fingerprint: fingerprint({ walletId: wallet.id, ...destination, amount: amount.toString() }),
         resourceId: id,
       });
-      if (!claim.fresh) return { withdrawal: await tx.withdrawal.findUniqueOrThrow({ where: { id: claim.resourceId } }), created: false };
+      if (!claim.fresh) return { withdrawal: await getWithdrawal(tx, claim.resourceId), created: false };
       if (policy.requireWhitelist) await this.checkWhitelisted(tx, ctx.orgId, destination);
-      const ledger = await Ledger.open(tx, wallet.id, this.env.catalogue, this.env.config, now);
+      const ledger = await openLedger(tx, wallet.id, this.env, now);
       this.checkFunds(amount, payableFrom(ledger, destination, this.env).reduce((sum, source) => sum + source.available, 0n));
       const withdrawal = await createWithdrawal({ tx, wallet, ledger, env: this.env, now }, { id, destination, amount, fee, requestId: input.requestId });
       return { withdrawal, created: true };
@@ -90,24 +93,14 @@ export class WithdrawalsService {
   }
 
   async list(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.withdrawalsList>): Promise<WithdrawalListDto> {
-    await this.requireWallet(ctx, input.walletId);
+    await requireWallet(this.prisma, ctx.orgId, input.walletId);
     const page = new NewestFirst(LIST, { walletId: input.walletId }, input);
-    const rows = await this.prisma.withdrawal.findMany({
-      where: {
-        walletId: input.walletId,
-        ...page.where,
-      },
-      orderBy: page.orderBy,
-      take: page.take,
-    });
-    return page.page(rows, withdrawalView);
+    return page.page(await listWithdrawals(this.prisma, input.walletId, page), withdrawalView);
   }
 
   async get(ctx: RequestContext, input: WithdrawalRef): Promise<WithdrawalDto> {
-    await this.requireWallet(ctx, input.walletId);
-    const row = await this.prisma.withdrawal.findFirst({ where: { id: input.withdrawalId, walletId: input.walletId } });
-    if (!row) throw withdrawalNotFound(input.withdrawalId);
-    return withdrawalView(row);
+    await requireWallet(this.prisma, ctx.orgId, input.walletId);
+    return withdrawalView(await findWithdrawal(this.prisma, input.walletId, input.withdrawalId));
   }
 
   /** Cancels a withdrawal before any of its payouts is broadcast. */
@@ -121,17 +114,12 @@ export class WithdrawalsService {
     return this.change(ctx, input, (step, row) => approveLeg(step, row, input.legIndex));
   }
 
-  private async change(
-    ctx: RequestContext,
-    input: WithdrawalRef,
-    apply: (step: { tx: Tx; wallet: Wallet; ledger: Ledger; env: WalletEnvironment; now: Date }, row: Withdrawal) => Promise<Withdrawal>,
-  ): Promise<WithdrawalDto> {
+  private async change(ctx: RequestContext, input: WithdrawalRef, apply: (step: WithdrawalStep, row: Withdrawal) => Promise<Withdrawal>): Promise<WithdrawalDto> {
     const now = new Date();
-    const row = await this.prisma.$transaction(async (tx) => {
+    const row = await inTransaction(this.prisma, async (tx) => {
       const wallet = await lockWallet(tx, ctx.orgId, input.walletId);
-      const found = await tx.withdrawal.findFirst({ where: { id: input.withdrawalId, walletId: wallet.id } });
-      if (!found) throw withdrawalNotFound(input.withdrawalId);
-      const ledger = await Ledger.open(tx, wallet.id, this.env.catalogue, this.env.config, now);
+      const found = await findWithdrawal(tx, wallet.id, input.withdrawalId);
+      const ledger = await openLedger(tx, wallet.id, this.env, now);
       return apply({ tx, wallet, ledger, env: this.env, now }, found);
     });
     this.wake();
@@ -149,7 +137,7 @@ export class WithdrawalsService {
     return { chain, token, address: address === null ? '' : checkAddress(chain, address) };
   }
 
-  private amountOf(raw: unknown): bigint {
+  private amountOf(raw: string | number): bigint {
     const amount = parseUsd(raw);
     if (amount <= 0n) throw new ServiceError('validation_error', 'amountUsd must be greater than zero.');
     return amount;
@@ -162,16 +150,9 @@ export class WithdrawalsService {
   }
 
   private async checkWhitelisted(tx: Tx, orgId: string, destination: Destination): Promise<void> {
-    const entry = await tx.addressBookEntry.findUnique({
-      where: { orgId_chain_addressKey: { orgId, chain: destination.chain, addressKey: addressKey(destination.chain, destination.address) } },
-    });
+    const entry = await findEntry(tx, orgId, destination.chain, addressKey(destination.chain, destination.address));
     if (!entry) {
       throw new ServiceError('address_book_whitelist_violation', `${destination.address} on ${destination.chain} is not in this organization's address book.`);
     }
-  }
-
-  private async requireWallet(ctx: RequestContext, walletId: string): Promise<void> {
-    const found = await this.prisma.wallet.count({ where: { id: walletId, orgId: ctx.orgId } });
-    if (found === 0) throw walletNotFound(walletId);
   }
 }

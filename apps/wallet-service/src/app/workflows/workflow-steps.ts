@@ -1,17 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { PrismaService } from '../prisma.service.js';
-import { deriveDepositAddresses } from '../addresses/deposit-addresses.js';
-import { approveSetup } from '../addresses/deposit-address-setup.js';
-import { settleDeposit } from '../deposits/deposit-settlement.js';
-import { advanceRebalance } from '../rebalances/rebalance-workflow.js';
-import { Ledger } from '../shared/ledger.js';
-import { WalletEnvironment } from '../shared/wallet-environment.js';
-import { lockWallet } from '../shared/wallet-lock.js';
-import { setWalletStatus } from '../shared/wallet-status.js';
-import { policyOf } from '../withdrawals/policy.js';
-import { advanceWithdrawal } from '../withdrawals/withdrawal-workflow.js';
+import { deriveDepositAddresses } from '../domain/addresses/deposit-addresses.js';
+import { policyOf } from '../domain/withdrawal-policy.js';
+import { WalletEnvironment } from '../environment/wallet-environment.js';
+import { inTransaction } from '../repositories/db.js';
+import { getApproval } from '../repositories/deposit-address-approvals.repository.js';
+import { getDeposit } from '../repositories/deposits.repository.js';
+import { openLedger } from '../repositories/positions.repository.js';
+import { PrismaService } from '../repositories/prisma.service.js';
+import { getRebalance } from '../repositories/rebalances.repository.js';
+import { lockWallet, setWalletStatus } from '../repositories/wallets.repository.js';
+import { getWithdrawal } from '../repositories/withdrawals.repository.js';
+import { approveSetup } from './deposit-address-approval.js';
+import { settleDeposit } from './deposit-settlement.js';
+import { advanceRebalance } from './rebalance-progress.js';
+import { advanceWithdrawal } from './withdrawal-progress.js';
 
-interface Due {
+export interface Due {
   readonly id: string;
   readonly orgId: string;
   readonly walletId: string;
@@ -27,7 +31,7 @@ export class WorkflowSteps {
 
   /** `creating` -> `idle` once its deposit addresses are derived. */
   provisionWallet(orgId: string, walletId: string): Promise<void> {
-    return this.prisma.$transaction(async (tx) => {
+    return inTransaction(this.prisma, async (tx) => {
       const wallet = await lockWallet(tx, orgId, walletId);
       if (wallet.status !== 'creating') return;
       const depositAddresses = deriveDepositAddresses(this.env.seed, wallet.id, this.env.chains);
@@ -36,43 +40,43 @@ export class WorkflowSteps {
   }
 
   settleDeposit(due: Due): Promise<void> {
-    return this.prisma.$transaction(async (tx) => {
+    return inTransaction(this.prisma, async (tx) => {
       const wallet = await lockWallet(tx, due.orgId, due.walletId);
-      const deposit = await tx.deposit.findUniqueOrThrow({ where: { id: due.id } });
+      const deposit = await getDeposit(tx, due.id);
       const now = new Date();
       if (deposit.status !== 'processing' || deposit.settleAt > now) return;
-      const ledger = await Ledger.open(tx, wallet.id, this.env.catalogue, this.env.config, now);
+      const ledger = await openLedger(tx, wallet.id, this.env, now);
       await settleDeposit(tx, { wallet, deposit, ledger, env: this.env, now });
     });
   }
 
   advanceRebalance(due: Due): Promise<void> {
-    return this.prisma.$transaction(async (tx) => {
+    return inTransaction(this.prisma, async (tx) => {
       const wallet = await lockWallet(tx, due.orgId, due.walletId);
-      const row = await tx.rebalance.findUniqueOrThrow({ where: { id: due.id } });
+      const row = await getRebalance(tx, due.id);
       const now = new Date();
       if (!['created', 'processing'].includes(row.status) || row.nextRunAt > now) return;
-      const ledger = await Ledger.open(tx, wallet.id, this.env.catalogue, this.env.config, now);
+      const ledger = await openLedger(tx, wallet.id, this.env, now);
       await advanceRebalance(tx, { wallet, ledger, row, now, processingMs: this.env.config.WALLET_REBALANCE_PROCESSING_MS });
     });
   }
 
   advanceWithdrawal(due: Due): Promise<void> {
-    return this.prisma.$transaction(async (tx) => {
+    return inTransaction(this.prisma, async (tx) => {
       const wallet = await lockWallet(tx, due.orgId, due.walletId);
-      const row = await tx.withdrawal.findUniqueOrThrow({ where: { id: due.id } });
+      const row = await getWithdrawal(tx, due.id);
       const now = new Date();
       if (row.status !== 'processing' || row.nextRunAt > now) return;
-      const ledger = await Ledger.open(tx, wallet.id, this.env.catalogue, this.env.config, now);
+      const ledger = await openLedger(tx, wallet.id, this.env, now);
       const policy = policyOf(this.env.config.WALLET_WITHDRAWAL_POLICIES, wallet.orgId, this.env.sandbox);
       await advanceWithdrawal({ tx, wallet, ledger, env: this.env, now }, row, policy.requireApproval);
     });
   }
 
   approveDepositAddress(due: Due): Promise<void> {
-    return this.prisma.$transaction(async (tx) => {
+    return inTransaction(this.prisma, async (tx) => {
       const wallet = await lockWallet(tx, due.orgId, due.walletId);
-      const row = await tx.depositAddressApproval.findUniqueOrThrow({ where: { id: due.id } });
+      const row = await getApproval(tx, due.id);
       const now = new Date();
       if (row.status !== 'pending' || row.dueAt > now) return;
       await approveSetup(tx, { wallet, row, seed: this.env.seed, now });

@@ -2,9 +2,15 @@ import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationB
 import { PollingLoop } from '@service/events';
 import { OutboxRelayService, SERVICE_LOGGER } from '@service/service-runtime';
 import type { Logger } from 'pino';
-import { PrismaService } from '../prisma.service.js';
-import { WalletEnvironment } from '../shared/wallet-environment.js';
-import { WorkflowSteps } from './workflow-steps.js';
+import { WalletEnvironment } from '../environment/wallet-environment.js';
+import type { WorkWaker } from '../injection.js';
+import { findDueApprovals } from '../repositories/deposit-address-approvals.repository.js';
+import { findDueDeposits } from '../repositories/deposits.repository.js';
+import { PrismaService } from '../repositories/prisma.service.js';
+import { findDueRebalances } from '../repositories/rebalances.repository.js';
+import { findCreatingWallets } from '../repositories/wallets.repository.js';
+import { findDueWithdrawals } from '../repositories/withdrawals.repository.js';
+import { type Due, WorkflowSteps } from './workflow-steps.js';
 
 const BATCH = 50;
 
@@ -16,7 +22,7 @@ const BATCH = 50;
  * work another replica already did changes nothing and announces nothing.
  */
 @Injectable()
-export class WorkflowWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class WorkflowWorker implements OnApplicationBootstrap, BeforeApplicationShutdown, WorkWaker {
   private readonly loop: PollingLoop;
 
   constructor(
@@ -61,50 +67,31 @@ export class WorkflowWorker implements OnApplicationBootstrap, BeforeApplication
   }
 
   private async provisionWallets(): Promise<number> {
-    const due = await this.prisma.wallet.findMany({ where: { status: 'creating' }, select: { id: true, orgId: true }, take: BATCH });
+    const due = await findCreatingWallets(this.prisma, BATCH);
     for (const wallet of due) await this.steps.provisionWallet(wallet.orgId, wallet.id);
     return due.length;
   }
 
-  private async settleDeposits(): Promise<number> {
-    const due = await this.prisma.deposit.findMany({
-      where: { status: 'processing', settleAt: { lte: new Date() } },
-      select: { id: true, orgId: true, walletId: true },
-      take: BATCH,
-    });
-    for (const deposit of due) await this.steps.settleDeposit(deposit);
-    return due.length;
+  private settleDeposits(): Promise<number> {
+    return this.each(findDueDeposits(this.prisma, new Date(), BATCH), (due) => this.steps.settleDeposit(due));
   }
 
-  private async advanceRebalances(): Promise<number> {
-    const due = await this.prisma.rebalance.findMany({
-      where: { status: { in: ['created', 'processing'] }, nextRunAt: { lte: new Date() } },
-      select: { id: true, orgId: true, walletId: true },
-      orderBy: { createdAt: 'asc' },
-      take: BATCH,
-    });
-    for (const rebalance of due) await this.steps.advanceRebalance(rebalance);
-    return due.length;
+  private advanceRebalances(): Promise<number> {
+    return this.each(findDueRebalances(this.prisma, new Date(), BATCH), (due) => this.steps.advanceRebalance(due));
   }
 
-  private async advanceWithdrawals(): Promise<number> {
-    const due = await this.prisma.withdrawal.findMany({
-      where: { status: 'processing', nextRunAt: { lte: new Date() } },
-      select: { id: true, orgId: true, walletId: true },
-      orderBy: { createdAt: 'asc' },
-      take: BATCH,
-    });
-    for (const withdrawal of due) await this.steps.advanceWithdrawal(withdrawal);
-    return due.length;
+  private advanceWithdrawals(): Promise<number> {
+    return this.each(findDueWithdrawals(this.prisma, new Date(), BATCH), (due) => this.steps.advanceWithdrawal(due));
   }
 
-  private async approveDepositAddresses(): Promise<number> {
-    const due = await this.prisma.depositAddressApproval.findMany({
-      where: { status: 'pending', dueAt: { lte: new Date() } },
-      select: { id: true, orgId: true, walletId: true },
-      take: BATCH,
-    });
-    for (const approval of due) await this.steps.approveDepositAddress(approval);
+  private approveDepositAddresses(): Promise<number> {
+    return this.each(findDueApprovals(this.prisma, new Date(), BATCH), (due) => this.steps.approveDepositAddress(due));
+  }
+
+  /** Runs `step` on each due item, one after the other; how many there were. */
+  private async each(found: Promise<Due[]>, step: (due: Due) => Promise<void>): Promise<number> {
+    const due = await found;
+    for (const item of due) await step(item);
     return due.length;
   }
 }

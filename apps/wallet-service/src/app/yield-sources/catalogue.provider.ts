@@ -1,6 +1,6 @@
 import type { Provider } from '@nestjs/common';
-import { WalletEnvironment } from '../shared/wallet-environment.js';
-import { Catalogue } from './catalogue.js';
+import { Catalogue } from '../domain/catalogue/catalogue.js';
+import { WalletEnvironment } from '../environment/wallet-environment.js';
 
 export const catalogueProvider: Provider = {
   provide: Catalogue,

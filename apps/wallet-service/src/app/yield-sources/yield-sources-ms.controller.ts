@@ -2,7 +2,7 @@ import { Controller, Inject } from '@nestjs/common';
 import { SUBJECTS, type WalletYieldSourceListDto, type WireRequestOf } from '@service/contracts';
 import { decodeCursor, DEFAULT_LIMIT, encodeCursor, toPage } from '@service/pagination';
 import { Handles } from '@service/service-runtime';
-import { Catalogue } from './catalogue.js';
+import { Catalogue } from '../domain/catalogue/catalogue.js';
 
 const LIST = 'wallet-yield-sources';
 

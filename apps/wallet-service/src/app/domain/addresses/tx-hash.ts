@@ -1,0 +1,14 @@
+import { randomBytes } from 'node:crypto';
+import { base58 } from './base58.js';
+import { familyOf } from '../chains.js';
+
+/**
+ * A sandbox transaction id in the chain's own format: 0x-hex on EVM, bare hex on TRON and
+ * Stellar, a base58 64-byte signature on Solana.
+ */
+export function simulatedTxHash(chain: string): string {
+  const family = familyOf(chain);
+  if (family === 'solana') return base58(randomBytes(64));
+  const hex = randomBytes(32).toString('hex');
+  return family === 'evm' ? `0x${hex}` : hex;
+}

@@ -1,0 +1,65 @@
+import type { PayoutLeg } from '@service/contracts';
+import { simulatedTxHash } from './addresses/tx-hash.js';
+
+/** Leg statuses no step changes any more. */
+export const TERMINAL_LEG_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'skipped']);
+/** Leg statuses whose transactions are on chain (or done): a withdrawal can no longer be cancelled. */
+export const BROADCAST_LEG_STATUSES: ReadonlySet<string> = new Set(['broadcasted', 'processing', 'completed', 'failed']);
+
+export type LegChange = 'none' | 'moved' | 'completed' | 'failed';
+
+function submitStep(leg: PayoutLeg, chains: readonly string[]): void {
+  const step = leg.steps[leg.stepsCompleted];
+  if (!step) return;
+  Object.assign(step, { status: 'processing', txHash: simulatedTxHash(chains[leg.stepsCompleted] ?? chains[0] ?? ''), txStatus: 'submitted' });
+}
+
+/**
+ * One stage of a leg that may run (approved or needing no approval): `pending_broadcast` submits
+ * its first transaction (`broadcasted`); each later stage confirms the current transaction and
+ * submits the next (`processing`) until the last is confirmed (`completed`). A leg meant to fail
+ * fails on its first confirmation. `chains` is the chain of each step's transaction.
+ */
+export function advanceLeg(leg: PayoutLeg, input: { chains: readonly string[]; fails: boolean; now: Date }): LegChange {
+  if (leg.status === 'pending_broadcast') {
+    submitStep(leg, input.chains);
+    leg.status = 'broadcasted';
+    return 'moved';
+  }
+  if (leg.status !== 'broadcasted' && leg.status !== 'processing') return 'none';
+  const step = leg.steps[leg.stepsCompleted];
+  if (!step) return 'none';
+  if (input.fails) {
+    Object.assign(step, { status: 'failed', txStatus: 'failed' });
+    Object.assign(leg, { status: 'failed', completedAt: input.now.toISOString() });
+    return 'failed';
+  }
+  Object.assign(step, { status: 'completed', txStatus: 'confirmed' });
+  leg.stepsCompleted += 1;
+  if (leg.stepsCompleted === leg.stepsTotal) {
+    Object.assign(leg, { status: 'completed', completedAt: input.now.toISOString() });
+    return 'completed';
+  }
+  submitStep(leg, input.chains);
+  leg.status = 'processing';
+  return 'moved';
+}
+
+/** A leg of a cancelled withdrawal: it and its steps are `skipped`. */
+export function skipLeg(leg: PayoutLeg, now: Date): void {
+  for (const step of leg.steps) step.status = 'skipped';
+  Object.assign(leg, { status: 'skipped', completedAt: now.toISOString() });
+}
+
+/**
+ * The withdrawal's status once every leg is terminal: `completed` when each delivered (or was
+ * skipped), `partially_completed` when some delivered and some failed, `failed` when none
+ * delivered; null while a leg is still running.
+ */
+export function settledStatus(legs: readonly PayoutLeg[]): 'completed' | 'partially_completed' | 'failed' | null {
+  if (!legs.every((leg) => TERMINAL_LEG_STATUSES.has(leg.status))) return null;
+  const delivered = legs.some((leg) => leg.status === 'completed');
+  const failed = legs.some((leg) => leg.status === 'failed');
+  if (!failed) return 'completed';
+  return delivered ? 'partially_completed' : 'failed';
+}

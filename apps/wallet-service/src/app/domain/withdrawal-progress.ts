@@ -1,0 +1,137 @@
+import type { PayoutLeg } from '@service/contracts';
+import { ServiceError } from '@service/errors';
+import { formatUsd, parseUsd } from '@service/money';
+import type { WalletChains } from './chains.js';
+import type { Ledger } from './ledger.js';
+import { advanceLeg, BROADCAST_LEG_STATUSES, type LegChange, TERMINAL_LEG_STATUSES } from './payout-legs.js';
+import { type Destination, sourcesIn } from './payout-plan.js';
+import { groupOfCash } from './positions.js';
+import { groupOfRow } from './rebalance-plans.js';
+import type { WithdrawalRecord } from './records.js';
+
+/** How long a withdrawal whose legs all wait for a customer sleeps; an approval or cancel wakes it. */
+const PARKED_MS = 24 * 3_600_000;
+/** Leg statuses a stage moves on by itself. */
+const RUNNING: ReadonlySet<string> = new Set(['pending_broadcast', 'broadcasted', 'processing']);
+
+export type SettledStatus = 'completed' | 'partially_completed' | 'failed' | 'cancelled';
+
+/** What the wallet can pay out to a destination: the free money of the destination's allocation group. */
+export function payableFrom(ledger: Ledger, destination: Destination, env: WalletChains) {
+  const group = groupOfCash({ chain: destination.chain, token: destination.token as 'usdc' | 'usdt' });
+  return sourcesIn(ledger.positions(), group, (row) => groupOfRow(row, env));
+}
+
+function isWaiting(leg: PayoutLeg): boolean {
+  return leg.status === 'planning' || leg.status === 'waiting_for_prior_approval';
+}
+
+/**
+ * Whether planning these legs depends on another withdrawal of the wallet waiting for an approval
+ * on the same chain: only when a leg waits, approval is required and none of these legs holds
+ * the chain's one outstanding approval already.
+ */
+export function needsApprovalElsewhere(legs: readonly PayoutLeg[], requireApproval: boolean): boolean {
+  return requireApproval && legs.some(isWaiting) && !legs.some((leg) => leg.status === 'pending_customer_approval');
+}
+
+/**
+ * Moves legs out of `planning`: straight to `pending_broadcast` without an approval policy;
+ * otherwise to `pending_customer_approval`, one per wallet and chain at a time, the others
+ * `waiting_for_prior_approval`. Returns the legs that changed.
+ */
+export function planLegs(legs: PayoutLeg[], requireApproval: boolean, approvalOutstandingElsewhere: boolean): Set<PayoutLeg> {
+  const changed = new Set<PayoutLeg>();
+  const waiting = legs.filter(isWaiting);
+  if (waiting.length === 0) return changed;
+  let outstanding = requireApproval && (legs.some((leg) => leg.status === 'pending_customer_approval') || approvalOutstandingElsewhere);
+  for (const leg of waiting) {
+    const next = !requireApproval ? 'pending_broadcast' : outstanding ? 'waiting_for_prior_approval' : 'pending_customer_approval';
+    if (next === 'pending_customer_approval') outstanding = true;
+    if (next === leg.status) continue;
+    leg.status = next;
+    changed.add(leg);
+  }
+  return changed;
+}
+
+function stepChains(leg: PayoutLeg, row: WithdrawalRecord, env: WalletChains): string[] {
+  if (leg.from.kind !== 'yield_source') return [row.destinationChain];
+  return [env.catalogue.find(leg.from.id)?.chain ?? row.destinationChain, row.destinationChain];
+}
+
+/**
+ * Runs one stage of each leg that may run (not those in `skip`); moves the money of a leg that
+ * delivered (it leaves the wallet) or failed (it is freed). `failing` lists the sources whose legs
+ * fail (sandbox). Returns the legs that changed.
+ */
+export function runLegs(
+  ledger: Ledger,
+  row: WithdrawalRecord,
+  legs: PayoutLeg[],
+  input: { skip: ReadonlySet<PayoutLeg>; failing: readonly string[]; env: WalletChains; now: Date },
+): Set<PayoutLeg> {
+  const changed = new Set<PayoutLeg>();
+  for (const leg of legs) {
+    if (input.skip.has(leg) || !RUNNING.has(leg.status)) continue;
+    const change: LegChange = advanceLeg(leg, { chains: stepChains(leg, row, input.env), fails: input.failing.includes(leg.from.id), now: input.now });
+    if (change === 'none') continue;
+    changed.add(leg);
+    if (change === 'moved') continue;
+    const amount = parseUsd(leg.amountUsd);
+    ledger.release(leg.from.id, amount);
+    if (change === 'completed') ledger.debit(leg.from.id, amount);
+  }
+  return changed;
+}
+
+/** When the withdrawal looks again: after a stage while a leg runs or plans, else once parked. */
+export function nextRunOf(legs: readonly PayoutLeg[], now: Date, stepMs: number): Date {
+  const running = legs.some((leg) => leg.status === 'planning' || RUNNING.has(leg.status));
+  return new Date(now.getTime() + (running ? stepMs : PARKED_MS));
+}
+
+function deliveredOf(legs: readonly PayoutLeg[]): bigint {
+  return legs.filter((leg) => leg.status === 'completed').reduce((sum, leg) => sum + parseUsd(leg.amountUsd), 0n);
+}
+
+function failureReasonOf(status: string, legs: readonly PayoutLeg[], fee: bigint): string | null {
+  const failed = legs.filter((leg) => leg.status === 'failed');
+  if (status === 'failed') return `Every payout leg failed; ${formatUsd(failed.reduce((sum, leg) => sum + parseUsd(leg.amountUsd), 0n))} USD stays in the wallet.`;
+  if (status !== 'partially_completed') return null;
+  const back = failed.reduce((sum, leg) => sum + parseUsd(leg.amountUsd), 0n);
+  return `${failed.length} of ${legs.length} payout legs failed (${failed.map((leg) => leg.from.label).join(', ')}); ${formatUsd(back)} USD stays in the wallet, the fee of ${formatUsd(fee)} USD was charged once.`;
+}
+
+/** How a withdrawal whose legs are all terminal ends: what was paid (delivered minus the fee) and why not all. */
+export function settlementOf(legs: readonly PayoutLeg[], fee: bigint, status: SettledStatus): { amountPaid: bigint | null; failureReason: string | null } {
+  const delivered = deliveredOf(legs);
+  const paid = delivered > fee ? delivered - fee : 0n;
+  return { amountPaid: delivered > 0n ? paid : null, failureReason: failureReasonOf(status, legs, fee) };
+}
+
+/** Whether the stage moved money: a leg that ran reached its end. */
+export function movedMoney(ran: ReadonlySet<PayoutLeg>): boolean {
+  return [...ran].some((leg) => TERMINAL_LEG_STATUSES.has(leg.status));
+}
+
+/** A withdrawal can be cancelled while it processes and none of its legs has been broadcast. */
+export function checkCancellable(row: WithdrawalRecord, legs: readonly PayoutLeg[]): void {
+  if (row.status === 'cancelled') throw new ServiceError('withdrawal_already_cancelled', `Withdrawal ${row.id} is already cancelled.`);
+  if (row.status !== 'processing') throw new ServiceError('withdrawal_not_cancellable', `Withdrawal ${row.id} is ${row.status} and can no longer be cancelled.`);
+  if (legs.some((leg) => BROADCAST_LEG_STATUSES.has(leg.status))) {
+    throw new ServiceError('withdrawal_payout_in_progress', `A payout of withdrawal ${row.id} has been broadcast; it can no longer be cancelled.`);
+  }
+}
+
+/** The leg at `legIndex` if it waits for the customer's approval; otherwise why not. */
+export function approvableLeg(row: WithdrawalRecord, legs: readonly PayoutLeg[], legIndex: number): PayoutLeg {
+  const leg = legs[legIndex];
+  if (!leg) throw new ServiceError('payout_not_found', `Withdrawal ${row.id} has no payout leg ${legIndex}.`);
+  if (TERMINAL_LEG_STATUSES.has(leg.status)) throw new ServiceError('payout_already_terminal', `Payout leg ${legIndex} is already ${leg.status}.`);
+  if (RUNNING.has(leg.status)) throw new ServiceError('payout_in_progress', `Payout leg ${legIndex} is already ${leg.status}.`);
+  if (leg.status !== 'pending_customer_approval') {
+    throw new ServiceError('workflow_conflict', `Payout leg ${legIndex} is ${leg.status}; it waits for an earlier approval on this chain first.`);
+  }
+  return leg;
+}

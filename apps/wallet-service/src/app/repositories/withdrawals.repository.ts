@@ -1,0 +1,107 @@
+import type { PayoutLeg } from '@service/contracts';
+import type { NewestFirst } from '@service/pagination';
+import type { Wallet, Withdrawal } from '../../generated/prisma/client.js';
+import { withdrawalNotFound } from '../domain/errors.js';
+import { settlementOf, type SettledStatus } from '../domain/withdrawal-progress.js';
+import { legsOf, withdrawalView } from '../domain/withdrawal-view.js';
+import type { Tx } from './db.js';
+import { emitWalletEvent } from './events.repository.js';
+import { refreshWalletStatus } from './wallets.repository.js';
+
+type NewWithdrawal = Pick<
+  Withdrawal,
+  'id' | 'walletId' | 'orgId' | 'requestId' | 'amountRequested' | 'fee' | 'destinationChain' | 'destinationAddress' | 'destinationToken' | 'nextRunAt' | 'createdAt'
+>;
+
+const scopeOf = (row: Withdrawal, now: Date) => ({ orgId: row.orgId, walletId: row.walletId, observedAt: now });
+
+function announceWithdrawal(tx: Tx, row: Withdrawal, now: Date): Promise<string> {
+  return emitWalletEvent(tx, scopeOf(row, now), 'portfolio_wallet.withdrawal.status_changed', { withdrawal: withdrawalView(row) });
+}
+
+function announceLeg(tx: Tx, row: Withdrawal, leg: PayoutLeg, now: Date): Promise<string> {
+  return emitWalletEvent(tx, scopeOf(row, now), 'portfolio_wallet.withdrawal.payout.status_changed', { withdrawalId: row.id, payoutLeg: leg });
+}
+
+/** A withdrawal in `processing` with its legs, announced with each leg. */
+export async function insertWithdrawal(tx: Tx, withdrawal: NewWithdrawal, legs: PayoutLeg[], now: Date): Promise<Withdrawal> {
+  const row = await tx.withdrawal.create({ data: { ...withdrawal, status: 'processing', payoutLegs: legs as never } });
+  await announceWithdrawal(tx, row, now);
+  for (const leg of legsOf(row)) await announceLeg(tx, row, leg, now);
+  return row;
+}
+
+export function listWithdrawals(db: Tx, walletId: string, page: NewestFirst): Promise<Withdrawal[]> {
+  return db.withdrawal.findMany({
+    where: {
+      walletId,
+      ...page.where,
+    },
+    orderBy: page.orderBy,
+    take: page.take,
+  });
+}
+
+/** The wallet's withdrawal; `withdrawal_not_found` otherwise. */
+export async function findWithdrawal(db: Tx, walletId: string, withdrawalId: string): Promise<Withdrawal> {
+  const row = await db.withdrawal.findFirst({ where: { id: withdrawalId, walletId } });
+  if (!row) throw withdrawalNotFound(withdrawalId);
+  return row;
+}
+
+export function getWithdrawal(tx: Tx, withdrawalId: string): Promise<Withdrawal> {
+  return tx.withdrawal.findUniqueOrThrow({ where: { id: withdrawalId } });
+}
+
+/** Whether another running withdrawal of the wallet already waits for an approval on this chain. */
+export async function approvalOutstandingElsewhere(tx: Tx, row: Withdrawal): Promise<boolean> {
+  const others = await tx.withdrawal.findMany({
+    where: { walletId: row.walletId, destinationChain: row.destinationChain, status: 'processing', id: { not: row.id } },
+  });
+  return others.some((other) => legsOf(other).some((leg) => leg.status === 'pending_customer_approval'));
+}
+
+/** Lets every running withdrawal of the wallet look again now (an approval slot may have freed up). */
+export async function wakeWallet(tx: Tx, walletId: string, now: Date): Promise<void> {
+  await tx.withdrawal.updateMany({ where: { walletId, status: 'processing' }, data: { nextRunAt: now } });
+}
+
+/** Writes the legs and when to look again; announces the legs that changed. */
+export async function saveLegs(tx: Tx, row: Withdrawal, legs: PayoutLeg[], changed: ReadonlySet<PayoutLeg>, nextRunAt: Date, now: Date): Promise<Withdrawal> {
+  const saved = await tx.withdrawal.update({ where: { id: row.id }, data: { payoutLegs: legs as never, nextRunAt } });
+  for (const leg of legs) if (changed.has(leg)) await announceLeg(tx, saved, leg, now);
+  return saved;
+}
+
+export function runNow(tx: Tx, withdrawalId: string, now: Date): Promise<Withdrawal> {
+  return tx.withdrawal.update({ where: { id: withdrawalId }, data: { nextRunAt: now } });
+}
+
+/**
+ * Ends a withdrawal whose legs are all terminal: its status, what was paid (delivered minus the
+ * fee); announced, the wallet's status refreshed and its other withdrawals woken.
+ */
+export async function settleWithdrawal(
+  tx: Tx,
+  input: { wallet: Wallet; row: Withdrawal; legs: PayoutLeg[]; status: SettledStatus; now: Date },
+): Promise<Withdrawal> {
+  const { wallet, row, legs, status, now } = input;
+  const done = await tx.withdrawal.update({
+    where: { id: row.id },
+    data: { status, payoutLegs: legs as never, ...settlementOf(legs, row.fee, status), completedAt: now },
+  });
+  await announceWithdrawal(tx, done, now);
+  await refreshWalletStatus(tx, wallet, now);
+  await wakeWallet(tx, wallet.id, now);
+  return done;
+}
+
+/** Withdrawals due to take their next stage, oldest first. */
+export function findDueWithdrawals(db: Tx, now: Date, take: number): Promise<{ id: string; orgId: string; walletId: string }[]> {
+  return db.withdrawal.findMany({
+    where: { status: 'processing', nextRunAt: { lte: now } },
+    select: { id: true, orgId: true, walletId: true },
+    orderBy: { createdAt: 'asc' },
+    take,
+  });
+}
