@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
@@ -29,6 +30,50 @@ const boundaries = (constraints) => [
   { enforceBuildableLibDependency: false, allow: [], depConstraints: constraints },
 ];
 
+/**
+ * wallet-service's layers inside src/app: domain <- repositories <- features <- workflows. Each
+ * layer imports only the layers below it; app.module.ts, the composition root, wires them all.
+ * Features are every other folder of src/app (read here, so a new feature is covered) and the
+ * files beside them (injection.ts).
+ */
+const walletApp = 'apps/wallet-service/src/app';
+const walletFeatures = readdirSync(new URL(`./${walletApp}`, import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !['domain', 'repositories', 'workflows'].includes(entry.name))
+  .map((entry) => `**/${entry.name}/**`);
+const walletUpward = (layer, banned) => ({
+  group: banned,
+  message: `wallet-service layers import downward only (domain <- repositories <- features <- workflows): ${layer} may not import this.`,
+});
+const walletLayers = [
+  {
+    files: [`${walletApp}/domain/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            walletUpward('domain', ['**/repositories/**', '**/workflows/**', ...walletFeatures, '**/injection.js', '**/config.js']),
+            { group: ['@prisma/*', '@nestjs/*', '**/generated/**'], message: 'wallet-service domain code is pure: no Prisma, no Nest, no I/O.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: [`${walletApp}/repositories/**/*.ts`],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [walletUpward('repositories', ['**/workflows/**', ...walletFeatures, '**/injection.js', '**/config.js'])] }],
+    },
+  },
+  {
+    files: [`${walletApp}/**/*.ts`],
+    ignores: [`${walletApp}/domain/**`, `${walletApp}/repositories/**`, `${walletApp}/workflows/**`, `${walletApp}/app.module.ts`],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [walletUpward('features', ['**/workflows/**'])] }],
+    },
+  },
+];
+
 export default [
   { ignores: ['**/dist/**', '**/node_modules/**', '**/generated/**', '.nx/**', '**/*.cjs', '**/*.mjs'] },
   ...nx.configs['flat/base'],
@@ -49,4 +94,5 @@ export default [
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },
+  ...walletLayers,
 ];
