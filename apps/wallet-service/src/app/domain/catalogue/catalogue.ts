@@ -1,8 +1,7 @@
 import type { CurrentApyDto, WalletYieldSourceDto } from '@service/contracts';
 import { ServiceError } from '@service/errors';
-import { PRODUCTION_CATALOGUE } from './production.js';
-import { SANDBOX_CATALOGUE } from './sandbox.js';
-import type { CatalogueEntry } from './types.js';
+import { sourcesOf } from './sources.js';
+import type { CatalogueEntry, WalletEnvironmentName } from './types.js';
 
 const HOUR_MS = 3_600_000;
 /** The interface: a current-APY preview expires two hours after its observation. */
@@ -28,9 +27,8 @@ export class Catalogue {
   private readonly byId: ReadonlyMap<string, CatalogueEntry>;
   readonly entries: readonly CatalogueEntry[];
 
-  constructor(environment: 'sandbox' | 'production') {
-    const entries = environment === 'production' ? PRODUCTION_CATALOGUE : SANDBOX_CATALOGUE;
-    this.entries = [...entries].sort((a, b) => (a.id < b.id ? -1 : 1));
+  constructor(environment: WalletEnvironmentName) {
+    this.entries = sourcesOf(environment).sort((a, b) => (a.id < b.id ? -1 : 1));
     this.byId = new Map(this.entries.map((entry) => [entry.id, entry]));
   }
 

@@ -1,5 +1,7 @@
 import type { AllocationGroup, WalletToken } from '@service/contracts';
 
+export type WalletEnvironmentName = 'sandbox' | 'production';
+
 export type ProcessingTimeBasis = 'business_days' | 'calendar_days' | 'hours' | 'minutes';
 
 export interface ProcessingPolicy {
@@ -8,7 +10,7 @@ export interface ProcessingPolicy {
   readonly typicalMaxUnits: number;
 }
 
-/** One entry of an environment's catalogue file. */
+/** One source of an environment's catalogue, on that environment's chain. */
 export interface CatalogueEntry {
   readonly id: string;
   readonly name: string;
