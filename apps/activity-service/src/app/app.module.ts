@@ -4,10 +4,10 @@ import type { Logger } from 'pino';
 import type { ActivityConfig } from '../config.js';
 import { ActivityMsController } from './activity/activity-ms.controller.js';
 import { ActivityService } from './activity/activity.service.js';
-import { FeedReader } from './activity/feed-reader.js';
-import { ProjectionService } from './activity/projection.service.js';
 import { PrismaService } from './prisma.service.js';
-import { ProjectionSql } from './projection-sql.js';
+import { FeedRepository } from './repositories/feed.repository.js';
+import { ProjectionSql } from './repositories/projection-sql.js';
+import { ProjectionWorker } from './workers/projection.worker.js';
 
 @Module({})
 export class AppModule {
@@ -18,7 +18,7 @@ export class AppModule {
       logger,
       prisma: PrismaService,
       controllers: [ActivityMsController],
-      providers: [ProjectionSql, FeedReader, ActivityService, ProjectionService],
+      providers: [ProjectionSql, FeedRepository, ActivityService, ProjectionWorker],
     });
   }
 }

@@ -1,13 +1,11 @@
 import type { OnApplicationShutdown, Provider } from '@nestjs/common';
 import { SERVICE_CONFIG } from '@service/service-runtime';
 import type { WebhookConfig } from '../config.js';
-import { WebhookSender } from './deliveries/sender.js';
-import { SecretBox } from './security/secret-box.js';
-import type { UrlPolicy } from './security/url-policy.js';
-
-export const SECRET_BOX = Symbol('SECRET_BOX');
-export const URL_POLICY = Symbol('URL_POLICY');
-export const WEBHOOK_SENDER = Symbol('WEBHOOK_SENDER');
+import { SecretBox } from './domain/secret-box.js';
+import type { UrlPolicy } from './domain/url-policy.js';
+import { DELIVERY_WAKE, SECRET_BOX, URL_POLICY, WEBHOOK_SENDER } from './injection.js';
+import { WebhookSender } from './receivers/sender.js';
+import { DeliveryDispatcher } from './workers/delivery-dispatcher.js';
 
 class ClosingSender extends WebhookSender implements OnApplicationShutdown {
   onApplicationShutdown(): void {
@@ -34,4 +32,5 @@ export const webhookProviders: Provider[] = [
     inject: [URL_POLICY, SERVICE_CONFIG],
     useFactory: (policy: UrlPolicy, config: WebhookConfig) => new ClosingSender(policy, config.WEBHOOK_DELIVERY_TIMEOUT_MS),
   },
+  { provide: DELIVERY_WAKE, useExisting: DeliveryDispatcher },
 ];

@@ -36,30 +36,3 @@ function statusesOf(raw: string | undefined): ActivityStatus[] | undefined {
 export function feedPage(filters: FeedFilters, query: Pick<ActivityQueryDto, 'cursor' | 'limit'>): NewestFirst {
   return new NewestFirst(LIST, { walletId: filters.walletIds, type: filters.type, status: filters.statuses }, query, ACTIVITY_DEFAULT_LIMIT);
 }
-
-export interface SqlQuery {
-  readonly text: string;
-  readonly values: unknown[];
-}
-
-/**
- * One page of an organization's feed, newest first. The row comparison `(timestamp, id) < (...)`
- * is an index condition on (org_id, timestamp, id), so a deep page costs what the first does;
- * an OFFSET, or the same test spelled with OR, would walk every earlier row.
- */
-export function feedQuery(orgId: string, filters: FeedFilters, page: NewestFirst): SqlQuery {
-  const values: unknown[] = [orgId];
-  const where = ['org_id = $1'];
-  const bind = (value: unknown, cast = '') => `$${values.push(value)}${cast}`;
-  if (filters.walletIds) where.push(`wallet_id = ANY(${bind(filters.walletIds, '::uuid[]')})`);
-  if (filters.type) where.push(`type = ${bind(filters.type)}`);
-  if (filters.statuses) where.push(`status = ANY(${bind(filters.statuses, '::text[]')})`);
-  const after = page.sqlAfter(bind, ['"timestamp"', 'id']);
-  if (after) where.push(after);
-  return {
-    text:
-      'SELECT id, wallet_id, type, status, amount_usd, "timestamp", resource FROM activity_items ' +
-      `WHERE ${where.join(' AND ')} ORDER BY "timestamp" DESC, id DESC LIMIT ${bind(page.take)}`,
-    values,
-  };
-}

@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { PgPoolSql } from '@service/events';
 import { SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
 import type { Logger } from 'pino';
-import type { ActivityConfig } from '../config.js';
+import type { ActivityConfig } from '../../config.js';
 
 /**
  * Plain `pg` for the projection consumer: each event is one short transaction, and a Prisma

@@ -23,12 +23,6 @@ export interface DeliveryRow {
   }[];
 }
 
-/** Prisma `include` that loads what a feed item shows: the callback URL and the latest attempt. */
-export const FEED_INCLUDE = {
-  registration: { select: { id: true, url: true } },
-  emissions: { orderBy: { attemptNumber: 'desc' as const }, take: 1 },
-};
-
 /** A feed item with exactly the camelCase fields of the interface. */
 export function toDeliveryView(row: DeliveryRow): WebhookDeliveryEventDto {
   const latest = row.emissions[0];

@@ -3,7 +3,8 @@ import { describe, expect, it } from '@jest/globals';
 import { Webhook } from 'standardwebhooks';
 import { newSigningSecret, SecretBox } from './secret-box.js';
 import { signatureHeaders } from './signature.js';
-import { checkRegistrationUrl, isNonPublicAddress, resolveReceiver } from './url-policy.js';
+import { checkRegistrationUrl, resolveReceiver } from '../receivers/receiver-address.js';
+import { isNonPublicAddress } from './url-policy.js';
 
 describe('SecretBox', () => {
   const box = new SecretBox(Buffer.alloc(32, 7));

@@ -1,4 +1,3 @@
-import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import { ServiceError } from '@service/errors';
 
@@ -29,31 +28,11 @@ export function isNonPublicAddress(address: string): boolean {
   return blocked.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
-export interface ResolvedAddress {
-  readonly address: string;
-  readonly family: 4 | 6;
-}
-
 /**
- * Where a delivery may connect: every address the host resolves to must pass the policy, and the
- * caller connects to the one returned, so a DNS answer cannot change between check and connect.
+ * The part of the registration-time check that needs no lookup: an absolute http(s) URL (https
+ * only when the policy says so) without credentials; anything else is `validation_error`.
  */
-export async function resolveReceiver(url: URL, policy: UrlPolicy): Promise<ResolvedAddress> {
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  const literal = isIP(host);
-  const addresses: ResolvedAddress[] = literal
-    ? [{ address: host, family: literal as 4 | 6 }]
-    : (await lookup(host, { all: true })).map((entry) => ({ address: entry.address, family: entry.family as 4 | 6 }));
-  const first = addresses[0];
-  if (!first) throw new Error(`${host} does not resolve`);
-  if (!policy.allowPrivate && addresses.some((entry) => isNonPublicAddress(entry.address))) {
-    throw new Error(`${host} resolves to a private, loopback or link-local address`);
-  }
-  return first;
-}
-
-/** The registration-time check: `validation_error` naming what is wrong with the URL. */
-export async function checkRegistrationUrl(raw: string, policy: UrlPolicy): Promise<void> {
+export function parseReceiverUrl(raw: string, policy: UrlPolicy): URL {
   let url: URL;
   try {
     url = new URL(raw);
@@ -64,10 +43,5 @@ export async function checkRegistrationUrl(raw: string, policy: UrlPolicy): Prom
     throw new ServiceError('validation_error', policy.httpsOnly ? 'url must use https.' : 'url must use http or https.');
   }
   if (url.username || url.password) throw new ServiceError('validation_error', 'url must not contain credentials.');
-  if (policy.allowPrivate) return;
-  try {
-    await resolveReceiver(url, policy);
-  } catch (error) {
-    throw new ServiceError('validation_error', `url is not allowed: ${(error as Error).message}.`);
-  }
+  return url;
 }

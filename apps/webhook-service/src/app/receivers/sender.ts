@@ -1,7 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { resolveReceiver, type UrlPolicy } from '../security/url-policy.js';
+import type { UrlPolicy } from '../domain/url-policy.js';
+import { resolveReceiver } from './receiver-address.js';
 
 export interface SendResult {
   /** HTTP status, or null when the receiver did not answer (refused, reset, timeout, policy). */

@@ -8,13 +8,14 @@ import { type IsolatedSchema, migratedSchema, newRunId, TEST_DATABASE_URL } from
 import pg from 'pg';
 import { pino } from 'pino';
 import type { WebhookConfig } from '../../config.js';
-import { DispatchSql } from '../pg-sql.js';
-import { newSigningSecret, SecretBox } from '../security/secret-box.js';
+import { deliveryBody } from '../domain/delivery-body.js';
+import { newSigningSecret, SecretBox } from '../domain/secret-box.js';
+import { WebhookSender } from '../receivers/sender.js';
+import { DeliveryDispatcher } from '../workers/delivery-dispatcher.js';
 import { AttemptRecorder } from './attempt-recorder.js';
 import { type AttemptRecord, type ClaimedDelivery, claimDue, type Completion, recordAttempt, recordAttempts } from './delivery-store.js';
-import { DeliveryDispatcher } from './dispatcher.service.js';
-import { deliveryBody, fanOut } from './fan-out.js';
-import { WebhookSender } from './sender.js';
+import { fanOut } from './fan-out.js';
+import { DispatchSql } from './pg-sql.js';
 
 // Real PostgreSQL, through the dispatcher's own pool (statements prepared per connection, so the
 // later calls of each test run on PostgreSQL's generic plans, as in production).

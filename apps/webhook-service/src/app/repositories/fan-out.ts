@@ -1,17 +1,6 @@
 import { ALL_ORGANIZATIONS, type DomainEvent } from '@service/contracts';
 import type { SqlExecutor } from '@service/events';
-
-/**
- * The exact body a registration receives: portfolio wallet events go out as the payload the
- * wallet service wrote (`{event, observedAt, walletId, <resource>}`); gtoken events in the
- * envelope `{id, type, createdAt, data}` whose `id` is the delivery's Service-Event-Id.
- */
-export function deliveryBody(family: string, event: Pick<DomainEvent, 'type' | 'occurredAt' | 'payload'>, deliveryId: string): string {
-  if (family === 'gvault') {
-    return JSON.stringify({ id: deliveryId, type: event.type, createdAt: event.occurredAt, data: event.payload });
-  }
-  return JSON.stringify(event.payload);
-}
+import { deliveryBody } from '../domain/delivery-body.js';
 
 /**
  * Records a batch of events in one statement (atomic on its own): each event not yet in

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { PgPoolSql } from '@service/events';
 import { SERVICE_CONFIG } from '@service/service-runtime';
-import type { WebhookConfig } from '../config.js';
+import type { WebhookConfig } from '../../config.js';
 
 /** Connections per pool: two statements at a time (fan-outs, or a claim, a batch of records and a 410), with room to spare. */
 const POOL_SIZE = 4;

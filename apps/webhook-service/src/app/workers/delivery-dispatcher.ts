@@ -3,14 +3,14 @@ import { PollingLoop } from '@service/events';
 import { SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
 import type { Logger } from 'pino';
 import type { WebhookConfig } from '../../config.js';
-import { DispatchSql } from '../pg-sql.js';
-import type { SecretBox } from '../security/secret-box.js';
-import { signatureHeaders } from '../security/signature.js';
-import { SECRET_BOX, WEBHOOK_SENDER } from '../webhook.providers.js';
-import { AttemptRecorder } from './attempt-recorder.js';
-import { type ClaimedDelivery, type Completion, claimDue } from './delivery-store.js';
-import { classifyResponse, nextRetryDelayMs } from './retry-policy.js';
-import type { SendResult, WebhookSender } from './sender.js';
+import { classifyResponse, nextRetryDelayMs } from '../domain/retry-policy.js';
+import type { SecretBox } from '../domain/secret-box.js';
+import { signatureHeaders } from '../domain/signature.js';
+import { SECRET_BOX, WEBHOOK_SENDER } from '../injection.js';
+import type { SendResult, WebhookSender } from '../receivers/sender.js';
+import { AttemptRecorder } from '../repositories/attempt-recorder.js';
+import { type ClaimedDelivery, type Completion, claimDue } from '../repositories/delivery-store.js';
+import { DispatchSql } from '../repositories/pg-sql.js';
 
 /** Most finished attempts written in one statement. */
 const RECORD_BATCH = 128;

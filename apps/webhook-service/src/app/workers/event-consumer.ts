@@ -6,9 +6,9 @@ import { ensureDurableConsumer, ensureEventStream, parseDomainEvent, redeliveryD
 import { NATS_CONNECTION, SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
 import type { Logger } from 'pino';
 import type { WebhookConfig } from '../../config.js';
-import { PgSql } from '../pg-sql.js';
-import { DeliveryDispatcher } from './dispatcher.service.js';
-import { fanOut } from './fan-out.js';
+import { fanOut } from '../repositories/fan-out.js';
+import { PgSql } from '../repositories/pg-sql.js';
+import { DeliveryDispatcher } from './delivery-dispatcher.js';
 
 export const DELIVERIES_DURABLE = 'webhook-deliveries';
 

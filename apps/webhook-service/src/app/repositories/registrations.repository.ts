@@ -1,0 +1,87 @@
+import { Injectable } from '@nestjs/common';
+import type { WebhookFamily } from '@service/contracts';
+import type { NewestFirst } from '@service/pagination';
+import { Prisma, type Registration } from '../../generated/prisma/client.js';
+import { PrismaService } from '../prisma.service.js';
+
+/** A transaction of {@link RegistrationsRepository.transaction}, or the client itself. */
+export type RegistrationsDb = Prisma.TransactionClient;
+export type { Registration };
+
+/** A registration as stored, with its fields as written. */
+export interface NewRegistration {
+  readonly id: string;
+  readonly orgId: string;
+  readonly family: WebhookFamily;
+  readonly url: string;
+  readonly events: string[];
+  /** Null stores no description. */
+  readonly description: unknown;
+  readonly secretEnc: string;
+}
+
+/** What an update changes; an absent field stays as it is. */
+export interface RegistrationChanges {
+  readonly url?: string;
+  readonly events?: string[];
+  /** Null clears the description. */
+  readonly description?: unknown;
+}
+
+const stored = (description: unknown) => (description === null ? Prisma.DbNull : (description as Prisma.InputJsonValue));
+
+/** Registrations of the three families; every read is scoped by organization and family. */
+@Injectable()
+export class RegistrationsRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  transaction<T>(work: (tx: RegistrationsDb) => Promise<T>): Promise<T> {
+    return this.prisma.$transaction(work);
+  }
+
+  /** An active registration of the organization and family, or null. */
+  findActive(orgId: string, family: WebhookFamily, id: string, db: RegistrationsDb = this.prisma): Promise<Registration | null> {
+    return db.registration.findFirst({ where: { id, orgId, family, deletedAt: null } });
+  }
+
+  /** Active registrations, newest first, one page. */
+  list(orgId: string, family: WebhookFamily, page: NewestFirst): Promise<Registration[]> {
+    return this.prisma.registration.findMany({
+      where: { orgId, family, deletedAt: null, ...page.where },
+      orderBy: page.orderBy,
+      take: page.take,
+    });
+  }
+
+  /** Serialises registrations of one URL until `tx` ends, so two concurrent creates cannot both pass the duplicate check. */
+  async lockUrl(tx: RegistrationsDb, orgId: string, family: string, url: string): Promise<void> {
+    await tx.$queryRawUnsafe('SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtextextended($1, 0))) AS l', `${orgId}\n${family}\n${url}`);
+  }
+
+  async hasActiveUrl(tx: RegistrationsDb, orgId: string, family: string, url: string): Promise<boolean> {
+    const existing = await tx.registration.findFirst({ where: { orgId, family, url, deletedAt: null }, select: { id: true } });
+    return existing !== null;
+  }
+
+  create(tx: RegistrationsDb, row: NewRegistration): Promise<Registration> {
+    return tx.registration.create({ data: { ...row, description: stored(row.description) } });
+  }
+
+  update(tx: RegistrationsDb, id: string, changes: RegistrationChanges): Promise<Registration> {
+    const description = 'description' in changes ? stored(changes.description) : undefined;
+    return tx.registration.update({ where: { id }, data: { url: changes.url, events: changes.events, description, updatedAt: new Date() } });
+  }
+
+  /**
+   * Stops every future delivery of a registration: marks it deleted and fails what is pending or
+   * scheduled, so a retry already planned never goes out.
+   */
+  async deactivate(tx: RegistrationsDb, registrationId: string, reason: string): Promise<void> {
+    const now = new Date();
+    await tx.registration.update({ where: { id: registrationId }, data: { deletedAt: now, updatedAt: now } });
+    await tx.delivery.updateMany({
+      where: { registrationId, status: { in: ['pending', 'retry_scheduled'] } },
+      data: { status: 'failed', nextAttemptAt: null, lastError: reason, updatedAt: now },
+    });
+  }
+}
