@@ -1,19 +1,8 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- HTTP bodies are checked by the assertions, not by types */
 import { randomUUID } from 'node:crypto';
-import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { type DomainEvent, type DomainEventType, eventSubject } from '@service/contracts';
-import {
-  type AppProcess,
-  type IsolatedSchema,
-  isolatedEventStream,
-  migratedSchema,
-  serviceTestEnv,
-  startApp,
-  startTestSystem,
-  TEST_DATABASE_URL,
-  type TestSystem,
-} from '@service/testing';
+import { jetstreamManager } from '@nats-io/jetstream';
+import type { DomainEvent, DomainEventType } from '@service/contracts';
+import { type ServiceSystem, startServiceSystem, TEST_DATABASE_URL, type TestSystem } from '@service/testing';
 import pg from 'pg';
 
 export const ACTIVITY_TEST_ENV = { ACTIVITY_EVENT_ACK_WAIT_MS: '1000', ACTIVITY_QUERY_TIMEOUT_MS: '1000' };
@@ -45,72 +34,59 @@ export interface ActivitySystem {
  * so a test can revoke that role's access without touching anyone else.
  */
 export async function startActivitySystem(options: { withWallet?: boolean } = {}): Promise<ActivitySystem> {
-  const system = await startTestSystem({
-    services: [],
-    gateways: 1,
-    gatewayEnv: { RATE_LIMIT_READ_PER_MINUTE: '1000000', RATE_LIMIT_WRITE_PER_MINUTE: '1000000', NATS_REQUEST_TIMEOUT_MS: '5000' },
-  });
-  const stream = isolatedEventStream(system.runId, system.natsUrl);
-  const schemas: IsolatedSchema[] = [await migratedSchema('activity-service', system.runId)];
-  const schema = schemas[0]!.schema;
-  const role = `activity_${system.runId}`;
   const db = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await db.connect();
-  await db.query(`CREATE ROLE "${role}" LOGIN`);
-  await db.query(`GRANT USAGE ON SCHEMA "${schema}" TO "${role}"`);
-  await db.query(`GRANT ALL ON ALL TABLES IN SCHEMA "${schema}" TO "${role}"`);
-  const databaseUrl = new URL(TEST_DATABASE_URL);
-  databaseUrl.username = role;
-  const env = { ...serviceTestEnv(schema, stream), NATS_URL: system.natsUrl, DATABASE_URL: databaseUrl.toString(), ...ACTIVITY_TEST_ENV };
-  const launch = () => startApp('activity-service', env, (line) => line.includes('activity service ready'));
-  let service: AppProcess = await launch();
-  let wallet: AppProcess | undefined;
-  if (options.withWallet) {
-    schemas.push(await migratedSchema('wallet-service', system.runId));
-    const walletEnv = { ...serviceTestEnv(schemas[1]!.schema, stream), NATS_URL: system.natsUrl, ...WALLET_TEST_ENV };
-    wallet = await startApp('wallet-service', walletEnv, (line) => line.includes('wallet service ready'));
+  let role = '';
+  let base: ServiceSystem;
+  try {
+    base = await startServiceSystem({
+      service: 'activity',
+      env: ACTIVITY_TEST_ENV,
+      gatewayEnv: { RATE_LIMIT_READ_PER_MINUTE: '1000000', RATE_LIMIT_WRITE_PER_MINUTE: '1000000', NATS_REQUEST_TIMEOUT_MS: '5000' },
+      async prepare(schema, system) {
+        role = `activity_${system.runId}`;
+        await db.query(`CREATE ROLE "${role}" LOGIN`);
+        await db.query(`GRANT USAGE ON SCHEMA "${schema}" TO "${role}"`);
+        await db.query(`GRANT ALL ON ALL TABLES IN SCHEMA "${schema}" TO "${role}"`);
+        const databaseUrl = new URL(TEST_DATABASE_URL);
+        databaseUrl.username = role;
+        return { DATABASE_URL: databaseUrl.toString() };
+      },
+    });
+  } catch (error) {
+    await db.end();
+    throw error;
   }
-  const nats: NatsConnection = await connect({ servers: system.natsUrl });
-  const js = jetstream(nats);
-  const jsm: JetStreamManager = await jetstreamManager(nats);
-  const url = system.gateways[0]!.url;
+  const { schema, stream } = base;
+  if (options.withWallet) await base.startAlongside('wallet', WALLET_TEST_ENV);
+  const jsm = await jetstreamManager(base.nats);
   const tokens = new Map<string, string>();
 
   return {
-    system,
-    url,
+    system: base.system,
+    url: base.url,
     db,
     schema,
-    async publish(orgId, type, payload, publishOptions = {}) {
-      const event: DomainEvent = { id: publishOptions.id ?? randomUUID(), type, orgId, source: 'wallet', occurredAt: new Date().toISOString(), payload };
-      await js.publish(eventSubject(stream.EVENTS_SUBJECT_PREFIX, 'wallet', type), JSON.stringify(event), {
-        msgID: publishOptions.msgId ?? event.id,
-      });
-      return event;
-    },
+    publish: (orgId, type, payload, publishOptions = {}) => base.publish(orgId, type, payload, publishOptions),
     async get(org, path) {
       let token = tokens.get(org);
       if (!token) {
-        token = await system.auth.token({ org, role: 'member', sub: `user_${org}` });
+        token = await base.token(org, 'member');
         tokens.set(org, token);
       }
-      const response = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${token}` } });
-      return { status: response.status, body: (await response.json()) as never };
+      return base.call(token, 'GET', path) as Promise<Reply>;
     },
     async rebuild() {
-      await service.stop();
+      await base.service.stop();
       await jsm.consumers.delete(stream.EVENTS_STREAM, 'activity-projection');
       await db.query(`TRUNCATE "${schema}".activity_items, "${schema}".processed_events`);
-      service = await launch();
+      await base.restart();
     },
     async setSchemaAccess(allowed) {
       await db.query(allowed ? `GRANT USAGE ON SCHEMA "${schema}" TO "${role}"` : `REVOKE USAGE ON SCHEMA "${schema}" FROM "${role}"`);
     },
     async stop() {
-      await Promise.all([service.stop(), wallet?.stop()]);
-      await nats.close();
-      await system.stop();
-      await Promise.all(schemas.map((isolated) => isolated.drop()));
+      await base.stop();
       await db.query(`DROP OWNED BY "${role}"`);
       await db.query(`DROP ROLE "${role}"`);
       await db.end();

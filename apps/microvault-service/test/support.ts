@@ -1,17 +1,7 @@
-import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { ANVIL_DEV_KEYS, type LocalChain, startAnvil } from '@service/chain';
 import { type MicroVaultCreatedVault, type RequestContext, SUBJECTS } from '@service/contracts';
 import { NatsRequester, ServiceClient } from '@service/nats';
-import {
-  type AppProcess,
-  type IsolatedSchema,
-  isolatedEventStream,
-  migratedSchema,
-  serviceTestEnv,
-  startApp,
-  startTestSystem,
-  type TestSystem,
-} from '@service/testing';
+import { type AppProcess, type ServiceSystem, startServiceSystem, type TestSystem } from '@service/testing';
 import { createPublicClient, http, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { sepolia } from 'viem/chains';
@@ -27,7 +17,7 @@ export interface MicroVaultSystem {
   readonly system: TestSystem;
   readonly gateway: string;
   readonly publicClient: PublicClient;
-  service: AppProcess;
+  readonly service: AppProcess;
   /** Speaks to the service over the run's NATS as raw JSON (also subjects without a context, like health). */
   readonly admin: NatsRequester;
   startService(): Promise<AppProcess>;
@@ -41,38 +31,37 @@ export interface MicroVaultSystem {
 
 export async function startMicroVaultSystem(): Promise<MicroVaultSystem> {
   const chain = await startAnvil();
-  const system = await startTestSystem({
-    services: [],
-    gateways: 1,
-    gatewayEnv: { RATE_LIMIT_READ_PER_MINUTE: '100000', RATE_LIMIT_WRITE_PER_MINUTE: '100000', NATS_REQUEST_TIMEOUT_MS: '3000' },
-  });
-  const schema: IsolatedSchema = await migratedSchema('microvault-service', system.runId);
-  const env = {
-    ...serviceTestEnv(schema.schema, isolatedEventStream(system.runId, system.natsUrl)),
-    NATS_URL: system.natsUrl,
-    SEPOLIA_RPC_URL: chain.rpcUrl,
-    MICROVAULT_OPERATOR_KEY: ANVIL_DEV_KEYS[0],
-    CHAIN_CONFIRMATIONS: '1',
-    CHAIN_RPC_TIMEOUT_MS: '400',
-    MICROVAULT_WORKER_INTERVAL_MS: '100',
-    MICROVAULT_SIGNER_LEASE_MS: '1000',
-  };
-  const connection: NatsConnection = await connect({ servers: system.natsUrl });
-  const admin = new NatsRequester(connection, 30_000);
+  let base: ServiceSystem;
+  try {
+    base = await startServiceSystem({
+      service: 'microvault',
+      env: {
+        SEPOLIA_RPC_URL: chain.rpcUrl,
+        MICROVAULT_OPERATOR_KEY: ANVIL_DEV_KEYS[0],
+        CHAIN_CONFIRMATIONS: '1',
+        CHAIN_RPC_TIMEOUT_MS: '400',
+        MICROVAULT_WORKER_INTERVAL_MS: '100',
+        MICROVAULT_SIGNER_LEASE_MS: '1000',
+      },
+      gatewayEnv: { RATE_LIMIT_READ_PER_MINUTE: '100000', RATE_LIMIT_WRITE_PER_MINUTE: '100000', NATS_REQUEST_TIMEOUT_MS: '3000' },
+    });
+  } catch (error) {
+    await chain.stop();
+    throw error;
+  }
+  const admin = new NatsRequester(base.nats, 30_000);
   const operator = new ServiceClient(admin);
   const ctx = (orgId: string): RequestContext => ({ orgId, principalId: 'admin-test', role: 'owner', requestId: `admin-${Date.now()}` });
-  const startService = () => startApp('microvault-service', env, (line) => line.includes('microvault service ready'));
-  const result: MicroVaultSystem = {
+  return {
     chain,
-    system,
-    gateway: system.gateways[0]!.url,
+    system: base.system,
+    gateway: base.url,
     publicClient: createPublicClient({ chain: sepolia, transport: http(chain.rpcUrl, { retryCount: 0 }) }) as PublicClient,
-    service: await startService(),
-    admin,
-    async startService() {
-      result.service = await startService();
-      return result.service;
+    get service() {
+      return base.service;
     },
+    admin,
+    startService: () => base.restart(),
     enable: (orgId) => operator.request(SUBJECTS.microvault.organizationsEnable, { ctx: ctx(orgId) }),
     createVault: (orgId) => operator.request(SUBJECTS.microvault.vaultsCreate, { ctx: ctx(orgId) }),
     async rpc(method, params = []) {
@@ -84,12 +73,8 @@ export async function startMicroVaultSystem(): Promise<MicroVaultSystem> {
       return ((await response.json()) as { result: unknown }).result;
     },
     async stop() {
-      await result.service.stop();
-      await connection.close();
-      await system.stop();
-      await schema.drop();
+      await base.stop();
       await chain.stop();
     },
   };
-  return result;
 }

@@ -1,17 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- HTTP bodies are checked by the assertions, not by types */
 import { randomUUID } from 'node:crypto';
 import { expect } from '@jest/globals';
-import {
-  type AppProcess,
-  type IsolatedSchema,
-  isolatedEventStream,
-  migratedSchema,
-  serviceTestEnv,
-  startApp,
-  startTestSystem,
-  TEST_DATABASE_URL,
-  type TestSystem,
-} from '@service/testing';
+import { callGateway, startServiceSystem, TEST_DATABASE_URL, type TestSystem } from '@service/testing';
 import pg from 'pg';
 
 /** Delays scaled down so a workflow runs in a fraction of a second, and sandbox yield runs fast. */
@@ -33,32 +23,23 @@ export interface WalletSystem {
   stop(): Promise<void>;
 }
 
-/**
- * The built gateway and wallet service as processes on the real PostgreSQL, NATS and Redis. The
- * wallet service is started here rather than by startTestSystem so it gets the test delays.
- */
+/** The built gateway and wallet service (with the test delays) as processes on the real PostgreSQL, NATS and Redis. */
 export async function startWalletSystem(extraEnv: Record<string, string> = {}): Promise<WalletSystem> {
-  const system = await startTestSystem({
-    services: [],
-    gateways: 1,
+  const base = await startServiceSystem({
+    service: 'wallet',
+    env: { ...WALLET_TEST_ENV, ...extraEnv },
     gatewayEnv: { RATE_LIMIT_READ_PER_MINUTE: '100000', RATE_LIMIT_WRITE_PER_MINUTE: '100000', NATS_REQUEST_TIMEOUT_MS: '5000' },
   });
-  const schema: IsolatedSchema = await migratedSchema('wallet-service', system.runId);
-  const stream = isolatedEventStream(system.runId, system.natsUrl);
-  const env = { ...serviceTestEnv(schema.schema, stream), NATS_URL: system.natsUrl, ...WALLET_TEST_ENV, ...extraEnv };
-  const wallet: AppProcess = await startApp('wallet-service', env, (line) => line.includes('wallet service ready'));
   const db = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await db.connect();
   return {
-    system,
-    url: system.gateways[0]!.url,
-    schema: schema.schema,
+    system: base.system,
+    url: base.url,
+    schema: base.schema,
     db,
     async stop() {
       await db.end();
-      await wallet.stop();
-      await system.stop();
-      await schema.drop();
+      await base.stop();
     },
   };
 }
@@ -79,13 +60,8 @@ export class Client {
     return new Client(system.url, await system.system.auth.token({ org, role, sub: `user_${org}_${role}` }));
   }
 
-  async call<T = any>(method: string, path: string, body?: unknown): Promise<Reply<T>> {
-    const response = await fetch(`${this.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as T };
+  call<T = any>(method: string, path: string, body?: unknown): Promise<Reply<T>> {
+    return callGateway<T>(this.url, this.token, method, path, body);
   }
 
   get<T = any>(path: string) {

@@ -1,19 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { jetstream } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { type DomainEvent, type DomainEventType, eventSubject } from '@service/contracts';
-import {
-  type AppProcess,
-  type IsolatedSchema,
-  isolatedEventStream,
-  migratedSchema,
-  serviceTestEnv,
-  startApp,
-  startTestSystem,
-  type TestSystem,
-} from '@service/testing';
+import type { DomainEvent, DomainEventType } from '@service/contracts';
+import { type AppProcess, callGateway, type HttpReply, startServiceSystem, type TestSystem } from '@service/testing';
 
 /** Delays scaled down so the whole retry path runs in well under a second per step. */
 export const TEST_TIMEOUT_MS = 400;
@@ -28,7 +17,7 @@ export const WEBHOOK_TEST_ENV = {
 export interface WebhookTestSystem {
   readonly system: TestSystem;
   readonly gateway: string;
-  service: AppProcess;
+  readonly service: AppProcess;
   /** Starts webhook-service again on the same schema and stream (after a crash). */
   restart(): Promise<void>;
   publish(orgId: string, type: DomainEventType, payload: unknown, source?: string): Promise<DomainEvent>;
@@ -37,63 +26,35 @@ export interface WebhookTestSystem {
 }
 
 /**
- * The gateway from startTestSystem, and webhook-service as its own built process with the test
- * environment above, on the run's schema and stream, so it can be killed and started again.
+ * The gateway, and webhook-service as its own built process with the test environment above, on
+ * the run's schema and stream, so it can be killed and started again.
  */
 export async function startWebhookSystem(): Promise<WebhookTestSystem> {
-  const system = await startTestSystem({
-    services: [],
-    gateways: 1,
+  const base = await startServiceSystem({
+    service: 'webhook',
+    env: WEBHOOK_TEST_ENV,
     gatewayEnv: { RATE_LIMIT_READ_PER_MINUTE: '100000', RATE_LIMIT_WRITE_PER_MINUTE: '100000' },
   });
-  const stream = isolatedEventStream(system.runId, system.natsUrl);
-  const schema: IsolatedSchema = await migratedSchema('webhook-service', system.runId);
-  const env = { ...serviceTestEnv(schema.schema, stream), NATS_URL: system.natsUrl, ...WEBHOOK_TEST_ENV };
-  const launch = () => startApp('webhook-service', env, (line) => line.includes('webhook service ready'));
-  const nats: NatsConnection = await connect({ servers: system.natsUrl });
-  const js = jetstream(nats);
-  const result: WebhookTestSystem = {
-    system,
-    gateway: system.gateways[0]?.url ?? '',
-    service: await launch(),
+  return {
+    system: base.system,
+    gateway: base.url,
+    get service() {
+      return base.service;
+    },
     async restart() {
-      result.service = await launch();
+      await base.restart();
     },
-    async publish(orgId, type, payload, source = 'wallet') {
-      const event: DomainEvent = { id: randomUUID(), type, orgId, source, occurredAt: new Date().toISOString(), payload };
-      await js.publish(eventSubject(stream.EVENTS_SUBJECT_PREFIX, source, type), JSON.stringify(event), { msgID: event.id });
-      return event;
-    },
-    token: (org, role = 'admin') => system.auth.token({ org, role, sub: `user_${org}` }),
-    async stop() {
-      await result.service.stop();
-      await nats.close();
-      await system.stop();
-      await schema.drop();
-    },
+    publish: (orgId, type, payload, source = 'wallet') => base.publish(orgId, type, payload, { source }),
+    token: (org, role = 'admin') => base.token(org, role),
+    stop: () => base.stop(),
   };
-  return result;
 }
 
-export interface HttpResult<T = unknown> {
-  status: number;
-  body: T;
-}
+export type HttpResult<T = unknown> = HttpReply<T>;
 
 /** One HTTP call to the gateway with a bearer token; the body is parsed JSON. */
-export async function api<T = Record<string, unknown>>(
-  base: string,
-  token: string,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<HttpResult<T>> {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as T };
+export function api<T = Record<string, unknown>>(base: string, token: string, method: string, path: string, body?: unknown): Promise<HttpResult<T>> {
+  return callGateway<T>(base, token, method, path, body);
 }
 
 export interface ReceivedRequest {

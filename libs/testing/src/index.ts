@@ -3,3 +3,4 @@ export * from './auth.js';
 export * from './processes.js';
 export * from './system.js';
 export * from './nats-server.js';
+export * from './service-system.js';

@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import { jetstream } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { type DomainEvent, type DomainEventType, eventSubject, type Role, type ServiceName } from '@service/contracts';
+import { type IsolatedSchema, type IsolatedStream, isolatedEventStream, migratedSchema, serviceTestEnv } from './infra.js';
+import { type AppProcess, startApp } from './processes.js';
+import { startTestSystem, type TestSystem } from './system.js';
+
+/** A reply of the gateway: its status and its JSON body. */
+export interface HttpReply<T = unknown> {
+  status: number;
+  body: T;
+}
+
+/**
+ * One HTTP call to the gateway at `url`, with a bearer token unless `token` is null. A string
+ * body is sent as it is (to test malformed JSON); anything else as JSON.
+ */
+export async function callGateway<T = unknown>(
+  url: string,
+  token: string | null,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<HttpReply<T>> {
+  const headers: Record<string, string> = token === null ? {} : { authorization: `Bearer ${token}` };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as T };
+}
+
+export interface ServiceSystemOptions {
+  /** The service under test, started as its own built process (so a test can stop and restart it). */
+  readonly service: ServiceName;
+  /** The service's variables beside the test environment: scaled-down delays, a chain's URL... */
+  readonly env?: Record<string, string>;
+  readonly gatewayEnv?: Record<string, string>;
+  /** Runs once the service's schema is migrated, before it starts; returns more variables for it. */
+  readonly prepare?: (schema: string, system: TestSystem) => Promise<Record<string, string>>;
+}
+
+/**
+ * A test system of one gateway and the service under test on the real PostgreSQL, NATS and
+ * Redis: the run's schema, stream and NATS server, tokens and HTTP calls through the gateway.
+ */
+export interface ServiceSystem {
+  readonly system: TestSystem;
+  /** The gateway's base URL. */
+  readonly url: string;
+  /** The service's schema. */
+  readonly schema: string;
+  readonly stream: IsolatedStream;
+  /** What the service runs with. */
+  readonly env: Record<string, string>;
+  /** A connection to the run's NATS server. */
+  readonly nats: NatsConnection;
+  /** The service's current process. */
+  readonly service: AppProcess;
+  /** Starts the service again on the same schema and stream (after a stop or a crash). */
+  restart(): Promise<AppProcess>;
+  /** Starts another service on a schema of its own, with the test environment and `env`; stopped with the rest. */
+  startAlongside(service: ServiceName, env?: Record<string, string>): Promise<AppProcess>;
+  /** Publishes an event on the run's stream as `source` (default wallet) would. */
+  publish(orgId: string, type: DomainEventType, payload: unknown, options?: { source?: string; id?: string; msgId?: string }): Promise<DomainEvent>;
+  /** A token of `org` with `role` (default owner) for subject `sub` (default `user_<org>`). */
+  token(org: string, role?: Role, sub?: string): Promise<string>;
+  /** One HTTP call through the gateway; see {@link callGateway}. */
+  call<T = unknown>(token: string | null, method: string, path: string, body?: unknown): Promise<HttpReply<T>>;
+  /** Stops every process, closes the NATS connection and drops the schemas. */
+  stop(): Promise<void>;
+}
+
+const readyLine = (service: ServiceName) => (line: string) => line.includes(`${service} service ready`);
+
+export async function startServiceSystem(options: ServiceSystemOptions): Promise<ServiceSystem> {
+  const system = await startTestSystem({ services: [], gateways: 1, gatewayEnv: options.gatewayEnv });
+  const stream = isolatedEventStream(system.runId, system.natsUrl);
+  const schemas: IsolatedSchema[] = [];
+  const others: AppProcess[] = [];
+  let service: AppProcess | undefined;
+  let nats: NatsConnection | undefined;
+  const gateway = system.gateways[0];
+  const envOf = (schema: string, extra: Record<string, string> = {}) => ({ ...serviceTestEnv(schema, stream), NATS_URL: system.natsUrl, ...extra });
+  const migrated = async (name: ServiceName) => {
+    const schema = await migratedSchema(`${name}-service`, system.runId);
+    schemas.push(schema);
+    return schema.schema;
+  };
+  const stop = async () => {
+    await Promise.all([service?.stop(), ...others.map((other) => other.stop())]);
+    await nats?.close();
+    await system.stop();
+    await Promise.all(schemas.map((schema) => schema.drop()));
+  };
+  try {
+    const schema = await migrated(options.service);
+    const env = envOf(schema, { ...options.env, ...(await options.prepare?.(schema, system)) });
+    const launch = async () => (service = await startApp(`${options.service}-service`, env, readyLine(options.service)));
+    await launch();
+    nats = await connect({ servers: system.natsUrl });
+    const js = jetstream(nats);
+    if (!gateway || !service) throw new Error('the test system started without its gateway or service');
+    const url = gateway.url;
+    let current: AppProcess = service;
+    return {
+      system,
+      url,
+      schema,
+      stream,
+      env,
+      nats,
+      get service() {
+        return current;
+      },
+      async restart() {
+        current = await launch();
+        return current;
+      },
+      async startAlongside(name, extra = {}) {
+        const other = await startApp(`${name}-service`, envOf(await migrated(name), extra), readyLine(name));
+        others.push(other);
+        return other;
+      },
+      async publish(orgId, type, payload, { source = 'wallet', id = randomUUID(), msgId = id } = {}) {
+        const event: DomainEvent = { id, type, orgId, source, occurredAt: new Date().toISOString(), payload };
+        await js.publish(eventSubject(stream.EVENTS_SUBJECT_PREFIX, source, type), JSON.stringify(event), { msgID: msgId });
+        return event;
+      },
+      token: (org, role = 'owner', sub = `user_${org}`) => system.auth.token({ org, role, sub }),
+      call: (token, method, path, body) => callGateway(url, token, method, path, body),
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
