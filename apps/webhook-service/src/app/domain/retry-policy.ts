@@ -1,6 +1,6 @@
 /**
  * When a failed attempt is tried again: immediately, then after about 5 s, 5 min, 30 min, 2 h,
- * 5 h and 10 h, and a last try 24 h after the first (architecture.md). Each delay gets up to 10 %
+ * 5 h and 10 h, and a last try 24 h after the first (docs/integrators/webhooks.md). Each delay gets up to 10 %
  * jitter so receivers coming back up are not hit by every retry at once.
  */
 const HOUR = 3_600_000;
