@@ -69,4 +69,13 @@ describe('toHttpErrorBody', () => {
       message: 'Targets total 9000, not 10000.',
     });
   });
+
+  it('passes the details of an error beside error and code, which they never replace', () => {
+    const error = new ServiceError('insufficient_funds', 'Too much.', { balance: { totalUsd: '1.000000' }, code: 'other', error: 'other' });
+    const payload = toRpcError(error);
+    expect(payload).toEqual({ status: 409, code: 'insufficient_funds', message: 'Too much.', details: error.details });
+    expect(isRpcErrorPayload(payload)).toBe(true);
+    expect(isRpcErrorPayload({ ...payload, details: 'text' })).toBe(false);
+    expect(toHttpErrorBody(payload)).toEqual({ error: 'Too much.', code: 'insufficient_funds', balance: { totalUsd: '1.000000' } });
+  });
 });

@@ -2,13 +2,14 @@ import { isMicroVaultErrorCode } from './codes.js';
 import type { RpcErrorPayload } from './service-error.js';
 
 export type ErrorBody =
-  | { error: string; code: string; retryable?: boolean }
+  | { error: string; code: string; retryable?: boolean; [detail: string]: unknown }
   | { error: string; message: string | null; code: string }
   | { error: string; message: string };
 
 /**
  * The HTTP body for an error, in the shape the interface gives each family:
- * `{error, code}` in general, `retryable` on 503, `{error, message, code}` on 401 and
+ * `{error, code}` in general (with the error's `details` beside them, which never replace
+ * `error` or `code`), `retryable` on 503, `{error, message, code}` on 401 and
  * `{error: <code>, message}` for MicroVault errors.
  */
 export function toHttpErrorBody(payload: RpcErrorPayload): ErrorBody {
@@ -21,5 +22,5 @@ export function toHttpErrorBody(payload: RpcErrorPayload): ErrorBody {
   if (payload.status === 503) {
     return { error: payload.message, code: payload.code, retryable: payload.retryable ?? true };
   }
-  return { error: payload.message, code: payload.code };
+  return { ...payload.details, error: payload.message, code: payload.code };
 }

@@ -1,8 +1,15 @@
 import { type ErrorCode, isErrorCode, isRetryable, statusOf } from './codes.js';
 
 /**
+ * Fields an error body carries beside `error` and `code` (e.g. `balance` on `insufficient_funds`):
+ * plain JSON, shown to clients like the message.
+ */
+export type ErrorDetails = Readonly<Record<string, unknown>>;
+
+/**
  * The one error class services throw. It crosses NATS as an {@link RpcErrorPayload} and becomes
- * the HTTP body in the gateway; its message is shown to clients, so it never holds internals.
+ * the HTTP body in the gateway; its message and `details` are shown to clients, so they never
+ * hold internals.
  */
 export class ServiceError extends Error {
   readonly status: number;
@@ -11,6 +18,7 @@ export class ServiceError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    readonly details?: ErrorDetails,
   ) {
     super(message);
     this.name = 'ServiceError';
@@ -25,6 +33,8 @@ export interface RpcErrorPayload {
   readonly code: ErrorCode;
   readonly message: string;
   readonly retryable?: boolean;
+  /** Extra body fields of the error, passed through to the HTTP body. */
+  readonly details?: ErrorDetails;
 }
 
 export const INTERNAL_ERROR_MESSAGE = 'An unexpected error occurred.';
@@ -43,7 +53,7 @@ export function unavailableError(message = 'A dependency is temporarily unavaila
  */
 export function toRpcError(error: unknown): RpcErrorPayload {
   if (error instanceof ServiceError) {
-    const payload = { status: error.status, code: error.code, message: error.message };
+    const payload = { status: error.status, code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
     return error.retryable ? { ...payload, retryable: true } : payload;
   }
   return internalError();
@@ -56,6 +66,7 @@ export function isRpcErrorPayload(value: unknown): value is RpcErrorPayload {
     typeof candidate['status'] === 'number' &&
     typeof candidate['code'] === 'string' &&
     isErrorCode(candidate['code']) &&
-    typeof candidate['message'] === 'string'
+    typeof candidate['message'] === 'string' &&
+    (candidate['details'] === undefined || (typeof candidate['details'] === 'object' && candidate['details'] !== null && !Array.isArray(candidate['details'])))
   );
 }

@@ -107,6 +107,9 @@ describe('NatsRequester', () => {
     const error = await requester.request(topic, {}).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ServiceError);
     expect(error).toMatchObject({ code: 'wallet_not_found', message: 'No such wallet.' });
+    const detailed = await respond('failing-details', () => ({ err: { status: 409, code: 'insufficient_funds', message: 'Too much.', details: { balance: { totalUsd: '1.000000' } } } }));
+    const withDetails = await requester.forward(detailed, {}).catch((caught: unknown) => caught);
+    expect(withDetails).toMatchObject({ code: 'insufficient_funds', details: { balance: { totalUsd: '1.000000' } } });
   });
 
   it('answers 503 at once when no service listens, long before the timeout', async () => {

@@ -159,7 +159,7 @@ function unwrapReply<T>(text: string): T {
     throw new Error('A service sent a reply that is not JSON.');
   }
   if (reply.err !== undefined && reply.err !== null) {
-    if (isRpcErrorPayload(reply.err)) throw new ServiceError(reply.err.code, reply.err.message);
+    if (isRpcErrorPayload(reply.err)) throw new ServiceError(reply.err.code, reply.err.message, reply.err.details);
     throw new Error(`A service replied with an unrecognised error: ${JSON.stringify(reply.err)}`);
   }
   return reply.response as T;
