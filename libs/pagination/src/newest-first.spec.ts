@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ServiceError } from '@service/errors';
-import { ACTIVITY_DEFAULT_LIMIT, encodeCursor, NewestFirst } from './index.js';
+import { ACTIVITY_DEFAULT_LIMIT, encodeCursor, KeysetPage, NewestFirst } from './index.js';
 
 const codeOf = (fn: () => unknown): string | undefined => {
   try {
@@ -57,5 +57,28 @@ describe('NewestFirst', () => {
       expect(codeOf(read('wallets', {}, encodeCursor('wallets', {}, position as (string | number)[])))).toBe('invalid_cursor');
     }
     expect(codeOf(read('wallets', {}, 'not a cursor'))).toBe('invalid_cursor');
+  });
+});
+
+describe('KeysetPage', () => {
+  it('reads oldest first with order asc: rows after the cursor are later, in SQL too', () => {
+    const row = rows(1)[0]!;
+    const first = new KeysetPage('deposits', { walletId: 'w' }, { limit: 2 }, { order: 'asc' });
+    expect(first.orderBy).toEqual([{ createdAt: 'asc' }, { id: 'asc' }]);
+    const next = new KeysetPage('deposits', { walletId: 'w' }, { cursor: first.cursorOf(row) }, { order: 'asc' });
+    expect(next.where).toEqual({ OR: [{ createdAt: { gt: row.createdAt } }, { createdAt: row.createdAt, id: { gt: row.id } }] });
+    const values: unknown[] = [];
+    expect(next.sqlAfter((value, cast) => `$${values.push(value)}${cast}`, ['created_at', 'id'])).toBe('(created_at, id) > ($1::timestamptz, $2::uuid)');
+    expect(new NewestFirst('deposits', {}, {}).orderBy).toEqual([{ createdAt: 'desc' }, { id: 'desc' }]);
+  });
+
+  it('binds a cursor to its order: one made newest first is refused oldest first and the other way round', () => {
+    const row = rows(1)[0]!;
+    const desc = new NewestFirst('deposits', { walletId: 'w' }, {}).cursorOf(row);
+    const asc = new KeysetPage('deposits', { walletId: 'w' }, {}, { order: 'asc' }).cursorOf(row);
+    expect(codeOf(() => new KeysetPage('deposits', { walletId: 'w' }, { cursor: desc }, { order: 'asc' }))).toBe('invalid_cursor');
+    expect(codeOf(() => new KeysetPage('deposits', { walletId: 'w' }, { cursor: asc }, { order: 'desc' }))).toBe('invalid_cursor');
+    expect(codeOf(() => new KeysetPage('deposits', { walletId: 'w' }, { cursor: desc }, { order: 'desc' }))).toBeUndefined();
+    expect(codeOf(() => new KeysetPage('deposits', { walletId: 'w' }, { cursor: asc }, { order: 'asc' }))).toBeUndefined();
   });
 });

@@ -19,24 +19,33 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const malformed = () => new ServiceError('invalid_cursor', 'The cursor is malformed or belongs to another list or filter.');
 
+/** The direction a keyset list reads `(createdAt, id)` in. */
+export type KeysetOrder = 'asc' | 'desc';
+
 /**
- * Keyset paging of a list newest first by `(createdAt, id)`, as every list of the API reads. One
- * list and one set of filters make one kind of cursor: a cursor of another list, made under other
- * filters, or holding anything but a millisecond timestamp and a UUID is `invalid_cursor`.
+ * Keyset paging of a list by `(createdAt, id)`, newest first (`desc`, every list's default) or
+ * oldest first (`asc`). One list, one set of filters and one order make one kind of cursor: a
+ * cursor of another list, made under other filters or in the other order, or holding anything but
+ * a millisecond timestamp and a UUID is `invalid_cursor`.
  */
-export class NewestFirst {
+export class KeysetPage {
   /** Where the page starts; undefined for the first page. */
   readonly after: NewestFirstPosition | undefined;
   readonly limit: number;
+  readonly order: KeysetOrder;
+  private readonly filters: Record<string, unknown>;
 
   constructor(
     private readonly list: string,
-    private readonly filters: Record<string, unknown>,
+    filters: Record<string, unknown>,
     query: { readonly cursor?: string; readonly limit?: number },
-    defaultLimit = DEFAULT_LIMIT,
+    options: { readonly order?: KeysetOrder; readonly defaultLimit?: number } = {},
   ) {
-    this.after = query.cursor === undefined ? undefined : positionOf(decodeCursor(query.cursor, list, filters, 2));
-    this.limit = query.limit ?? defaultLimit;
+    this.order = options.order ?? 'desc';
+    // The order binds the cursor like a filter; `desc` adds nothing, so its cursors stay as they were.
+    this.filters = this.order === 'asc' ? { ...filters, order: 'asc' } : filters;
+    this.after = query.cursor === undefined ? undefined : positionOf(decodeCursor(query.cursor, list, this.filters, 2));
+    this.limit = query.limit ?? options.defaultLimit ?? DEFAULT_LIMIT;
   }
 
   /** Rows to read: one more than the page, which only proves that there is a next page. */
@@ -44,15 +53,18 @@ export class NewestFirst {
     return this.limit + 1;
   }
 
-  /** The Prisma `where` clause of rows after the cursor (nothing for the first page). */
-  get where(): { OR?: ({ createdAt: { lt: Date } } | { createdAt: Date; id: { lt: string } })[] } {
+  /** The Prisma `where` clause of rows after the cursor in the list's order (nothing for the first page). */
+  get where(): { OR?: ({ createdAt: { lt: Date } | { gt: Date } } | { createdAt: Date; id: { lt: string } | { gt: string } })[] } {
     if (!this.after) return {};
     const at = new Date(this.after.createdAt);
-    return { OR: [{ createdAt: { lt: at } }, { createdAt: at, id: { lt: this.after.id } }] };
+    const beyond = this.order === 'desc' ? 'lt' : 'gt';
+    return { OR: [{ createdAt: { [beyond]: at } as { lt: Date } }, { createdAt: at, id: { [beyond]: this.after.id } as { lt: string } }] };
   }
 
   /** The Prisma `orderBy` of the list. */
-  readonly orderBy = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
+  get orderBy(): [{ createdAt: KeysetOrder }, { id: KeysetOrder }] {
+    return [{ createdAt: this.order }, { id: this.order }];
+  }
 
   /**
    * The SQL condition of rows after the cursor, as a row comparison that an index on
@@ -61,7 +73,8 @@ export class NewestFirst {
    */
   sqlAfter(bind: (value: unknown, cast: string) => string, columns: readonly [createdAt: string, id: string]): string | undefined {
     if (!this.after) return undefined;
-    return `(${columns[0]}, ${columns[1]}) < (${bind(this.after.createdAt, '::timestamptz')}, ${bind(this.after.id, '::uuid')})`;
+    const beyond = this.order === 'desc' ? '<' : '>';
+    return `(${columns[0]}, ${columns[1]}) ${beyond} (${bind(this.after.createdAt, '::timestamptz')}, ${bind(this.after.id, '::uuid')})`;
   }
 
   /** The cursor pointing after `row`. */
@@ -72,6 +85,13 @@ export class NewestFirst {
   /** The page of rows read with {@link take}. */
   page<Row extends NewestFirstRow, Item>(rows: Row[], toItem: (row: Row) => Item): Page<Item> {
     return toPage(rows, this.limit, (row) => this.cursorOf(row), toItem);
+  }
+}
+
+/** Keyset paging newest first, as every list of the API reads by default. */
+export class NewestFirst extends KeysetPage {
+  constructor(list: string, filters: Record<string, unknown>, query: { readonly cursor?: string; readonly limit?: number }, defaultLimit = DEFAULT_LIMIT) {
+    super(list, filters, query, { order: 'desc', defaultLimit });
   }
 }
 
