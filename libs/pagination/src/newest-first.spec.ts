@@ -21,6 +21,7 @@ describe('NewestFirst', () => {
   it('reads a first page with the default limit, one extra row, and points the cursor at its last row', () => {
     const first = new NewestFirst('wallets', { orgId: 'o' }, {});
     expect(first.after).toBeUndefined();
+    expect(new NewestFirst('wallets', { orgId: 'o' }, { cursor: '' }).after).toBeUndefined();
     expect(first.where).toEqual({});
     expect(first.take).toBe(26);
     expect(new NewestFirst('activity', {}, {}, ACTIVITY_DEFAULT_LIMIT).limit).toBe(20);

@@ -26,7 +26,8 @@ export type KeysetOrder = 'asc' | 'desc';
  * Keyset paging of a list by `(createdAt, id)`, newest first (`desc`, every list's default) or
  * oldest first (`asc`). One list, one set of filters and one order make one kind of cursor: a
  * cursor of another list, made under other filters or in the other order, or holding anything but
- * a millisecond timestamp and a UUID is `invalid_cursor`.
+ * a millisecond timestamp and a UUID is `invalid_cursor`. An empty `cursor` (`?cursor=`, what a
+ * client that fills in "no cursor yet" sends) is the first page.
  */
 export class KeysetPage {
   /** Where the page starts; undefined for the first page. */
@@ -44,7 +45,7 @@ export class KeysetPage {
     this.order = options.order ?? 'desc';
     // The order binds the cursor like a filter; `desc` adds nothing, so its cursors stay as they were.
     this.filters = this.order === 'asc' ? { ...filters, order: 'asc' } : filters;
-    this.after = query.cursor === undefined ? undefined : positionOf(decodeCursor(query.cursor, list, this.filters, 2));
+    this.after = query.cursor ? positionOf(decodeCursor(query.cursor, list, this.filters, 2)) : undefined;
     this.limit = query.limit ?? options.defaultLimit ?? DEFAULT_LIMIT;
   }
 

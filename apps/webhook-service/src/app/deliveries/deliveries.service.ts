@@ -5,7 +5,6 @@ import { ServiceError } from '@service/errors';
 import { NewestFirst } from '@service/pagination';
 import { TEST_EVENT_TYPE, testDeliveryBody } from '../domain/delivery-body.js';
 import { type DeliveryRow, toDeliveryView } from '../domain/delivery.view.js';
-import { firstPageIfEmpty } from '../domain/page-query.js';
 import { DELIVERY_WAKE, type DeliveryWake } from '../injection.js';
 import { RegistrationsService } from '../registrations/registrations.service.js';
 import { DeliveriesRepository } from '../repositories/deliveries.repository.js';
@@ -21,7 +20,7 @@ export class DeliveriesService {
 
   /** One registration's feed (`id`), or the organization's of this family when `id` is absent. */
   async list(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.webhook.deliveriesList>): Promise<WebhookDeliveryEventPageDto> {
-    const page = new NewestFirst(`webhook-deliveries:${input.family}`, { registrationId: input.id }, firstPageIfEmpty(input));
+    const page = new NewestFirst(`webhook-deliveries:${input.family}`, { registrationId: input.id }, input);
     if (input.id) await this.registrations.find(ctx.orgId, input.family, input.id);
     return page.page(await this.deliveries.feed(ctx.orgId, input.family, input.id, page), toDeliveryView);
   }

@@ -12,7 +12,6 @@ import type {
 } from '@service/contracts';
 import { ServiceError } from '@service/errors';
 import { NewestFirst } from '@service/pagination';
-import { firstPageIfEmpty } from '../domain/page-query.js';
 import { storedDescription, toCreatedView, toRegistrationView } from '../domain/registration.view.js';
 import { newSigningSecret, type SecretBox } from '../domain/secret-box.js';
 import type { UrlPolicy } from '../domain/url-policy.js';
@@ -52,7 +51,7 @@ export class RegistrationsService {
   }
 
   async list(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.webhook.registrationsList>): Promise<WebhookRegistrationPageDto> {
-    const page = new NewestFirst(`webhook-registrations:${input.family}`, {}, firstPageIfEmpty(input));
+    const page = new NewestFirst(`webhook-registrations:${input.family}`, {}, input);
     return page.page(await this.registrations.list(ctx.orgId, input.family, page), toRegistrationView);
   }
 
