@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { WEBHOOK_FAMILIES } from '@service/contracts';
 import { startTestSystem, type TestSystem } from '@service/testing';
 import { SignJWT } from 'jose';
 import { call, expectUnauthenticated } from './helpers.js';
@@ -280,5 +281,15 @@ describe('errors and documents', () => {
     const page = await call(`${gatewayA}/v2/docs`);
     expect(page.status).toBe(200);
     expect(String(page.body)).toContain('/v2/openapi.json');
+  });
+
+  it("documents each webhook family's event types exactly as the contracts list them", async () => {
+    const document = (await call(`${gatewayA}/v2/openapi.json`)).body as {
+      components: { schemas: Record<string, { properties: { events: { items: { enum: string[] } } } }> };
+    };
+    const schemas = { webhooks: 'CreateWebhookDto', 'webhook-endpoints': 'CreateWebhookEndpointDto', gvault: 'CreateGVaultWebhookDto' } as const;
+    for (const [family, schema] of Object.entries(schemas)) {
+      expect(document.components.schemas[schema]?.properties.events.items.enum).toEqual([...WEBHOOK_FAMILIES[family as keyof typeof schemas]]);
+    }
   });
 });
