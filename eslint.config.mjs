@@ -31,48 +31,51 @@ const boundaries = (constraints) => [
 ];
 
 /**
- * wallet-service's layers inside src/app: domain <- repositories <- features <- workflows. Each
- * layer imports only the layers below it; app.module.ts, the composition root, wires them all.
- * Features are every other folder of src/app (read here, so a new feature is covered) and the
- * files beside them (injection.ts).
+ * The layers inside a service's src/app: domain <- repositories <- features <- the background
+ * layer on top (wallet-service's `workflows/`, the other services' `workers/`). Each layer imports
+ * only the layers below it; app.module.ts, the composition root, wires them all. Features are
+ * every other folder of src/app (read here, so a new feature is covered) and the files beside
+ * them (injection.ts).
  */
-const walletApp = 'apps/wallet-service/src/app';
-const walletFeatures = readdirSync(new URL(`./${walletApp}`, import.meta.url), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory() && !['domain', 'repositories', 'workflows'].includes(entry.name))
-  .map((entry) => `**/${entry.name}/**`);
-const walletUpward = (layer, banned) => ({
-  group: banned,
-  message: `wallet-service layers import downward only (domain <- repositories <- features <- workflows): ${layer} may not import this.`,
-});
-const walletLayers = [
-  {
-    files: [`${walletApp}/domain/**/*.ts`],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            walletUpward('domain', ['**/repositories/**', '**/workflows/**', ...walletFeatures, '**/injection.js', '**/config.js']),
-            { group: ['@prisma/*', '@nestjs/*', '**/generated/**'], message: 'wallet-service domain code is pure: no Prisma, no Nest, no I/O.' },
-          ],
-        },
-      ],
+function serviceLayers(service, top) {
+  const app = `apps/${service}/src/app`;
+  const features = readdirSync(new URL(`./${app}`, import.meta.url), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !['domain', 'repositories', top].includes(entry.name))
+    .map((entry) => `**/${entry.name}/**`);
+  const upward = (layer, banned) => ({
+    group: banned,
+    message: `${service} layers import downward only (domain <- repositories <- features <- ${top}): ${layer} may not import this.`,
+  });
+  const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+  return [
+    {
+      files: [`${app}/domain/**/*.ts`],
+      rules: restrict([
+        upward('domain', ['**/repositories/**', `**/${top}/**`, ...features, '**/injection.js', '**/config.js']),
+        { group: ['@prisma/*', '@nestjs/*', '**/generated/**'], message: `${service} domain code is pure: no Prisma, no Nest, no I/O.` },
+      ]),
     },
-  },
-  {
-    files: [`${walletApp}/repositories/**/*.ts`],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [walletUpward('repositories', ['**/workflows/**', ...walletFeatures, '**/injection.js', '**/config.js'])] }],
+    {
+      files: [`${app}/repositories/**/*.ts`],
+      rules: restrict([upward('repositories', [`**/${top}/**`, ...features, '**/injection.js'])]),
     },
-  },
-  {
-    files: [`${walletApp}/**/*.ts`],
-    ignores: [`${walletApp}/domain/**`, `${walletApp}/repositories/**`, `${walletApp}/workflows/**`, `${walletApp}/app.module.ts`],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [walletUpward('features', ['**/workflows/**'])] }],
+    {
+      files: [`${app}/**/*.ts`],
+      ignores: [`${app}/domain/**`, `${app}/repositories/**`, `${app}/${top}/**`, `${app}/app.module.ts`, `${app}/*.providers.ts`],
+      rules: restrict([upward('features', [`**/${top}/**`])]),
     },
-  },
-];
+  ];
+}
+
+const layeredServices = [
+  ['wallet-service', 'workflows'],
+  ['webhook-service', 'workers'],
+  ['activity-service', 'workers'],
+  ['gvault-service', 'workers'],
+  ['microvault-service', 'workers'],
+]
+  .flatMap(([service, top]) => serviceLayers(service, top))
+  .map((block) => ({ ...block, ignores: [...(block.ignores ?? []), '**/*.spec.ts'] }));
 
 export default [
   { ignores: ['**/dist/**', '**/node_modules/**', '**/generated/**', '.nx/**', '**/*.cjs', '**/*.mjs'] },
@@ -94,5 +97,5 @@ export default [
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },
-  ...walletLayers,
+  ...layeredServices,
 ];
