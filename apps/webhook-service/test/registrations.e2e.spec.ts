@@ -110,6 +110,10 @@ describe.each(families)('$path registrations', ({ path, events, foreign }) => {
     expect((await call('PATCH', `/${id}`, { description: null })).body).not.toHaveProperty('description');
     expect((await call('PATCH', `/${id}`, { events: [foreign] })).body).toMatchObject({ code: 'validation_error' });
     expect((await call('PATCH', `/${id}`, { events: [] })).body).toMatchObject({ code: 'validation_error' });
+    // null is a value, not "unchanged": it is refused at the gateway like any other invalid one.
+    for (const body of [{ url: null }, { events: null }]) {
+      expect(await call('PATCH', `/${id}`, body)).toEqual({ status: 400, body: { error: expect.any(String), code: 'validation_error' } });
+    }
     expect((await call('PATCH', `/${id}`, { url: taken })).status).toBe(409);
     expect((await call('GET', `/${id}`)).body['url']).toBe(url);
   });

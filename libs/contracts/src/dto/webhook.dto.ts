@@ -1,11 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Allow, ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, IsUrl, MaxLength, ValidateBy } from 'class-validator';
+import { Allow, ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsString, IsUrl, MaxLength, ValidateBy, ValidateIf } from 'class-validator';
 import { GTOKEN_EVENTS, PORTFOLIO_WALLET_WEBHOOK_EVENTS, WEBHOOK_ENDPOINT_EVENTS, type WebhookFamily } from '../events/types.js';
 
 /** Several property decorators as one. */
 function applyDecorators(...decorators: PropertyDecorator[]): PropertyDecorator {
   return (target, key) => decorators.forEach((decorate) => decorate(target, key));
 }
+
+/**
+ * An optional field that, when present, must hold a valid value: leaving it out changes nothing,
+ * but an explicit `null` is checked like any other value (and fails), unlike `@IsOptional`.
+ */
+const OmittableOnly = () => ValidateIf((_object: object, value: unknown) => value !== undefined);
 
 const MAX_URL_LENGTH = 2048;
 const MAX_DESCRIPTION_JSON_LENGTH = 2000;
@@ -15,7 +21,7 @@ function UrlField(options: { optional?: boolean } = {}) {
   const doc = { description: 'Callback address (https and a public address in production)', example: 'https://example.com/hooks' };
   return applyDecorators(
     options.optional ? ApiPropertyOptional(doc) : ApiProperty(doc),
-    ...(options.optional ? [IsOptional()] : []),
+    ...(options.optional ? [OmittableOnly()] : []),
     IsString({ message: 'url must be a string' }),
     MaxLength(MAX_URL_LENGTH, { message: `url must be at most ${MAX_URL_LENGTH} characters` }),
     IsUrl(
@@ -30,7 +36,7 @@ function EventsField(events: readonly string[], options: { optional?: boolean } 
   const doc = { enum: [...events], isArray: true, minItems: 1, description: 'Subscribed event types' } as const;
   return applyDecorators(
     options.optional ? ApiPropertyOptional(doc) : ApiProperty(doc),
-    ...(options.optional ? [IsOptional()] : []),
+    ...(options.optional ? [OmittableOnly()] : []),
     IsArray({ message: 'events must be an array of event types' }),
     ArrayMinSize(1, { message: 'events must contain at least 1 event type' }),
     ArrayMaxSize(events.length * 4, { message: 'events has too many items' }),

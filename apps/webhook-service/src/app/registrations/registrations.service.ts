@@ -60,9 +60,6 @@ export class RegistrationsService {
   }
 
   async update(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.webhook.registrationsUpdate>): Promise<WebhookRegistrationDto> {
-    // The DTO's @IsOptional lets an explicit null through; null does not mean "unchanged".
-    if (input.events === null) throw new ServiceError('validation_error', 'events must contain at least 1 event type.');
-    if (input.url === null) throw new ServiceError('validation_error', 'url must be a non-empty string.');
     const { url } = input;
     if (url !== undefined) await checkRegistrationUrl(url, this.policy);
     const changes: RegistrationChanges = {
