@@ -94,7 +94,9 @@ describe('POST /v2/wallets/{id}/allocate', () => {
   ])('refuses %s', async (_, instructions, status, code) => {
     const wallet = await fundedWallet();
     const body = { requestId: randomUUID(), allocations: instructions };
-    expect(await allocate(owner, wallet.id, body)).toEqual({ status, body: { error: expect.any(String), code } });
+    // insufficient_funds carries the wallet's balance (issue 14).
+    const balance = code === 'insufficient_funds' ? { balance: { totalUsd: '100.000000', withdrawableUsd: '100.000000', reservedUsd: '0.000000' } } : {};
+    expect(await allocate(owner, wallet.id, body)).toEqual({ status, body: { error: expect.any(String), code, ...balance } });
     expect((await owner.post(`/v2/wallets/${wallet.id}/allocate-preview`, body)).body.code).toBe(code);
   });
 

@@ -24,6 +24,7 @@ const create = (client: Client, body: object) => client.post('/v2/wallets', { re
 const allocations = (group: string, entries: object[]) => ({ strategy: { allocations: { [group]: entries } } });
 
 describe('GET /v2/wallets/yield-sources', () => {
+  // business_days became banking_days and minutes elapsed_seconds (issue 14): real clients reject any other basis.
   it('lists the sandbox catalogue with the interface fields', async () => {
     const reply = await owner.get('/v2/wallets/yield-sources');
     expect(reply.status).toBe(200);
@@ -36,11 +37,18 @@ describe('GET /v2/wallets/yield-sources', () => {
     expect(byId[JAAA_USDC]).toMatchObject({
       allocationGroup: 'usdc',
       apyBps: expect.any(Number),
-      processingPolicies: { deposit: { processingTimeBasis: 'business_days', typicalMinUnits: 1, typicalMaxUnits: 2 }, redeem: expect.any(Object) },
+      processingPolicies: { deposit: { processingTimeBasis: 'banking_days', typicalMinUnits: 1, typicalMaxUnits: 2 }, redeem: expect.any(Object) },
+      tvlUsd: expect.any(Number),
+      utilizationPct: null,
+      description: expect.any(String),
+      allocations: [expect.objectContaining({ type: 'rwa' }), expect.objectContaining({ type: 'cash' })],
     });
+    expect(byId['service-ustb-vault'].allocations[0]).toEqual({ label: 'US Treasury bills', type: 'treasury', valueUsd: expect.any(Number), pct: expect.any(Number) });
     expect(byId[JAAA_USDC].currentApy).toBeUndefined();
     const market = byId['service-justlend-usdt-tron-market'];
-    expect(market).toMatchObject({ chain: 'tron_nile', allocationGroup: 'usdt:tron', apyBps: null });
+    expect(market).toMatchObject({ chain: 'tron_nile', allocationGroup: 'usdt:tron', apyBps: null, utilizationPct: expect.any(Number) });
+    expect(market.processingPolicies.redeem).toEqual({ processingTimeBasis: 'elapsed_seconds', typicalMinUnits: 60, typicalMaxUnits: 600 });
+    expect(market.allocations.map((holding: any) => holding.type)).toEqual(['lending', 'cash']);
     expect(Date.parse(market.currentApy.validUntil) - Date.parse(market.currentApy.asOf)).toBe(2 * 3_600_000);
     expect(Date.parse(market.currentApy.validUntil)).toBeGreaterThan(Date.now());
   });

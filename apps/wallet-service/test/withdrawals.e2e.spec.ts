@@ -63,6 +63,11 @@ const settled = (client: Client, walletId: string, id: string) =>
 const legsIn = (client: Client, walletId: string, id: string, statuses: string[]) =>
   client.waitFor(withdrawalPath(walletId, id), (body) => body.payoutLegs.map((leg: any) => leg.status).join() === statuses.join());
 const errorOf = (status: number, code: string) => ({ status, body: { error: expect.any(String), code } });
+/** Every insufficient_funds carries the wallet's balance. */
+const insufficient = {
+  status: 409,
+  body: { error: expect.any(String), code: 'insufficient_funds', balance: { totalUsd: expect.any(String), withdrawableUsd: expect.any(String), reservedUsd: expect.any(String) } },
+};
 
 /** A wallet holding `cash` USD in Sepolia USDC cash and the given amounts in yield sources. */
 async function walletWith(client: Client, cashUsd: string, invested: Record<string, string> = {}): Promise<any> {
@@ -75,19 +80,45 @@ async function walletWith(client: Client, cashUsd: string, invested: Record<stri
 }
 
 describe('POST /v2/wallets/{id}/withdrawal-preview', () => {
-  it('previews the maximum without an amount and a given amount (string or JSON number), changing nothing', async () => {
+  // Without amountUsd the preview now answers the liquidity question (amountRequestedUsd null, today's
+  // total) and processingEstimate is {basis, typicalMinDuration, typicalMaxDuration} (issue 14).
+  it('answers the liquidity question without an amount and previews a given amount (string or JSON number), changing nothing', async () => {
     const wallet = await walletWith(owner, '60', { [JAAA]: '40' });
     const max = await owner.post(`/v2/wallets/${wallet.id}/withdrawal-preview`, { destinationChain: 'solana_devnet', token: 'usdc' });
     expect(max.status).toBe(200);
     expect(Object.keys(max.body).sort()).toEqual(['amountRequestedUsd', 'feeUsd', 'processingEstimate', 'totalUsdAfterWithdrawal', 'withdrawableUsd']);
-    expect(max.body.amountRequestedUsd).toBe(max.body.withdrawableUsd);
+    expect(max.body.amountRequestedUsd).toBeNull();
     expect(micros(max.body.withdrawableUsd)).toBeGreaterThanOrEqual(100_000_000n);
-    expect(max.body).toMatchObject({ feeUsd: '0.500000', totalUsdAfterWithdrawal: '0.000000' });
-    expect(max.body.processingEstimate).toEqual({ processingTimeBasis: 'business_days', typicalMinUnits: 1, typicalMaxUnits: 3 });
-    const some = await owner.post(`/v2/wallets/${wallet.id}/withdrawal-preview`, { destinationChain: 'ethereum_sepolia', token: 'usdc', amountUsd: 25.5 });
-    expect(some.body).toMatchObject({ amountRequestedUsd: '25.500000', feeUsd: '0.500000', processingEstimate: { processingTimeBasis: 'minutes' } });
+    expect(max.body.feeUsd).toBe('0.500000');
+    expect(micros(max.body.totalUsdAfterWithdrawal)).toBeGreaterThanOrEqual(100_000_000n);
+    expect(max.body.processingEstimate).toEqual({ basis: 'banking_days', typicalMinDuration: 'P1D', typicalMaxDuration: 'P3D' });
+    // token defaults to usdc
+    const some = await owner.post(`/v2/wallets/${wallet.id}/withdrawal-preview`, { destinationChain: 'ethereum_sepolia', amountUsd: 25.5 });
+    expect(some.body).toMatchObject({
+      amountRequestedUsd: '25.500000',
+      feeUsd: '0.500000',
+      processingEstimate: { basis: 'elapsed_seconds', typicalMinDuration: 'PT1M', typicalMaxDuration: 'PT10M' },
+    });
+    // The total grows with yield between the two calls: a few cents at most.
+    const drift = micros(some.body.totalUsdAfterWithdrawal) - (micros(max.body.totalUsdAfterWithdrawal) - 25_500_000n);
+    expect(drift >= 0n && drift < 50_000n).toBe(true);
     const after = (await owner.get(`/v2/wallets/${wallet.id}`)).body;
     expect(after.balance.reservedUsd).toBe('0.000000');
+  });
+
+  it("answers insufficient_funds with the wallet's balance, on preview and create", async () => {
+    const wallet = await walletWith(owner, '10', { [JAAA]: '5' });
+    const expected = { status: 409, body: { ...insufficient.body, balance: { ...insufficient.body.balance, reservedUsd: '0.000000' } } };
+    const preview = await owner.post(`/v2/wallets/${wallet.id}/withdrawal-preview`, { destinationChain: 'ethereum_sepolia', amountUsd: '16' });
+    expect(preview).toEqual(expected);
+    expect(micros(preview.body.balance.totalUsd)).toBeGreaterThanOrEqual(15_000_000n);
+    expect(preview.body.balance.withdrawableUsd).toBe(preview.body.balance.totalUsd);
+    expect(await withdraw(owner, wallet.id, { amountUsd: '16', token: undefined })).toEqual(expected);
+    const created = await withdraw(owner, wallet.id, { amountUsd: '12', token: undefined });
+    expect(created.body).toMatchObject({ status: 'processing', destinationToken: 'usdc' });
+    const more = await withdraw(owner, wallet.id, { amountUsd: '5' });
+    expect(more).toEqual(insufficient);
+    expect(micros(more.body.balance.reservedUsd) + micros(more.body.balance.withdrawableUsd)).toBe(micros(more.body.balance.totalUsd));
   });
 
   it('refuses unknown chains and tokens, over-precise amounts and more than is withdrawable', async () => {
@@ -99,9 +130,9 @@ describe('POST /v2/wallets/{id}/withdrawal-preview', () => {
     expect(await preview({ destinationChain: 'ethereum_sepolia', token: 'dai' })).toEqual(errorOf(400, 'unsupported_token'));
     expect(await preview({ destinationChain: 'ethereum_sepolia', token: 'usdc', amountUsd: '1.0000001' })).toEqual(errorOf(400, 'precision_overflow'));
     expect(await preview({ destinationChain: 'ethereum_sepolia', token: 'usdc', amountUsd: 1.1234567 })).toEqual(errorOf(400, 'precision_overflow'));
-    expect(await preview({ destinationChain: 'ethereum_sepolia', token: 'usdc', amountUsd: '10.000001' })).toEqual(errorOf(409, 'insufficient_funds'));
+    expect(await preview({ destinationChain: 'ethereum_sepolia', token: 'usdc', amountUsd: '10.000001' })).toEqual(insufficient);
     // TRON pays USDT only, from its own group: USDC cash on Sepolia cannot reach it.
-    expect(await preview({ destinationChain: 'tron_nile', token: 'usdt', amountUsd: '1' })).toEqual(errorOf(409, 'insufficient_funds'));
+    expect(await preview({ destinationChain: 'tron_nile', token: 'usdt', amountUsd: '1' })).toEqual(insufficient);
     expect(await preview({ destinationChain: 'ethereum_sepolia', token: 'usdc', amountUsd: '1' }).then((r) => r.status)).toBe(200);
     expect(await owner.post(`/v2/wallets/${randomUUID()}/withdrawal-preview`, { destinationChain: 'ethereum_sepolia', token: 'usdc' })).toEqual(
       errorOf(404, 'wallet_not_found'),
@@ -211,8 +242,8 @@ describe('POST /v2/wallets/{id}/withdrawals', () => {
     expect(await withdraw(owner, wallet.id, { destinationChain: 'dogecoin', amountUsd: '1' })).toEqual(errorOf(400, 'unsupported_chain'));
     expect(await withdraw(owner, wallet.id, { destinationChain: 'solana_devnet', token: 'usdt', destinationAddress: SOLANA, amountUsd: '1' })).toEqual(errorOf(400, 'unsupported_token'));
     expect(await withdraw(owner, wallet.id, { amountUsd: 1.0000001 })).toEqual(errorOf(400, 'precision_overflow'));
-    expect(await withdraw(owner, wallet.id, { amountUsd: '10.000001' })).toEqual(errorOf(409, 'insufficient_funds'));
-    expect(await withdraw(owner, wallet.id, { destinationChain: 'tron_nile', token: 'usdt', destinationAddress: TRON, amountUsd: '1' })).toEqual(errorOf(409, 'insufficient_funds'));
+    expect(await withdraw(owner, wallet.id, { amountUsd: '10.000001' })).toEqual(insufficient);
+    expect(await withdraw(owner, wallet.id, { destinationChain: 'tron_nile', token: 'usdt', destinationAddress: TRON, amountUsd: '1' })).toEqual(insufficient);
     expect(await withdraw(owner, wallet.id, { amountUsd: 'ten' })).toEqual(errorOf(400, 'validation_error'));
     expect(await withdraw(owner, wallet.id, { requestId: 'nope', amountUsd: '1' })).toEqual(errorOf(400, 'validation_error'));
     const ok = await withdraw(owner, wallet.id, { destinationChain: 'stellar_testnet', destinationAddress: STELLAR, amountUsd: '2' });

@@ -10,6 +10,23 @@ export class ErrorBodyDto {
   code!: string;
 }
 
+export class ErrorBalanceDto {
+  @ApiProperty({ example: '100.000000' })
+  totalUsd!: string;
+
+  @ApiProperty()
+  withdrawableUsd!: string;
+
+  @ApiProperty()
+  reservedUsd!: string;
+}
+
+/** A 409: `insufficient_funds` carries the wallet's balance; the other conflicts are `{error, code}`. */
+export class ConflictErrorBodyDto extends ErrorBodyDto {
+  @ApiPropertyOptional({ type: ErrorBalanceDto, description: "`insufficient_funds` only: the wallet's balance now." })
+  balance?: ErrorBalanceDto;
+}
+
 export class UnavailableErrorBodyDto extends ErrorBodyDto {
   @ApiProperty({ description: 'Retry with the same request id when true.' })
   retryable!: boolean;

@@ -41,14 +41,18 @@ export const CASH_PSEUDO_SOURCE = 'cash';
 
 // ---------- yield-source catalogue ----------
 
-export class ProcessingPolicyDto {
-  @ApiProperty({ enum: ['business_days', 'calendar_days', 'hours', 'minutes'] })
-  processingTimeBasis!: string;
+/** How processing times are counted: seconds of elapsed time, or banking days. */
+export const PROCESSING_TIME_BASES = ['elapsed_seconds', 'banking_days'] as const;
+export type ProcessingTimeBasis = (typeof PROCESSING_TIME_BASES)[number];
 
-  @ApiProperty({ type: 'integer' })
+export class ProcessingPolicyDto {
+  @ApiProperty({ enum: PROCESSING_TIME_BASES, description: '`elapsed_seconds`: units are seconds; `banking_days`: units are banking days.' })
+  processingTimeBasis!: ProcessingTimeBasis;
+
+  @ApiProperty({ type: 'number', minimum: 0, description: 'Finite, at most `typicalMaxUnits`.' })
   typicalMinUnits!: number;
 
-  @ApiProperty({ type: 'integer' })
+  @ApiProperty({ type: 'number', minimum: 0 })
   typicalMaxUnits!: number;
 }
 
@@ -69,6 +73,22 @@ export class CurrentApyDto {
 
   @ApiProperty({ description: '`asOf` + 2 h; stop displaying the preview at this time.' })
   validUntil!: string;
+}
+
+export const YIELD_SOURCE_HOLDING_TYPES = ['rwa', 'treasury', 'lending', 'cash'] as const;
+
+export class YieldSourceAllocationDto {
+  @ApiProperty({ example: 'AAA CLO tranches' })
+  label!: string;
+
+  @ApiProperty({ enum: YIELD_SOURCE_HOLDING_TYPES, description: 'What kind of asset the source holds.' })
+  type!: (typeof YIELD_SOURCE_HOLDING_TYPES)[number];
+
+  @ApiProperty({ type: 'number', description: 'USD value of this holding.' })
+  valueUsd!: number;
+
+  @ApiProperty({ type: 'number', minimum: 0, maximum: 100, description: "Share of the source's holdings, in percent." })
+  pct!: number;
 }
 
 export class WalletYieldSourceDto {
@@ -101,6 +121,18 @@ export class WalletYieldSourceDto {
 
   @ApiPropertyOptional({ type: CurrentApyDto, description: 'Lending-market sources only; omitted once expired.' })
   currentApy?: CurrentApyDto;
+
+  @ApiProperty({ type: 'number', nullable: true, description: 'Total value locked in the source, USD; null when unknown.' })
+  tvlUsd!: number | null;
+
+  @ApiProperty({ type: 'number', nullable: true, minimum: 0, maximum: 100, description: 'Lending markets: share of the supplied assets lent out, in percent; null otherwise.' })
+  utilizationPct!: number | null;
+
+  @ApiProperty()
+  description!: string;
+
+  @ApiProperty({ type: [YieldSourceAllocationDto], description: 'What the source holds.' })
+  allocations!: YieldSourceAllocationDto[];
 }
 
 export class WalletYieldSourceListDto {

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
-import { ProcessingPolicyDto, WALLET_TOKENS } from './wallet.dto.js';
+import { PROCESSING_TIME_BASES, type ProcessingTimeBasis, WALLET_TOKENS } from './wallet.dto.js';
 
 export const WITHDRAWAL_STATUSES = ['processing', 'completed', 'partially_completed', 'failed', 'cancelled'] as const;
 export const PAYOUT_LEG_STATUSES = [
@@ -25,31 +25,43 @@ export class WithdrawalPreviewDto {
   @MaxLength(64)
   destinationChain!: string;
 
-  @ApiProperty({ enum: WALLET_TOKENS })
+  @ApiPropertyOptional({ enum: WALLET_TOKENS, default: 'usdc' })
+  @IsOptional()
   @IsString()
   @MaxLength(16)
-  token!: string;
+  token?: string;
 
-  @ApiPropertyOptional({ example: '25.000000', description: `${AMOUNT_DESCRIPTION} Omitted: the maximum.`, oneOf: [{ type: 'string' }, { type: 'number' }] })
+  @ApiPropertyOptional({ example: '25.000000', description: `${AMOUNT_DESCRIPTION} Omitted: the preview answers what can be withdrawn now.`, oneOf: [{ type: 'string' }, { type: 'number' }] })
   @IsOptional()
   amountUsd?: string | number;
 }
 
-export class WithdrawalPreviewResponseDto {
-  @ApiProperty({ example: '25.000000' })
-  amountRequestedUsd!: string;
+export class ProcessingEstimateDto {
+  @ApiProperty({ enum: PROCESSING_TIME_BASES })
+  basis!: ProcessingTimeBasis;
 
-  @ApiProperty()
+  @ApiProperty({ example: 'PT1M', description: 'ISO 8601 duration (`PT21M`, `PT2H`, `P3D`).' })
+  typicalMinDuration!: string;
+
+  @ApiProperty({ example: 'PT10M', description: 'ISO 8601 duration (`PT21M`, `PT2H`, `P3D`).' })
+  typicalMaxDuration!: string;
+}
+
+export class WithdrawalPreviewResponseDto {
+  @ApiProperty({ type: String, nullable: true, example: '25.000000', description: 'The amount asked about; null when `amountUsd` was omitted.' })
+  amountRequestedUsd!: string | null;
+
+  @ApiProperty({ description: 'The flat fee of a withdrawal, taken from the amount requested.' })
   feeUsd!: string;
 
-  @ApiProperty({ description: 'What the wallet can pay out to this chain and token now (its allocation group, free of reservations).' })
+  @ApiProperty({ description: 'The most the wallet can pay out to this chain and token now (its allocation group, free of reservations).' })
   withdrawableUsd!: string;
 
-  @ApiProperty({ description: "The wallet's total after this withdrawal." })
+  @ApiProperty({ description: "The wallet's total after this withdrawal; today's total when no amount was asked about." })
   totalUsdAfterWithdrawal!: string;
 
-  @ApiProperty({ type: ProcessingPolicyDto, description: 'Typical duration: the slowest redemption among the positions drawn on.' })
-  processingEstimate!: ProcessingPolicyDto;
+  @ApiProperty({ type: ProcessingEstimateDto, description: 'Typical duration: the slowest redemption among the positions drawn on (for the maximum when no amount was asked about).' })
+  processingEstimate!: ProcessingEstimateDto;
 }
 
 export class CreateWithdrawalDto {
@@ -62,10 +74,11 @@ export class CreateWithdrawalDto {
   @MaxLength(64)
   destinationChain!: string;
 
-  @ApiProperty({ enum: WALLET_TOKENS })
+  @ApiPropertyOptional({ enum: WALLET_TOKENS, default: 'usdc' })
+  @IsOptional()
   @IsString()
   @MaxLength(16)
-  token!: string;
+  token?: string;
 
   @ApiProperty({ example: '25.000000', description: AMOUNT_DESCRIPTION, oneOf: [{ type: 'string' }, { type: 'number' }] })
   @IsDefined()

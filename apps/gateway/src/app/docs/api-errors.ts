@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
 import {
+  ConflictErrorBodyDto,
   ErrorBodyDto,
   MicroVaultErrorBodyDto,
   PingErrorBodyDto,
@@ -28,7 +29,9 @@ export function ApiStandardErrors(options: { ping?: boolean; forwarded?: boolean
     );
   }
   for (const status of options.statuses ?? []) {
-    decorators.push(ApiResponse({ status, type: options.microvault ? MicroVaultErrorBodyDto : ErrorBodyDto }));
+    // A 409 may be `insufficient_funds`, whose body also carries the wallet's balance.
+    const type = options.microvault ? MicroVaultErrorBodyDto : status === 409 ? ConflictErrorBodyDto : ErrorBodyDto;
+    decorators.push(ApiResponse({ status, type }));
   }
   return applyDecorators(...decorators);
 }

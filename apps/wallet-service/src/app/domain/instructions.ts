@@ -2,6 +2,7 @@ import type { AllocationGroup, AllocationInstruction, AllocationInstructionDto }
 import { ServiceError } from '@service/errors';
 import { formatUsd, parseUsd } from '@service/money';
 import type { WalletChains } from './chains.js';
+import { balanceFigures, insufficientFunds } from './errors.js';
 import type { Ledger } from './ledger.js';
 import { groupOfCash, isCashPositionId, parseCashPositionId } from './positions.js';
 
@@ -95,7 +96,7 @@ export function checkAllocatable(wallet: { readonly id: string; readonly autoReb
   for (const [positionId, amount] of outflows(moves)) {
     const available = ledger.available(positionId);
     if (available < amount) {
-      throw new ServiceError('insufficient_funds', `Position ${positionId} has ${formatUsd(available)} USD available, less than the ${formatUsd(amount)} USD to move.`);
+      throw insufficientFunds(`Position ${positionId} has ${formatUsd(available)} USD available, less than the ${formatUsd(amount)} USD to move.`, balanceFigures(ledger.positions()));
     }
   }
 }

@@ -4,7 +4,7 @@ import { Catalogue } from './catalogue/catalogue.js';
 import { advanceLeg, settledStatus, skipLeg } from './payout-legs.js';
 import { drawAmounts, newLeg } from './payout-plan.js';
 import { checkLimit, parseWithdrawalPolicies, policyOf } from './withdrawal-policy.js';
-import { processingEstimate } from './processing-estimate.js';
+import { processingEstimate, secondsDuration } from './processing-estimate.js';
 
 const catalogue = new Catalogue('sandbox');
 const destination = { chain: 'solana_devnet', token: 'usdc', address: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v' };
@@ -112,12 +112,16 @@ describe('withdrawal policy', () => {
 });
 
 describe('processingEstimate', () => {
-  it('is the slowest redemption drawn on, minutes for cash alone', () => {
-    expect(processingEstimate(['cash:ethereum_sepolia:usdc'], catalogue)).toEqual({ processingTimeBasis: 'minutes', typicalMinUnits: 1, typicalMaxUnits: 10 });
+  it('is the slowest redemption drawn on as ISO 8601 durations, minutes for cash alone', () => {
+    expect(processingEstimate(['cash:ethereum_sepolia:usdc'], catalogue)).toEqual({ basis: 'elapsed_seconds', typicalMinDuration: 'PT1M', typicalMaxDuration: 'PT10M' });
     expect(processingEstimate(['cash:ethereum_sepolia:usdc', 'service-ustb-vault', 'service-jaaa-usdc-vault'], catalogue)).toEqual({
-      processingTimeBasis: 'business_days',
-      typicalMinUnits: 1,
-      typicalMaxUnits: 3,
+      basis: 'banking_days',
+      typicalMinDuration: 'P1D',
+      typicalMaxDuration: 'P3D',
     });
+  });
+
+  it('writes seconds in their largest exact units', () => {
+    expect([0, 60, 1_260, 7_200, 5_400, 90, 90_000].map(secondsDuration)).toEqual(['PT0S', 'PT1M', 'PT21M', 'PT2H', 'PT1H30M', 'PT1M30S', 'PT25H']);
   });
 });

@@ -2,6 +2,7 @@ import type { WalletDto, WalletPositionDto, WalletStatus, WalletToken, WalletYie
 import { formatUsd } from '@service/money';
 import type { Catalogue } from './catalogue/catalogue.js';
 import { type PositionRow, valueAt } from './ledger.js';
+import { balanceFigures } from './errors.js';
 import { cashLabel, isCashPositionId } from './positions.js';
 import type { WalletRecord } from './records.js';
 import { type Strategy, strategyAllocationsView, strategyView } from './strategy.js';
@@ -53,10 +54,13 @@ export function positionsView(positions: ValuedPosition[], catalogue: Catalogue)
     });
 }
 
+/** Positions at their value now, for {@link balanceFigures}. */
+export function valuedBalance(positions: readonly ValuedPosition[]): { amount: bigint; reserved: bigint }[] {
+  return positions.map((position) => ({ amount: position.value, reserved: position.row.reserved }));
+}
+
 export function walletView(wallet: WalletRecord, positions: ValuedPosition[], catalogue: Catalogue): WalletDto {
   const strategy = wallet.strategy as Strategy;
-  const total = positions.reduce((sum, position) => sum + position.value, 0n);
-  const reserved = positions.reduce((sum, position) => sum + position.row.reserved, 0n);
   const earned = positions.reduce((sum, position) => sum + position.earned, 0n);
   return {
     id: wallet.id,
@@ -66,12 +70,7 @@ export function walletView(wallet: WalletRecord, positions: ValuedPosition[], ca
     autoRebalance: wallet.autoRebalance,
     strategy: { allocations: strategyView(strategy) },
     depositAddresses: wallet.depositAddresses as Record<string, string>,
-    balance: {
-      totalUsd: formatUsd(total),
-      withdrawableUsd: formatUsd(total - reserved),
-      reservedUsd: formatUsd(reserved),
-      earnedUsd: formatUsd(earned),
-    },
+    balance: { ...balanceFigures(valuedBalance(positions)), earnedUsd: formatUsd(earned) },
     positions: positionsView(positions, catalogue),
     strategyAllocations: strategyAllocationsView(strategy),
     createdAt: wallet.createdAt.toISOString(),

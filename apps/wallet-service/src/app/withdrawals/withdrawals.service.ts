@@ -7,6 +7,7 @@ import { NewestFirst } from '@service/pagination';
 import { OutboxRelayService } from '@service/service-runtime';
 import type { Withdrawal } from '../../generated/prisma/client.js';
 import { addressKey, checkAddress } from '../domain/addresses/payout-address.js';
+import { balanceFigures, insufficientFunds } from '../domain/errors.js';
 import { fingerprint } from '../domain/idempotency.js';
 import { Ledger } from '../domain/ledger.js';
 import { type Destination, drawAmounts } from '../domain/payout-plan.js';
@@ -29,6 +30,8 @@ import { approveLeg, cancelWithdrawal, createWithdrawal, type WithdrawalStep } f
 
 const LIST = 'wallet-withdrawals';
 const APPROVING_ROLES = new Set(['owner', 'admin']);
+/** The token of a withdrawal or preview that names none, as the real API defaults it. */
+const DEFAULT_TOKEN = 'usdc';
 
 @Injectable()
 export class WithdrawalsService {
@@ -40,6 +43,10 @@ export class WithdrawalsService {
   ) {}
 
   /** What a withdrawal to this chain and token would take and pay; without an amount, the most it can be. */
+  /**
+   * What a withdrawal to this chain and token would take and pay. Without an amount it answers
+   * the liquidity question: nothing requested, the most withdrawable now, today's total.
+   */
   async preview(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.withdrawalsPreview>): Promise<WithdrawalPreviewResponseDto> {
     const destination = this.destination(input, null);
     const wanted = input.amountUsd === undefined || input.amountUsd === null ? null : this.amountOf(input.amountUsd);
@@ -49,15 +56,14 @@ export class WithdrawalsService {
     const ledger = Ledger.fromRows(wallet.id, valued.map(({ row, value, earned }) => ({ ...row, amount: value, earned, accruedAt: now })));
     const sources = payableFrom(ledger, destination, this.env);
     const withdrawable = sources.reduce((sum, source) => sum + source.available, 0n);
-    const amount = wanted ?? withdrawable;
-    this.checkFunds(amount, withdrawable);
+    this.checkFunds(wanted ?? 0n, withdrawable, ledger);
     const total = valued.reduce((sum, position) => sum + position.value, 0n);
-    const draws = drawAmounts(sources, destination, amount);
+    const draws = drawAmounts(sources, destination, wanted ?? withdrawable);
     return {
-      amountRequestedUsd: formatUsd(amount),
-      feeUsd: formatUsd(amount > 0n ? this.env.config.WALLET_WITHDRAWAL_FEE_USD : 0n),
+      amountRequestedUsd: wanted === null ? null : formatUsd(wanted),
+      feeUsd: formatUsd(this.env.config.WALLET_WITHDRAWAL_FEE_USD),
       withdrawableUsd: formatUsd(withdrawable),
-      totalUsdAfterWithdrawal: formatUsd(total - amount),
+      totalUsdAfterWithdrawal: formatUsd(total - (wanted ?? 0n)),
       processingEstimate: processingEstimate(draws.map((draw) => draw.positionId), this.env.catalogue),
     };
   }
@@ -84,7 +90,7 @@ export class WithdrawalsService {
       if (!claim.fresh) return { withdrawal: await getWithdrawal(tx, claim.resourceId), created: false };
       if (policy.requireWhitelist) await this.checkWhitelisted(tx, ctx.orgId, destination);
       const ledger = await openLedger(tx, wallet.id, this.env, now);
-      this.checkFunds(amount, payableFrom(ledger, destination, this.env).reduce((sum, source) => sum + source.available, 0n));
+      this.checkFunds(amount, payableFrom(ledger, destination, this.env).reduce((sum, source) => sum + source.available, 0n), ledger);
       const withdrawal = await createWithdrawal({ tx, wallet, ledger, env: this.env, now }, { id, destination, amount, fee, requestId: input.requestId });
       return { withdrawal, created: true };
     });
@@ -131,9 +137,9 @@ export class WithdrawalsService {
     this.worker.kick();
   }
 
-  /** Destination chain and token of this environment (Stellar included) and, when given, its address. */
-  private destination(input: { destinationChain: string; token: string }, address: string | null): Destination {
-    const { chain, token } = checkChainToken(input.destinationChain, input.token, this.env.allChains);
+  /** Destination chain and token (`usdc` unless given) of this environment (Stellar included) and, when given, its address. */
+  private destination(input: { destinationChain: string; token?: string }, address: string | null): Destination {
+    const { chain, token } = checkChainToken(input.destinationChain, input.token ?? DEFAULT_TOKEN, this.env.allChains);
     return { chain, token, address: address === null ? '' : checkAddress(chain, address) };
   }
 
@@ -143,9 +149,9 @@ export class WithdrawalsService {
     return amount;
   }
 
-  private checkFunds(amount: bigint, withdrawable: bigint): void {
+  private checkFunds(amount: bigint, withdrawable: bigint, ledger: Ledger): void {
     if (amount > withdrawable) {
-      throw new ServiceError('insufficient_funds', `${formatUsd(amount)} USD is more than the ${formatUsd(withdrawable)} USD withdrawable to this chain and token.`);
+      throw insufficientFunds(`${formatUsd(amount)} USD is more than the ${formatUsd(withdrawable)} USD withdrawable to this chain and token.`, balanceFigures(ledger.positions()));
     }
   }
 

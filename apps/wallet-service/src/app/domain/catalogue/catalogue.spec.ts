@@ -4,8 +4,8 @@ import { Catalogue } from './catalogue.js';
 /** Half past an hour: a lending market's current APY, observed on the hour, is still valid. */
 const now = new Date('2026-11-21T10:30:00.000Z');
 
-const days = (min: number, max: number) => ({ processingTimeBasis: 'business_days', typicalMinUnits: min, typicalMaxUnits: max });
-const minutes = (min: number, max: number) => ({ processingTimeBasis: 'minutes', typicalMinUnits: min, typicalMaxUnits: max });
+const days = (min: number, max: number) => ({ processingTimeBasis: 'banking_days', typicalMinUnits: min, typicalMaxUnits: max });
+const minutes = (min: number, max: number) => ({ processingTimeBasis: 'elapsed_seconds', typicalMinUnits: min * 60, typicalMaxUnits: max * 60 });
 
 /** What a source shows in every environment. */
 const SOURCES = {
@@ -66,7 +66,34 @@ const LISTED = {
 describe('the yield-source catalogue', () => {
   it.each(['sandbox', 'production'] as const)('lists the %s sources on their chains, with their names and policies', (environment) => {
     const catalogue = new Catalogue(environment);
-    const expected = LISTED[environment].map(([id, chain, name]) => ({ id, name, chain, ...SOURCES[id] }));
+    const expected = LISTED[environment].map(([id, chain, name]) => expect.objectContaining({ id, name, chain, ...SOURCES[id] }));
     expect(catalogue.entries.map((entry) => catalogue.view(entry, now))).toEqual(expected);
+  });
+
+  it('gives every source finite processing units (min <= max), a description, its TVL and what it holds', () => {
+    const catalogue = new Catalogue('sandbox');
+    const types: Record<string, string[]> = {};
+    for (const entry of catalogue.entries) {
+      const view = catalogue.view(entry, now);
+      for (const policy of [view.processingPolicies.deposit, view.processingPolicies.redeem]) {
+        expect(['elapsed_seconds', 'banking_days']).toContain(policy.processingTimeBasis);
+        expect(Number.isFinite(policy.typicalMinUnits) && policy.typicalMinUnits >= 0 && policy.typicalMinUnits <= policy.typicalMaxUnits).toBe(true);
+      }
+      expect(view.description.length).toBeGreaterThan(20);
+      expect(typeof view.tvlUsd).toBe('number');
+      expect(view.allocations.reduce((sum, holding) => sum + holding.pct, 0)).toBeCloseTo(100, 6);
+      for (const holding of view.allocations) expect(holding).toEqual({ label: expect.any(String), type: expect.any(String), valueUsd: expect.any(Number), pct: expect.any(Number) });
+      types[view.id] = view.allocations.map((holding) => holding.type);
+      expect(view.utilizationPct === null || (view.utilizationPct >= 0 && view.utilizationPct <= 100)).toBe(true);
+    }
+    // A tokenized CLO fund holds rwa, a treasury fund treasury, a lending market lending.
+    expect(types).toEqual({
+      'service-jaaa-usdc-vault': ['rwa', 'cash'],
+      'service-jaaa-usdt-vault': ['rwa', 'cash'],
+      'service-justlend-usdt-tron-market': ['lending', 'cash'],
+      'service-ustb-vault': ['treasury', 'cash'],
+    });
+    expect(catalogue.view(catalogue.get('service-justlend-usdt-tron-market'), now).utilizationPct).toBe(71.4);
+    expect(catalogue.view(catalogue.get('service-ustb-vault'), now).utilizationPct).toBeNull();
   });
 });

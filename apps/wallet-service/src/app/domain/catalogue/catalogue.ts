@@ -70,6 +70,10 @@ export class Catalogue {
       apyBps: entry.apyBps,
       processingPolicies: entry.processingPolicies,
       ...(currentApy ? { currentApy } : {}),
+      tvlUsd: entry.profile.tvlUsd,
+      utilizationPct: entry.profile.utilizationPct,
+      description: entry.profile.description,
+      allocations: [...entry.profile.allocations],
     };
   }
 }

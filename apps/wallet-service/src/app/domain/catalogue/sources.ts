@@ -1,4 +1,4 @@
-import type { CatalogueEntry, WalletEnvironmentName } from './types.js';
+import type { CatalogueEntry, ProcessingPolicy, SourceProfile, WalletEnvironmentName } from './types.js';
 
 /** Where and how a source is offered in one environment. */
 interface Offering {
@@ -13,10 +13,25 @@ interface Source extends Omit<CatalogueEntry, 'chain'> {
 }
 
 const ETHEREUM = { sandbox: { chain: 'ethereum_sepolia' }, production: { chain: 'ethereum' } } as const;
-const JAAA_POLICIES = {
-  deposit: { processingTimeBasis: 'business_days', typicalMinUnits: 1, typicalMaxUnits: 2 },
-  redeem: { processingTimeBasis: 'business_days', typicalMinUnits: 1, typicalMaxUnits: 3 },
-} as const;
+const bankingDays = (min: number, max: number): ProcessingPolicy => ({ processingTimeBasis: 'banking_days', typicalMinUnits: min, typicalMaxUnits: max });
+const minutes = (min: number, max: number): ProcessingPolicy => ({ processingTimeBasis: 'elapsed_seconds', typicalMinUnits: min * 60, typicalMaxUnits: max * 60 });
+const JAAA_POLICIES = { deposit: bankingDays(1, 2), redeem: bankingDays(1, 3) };
+
+/** A fund's holdings: each `[label, type, pct]` valued at its share of `tvlUsd`. */
+function fund(description: string, tvlUsd: number, holdings: readonly (readonly [string, 'rwa' | 'treasury' | 'lending' | 'cash', number])[], utilizationPct: number | null = null): SourceProfile {
+  return {
+    description,
+    tvlUsd,
+    utilizationPct,
+    allocations: holdings.map(([label, type, pct]) => ({ label, type, valueUsd: Math.round((tvlUsd * pct) / 100), pct })),
+  };
+}
+
+const JAAA_HOLDINGS = [
+  ['AAA-rated CLO tranches', 'rwa', 96.5],
+  ['Cash and equivalents', 'cash', 3.5],
+] as const;
+const JAAA_DESCRIPTION = "Anemoy's tokenized AAA CLO fund (JAAA) on Centrifuge: a portfolio of AAA-rated collateralized loan obligation tranches; redemptions settle in banking days.";
 
 /**
  * Every yield source (production set of the changelog of Jul 20 to Oct 4, 2026): the JAAA USDC
@@ -33,6 +48,7 @@ const SOURCES: readonly Source[] = [
     protocol: 'centrifuge',
     apyBps: 585,
     processingPolicies: JAAA_POLICIES,
+    profile: fund(JAAA_DESCRIPTION, 412_000_000, JAAA_HOLDINGS),
     offered: ETHEREUM,
   },
   {
@@ -44,6 +60,7 @@ const SOURCES: readonly Source[] = [
     protocol: 'centrifuge',
     apyBps: 570,
     processingPolicies: JAAA_POLICIES,
+    profile: fund(JAAA_DESCRIPTION, 38_000_000, JAAA_HOLDINGS),
     offered: ETHEREUM,
   },
   {
@@ -54,10 +71,15 @@ const SOURCES: readonly Source[] = [
     allocationGroup: 'usdc',
     protocol: 'superstate',
     apyBps: 420,
-    processingPolicies: {
-      deposit: { processingTimeBasis: 'business_days', typicalMinUnits: 0, typicalMaxUnits: 1 },
-      redeem: { processingTimeBasis: 'business_days', typicalMinUnits: 0, typicalMaxUnits: 1 },
-    },
+    processingPolicies: { deposit: bankingDays(0, 1), redeem: bankingDays(0, 1) },
+    profile: fund(
+      "Superstate's tokenized short-duration US Government securities fund (USTB): US Treasury bills and cash; redemptions settle within a banking day.",
+      655_000_000,
+      [
+        ['US Treasury bills', 'treasury', 98.2],
+        ['Cash and equivalents', 'cash', 1.8],
+      ],
+    ),
     offered: ETHEREUM,
   },
   {
@@ -68,10 +90,16 @@ const SOURCES: readonly Source[] = [
     allocationGroup: 'usdt:tron',
     protocol: 'justlend',
     apyBps: null,
-    processingPolicies: {
-      deposit: { processingTimeBasis: 'minutes', typicalMinUnits: 1, typicalMaxUnits: 5 },
-      redeem: { processingTimeBasis: 'minutes', typicalMinUnits: 1, typicalMaxUnits: 10 },
-    },
+    processingPolicies: { deposit: minutes(1, 5), redeem: minutes(1, 10) },
+    profile: fund(
+      'The JustLend USDT lending market on TRON: USDT supplied to over-collateralized borrowers, at the rate the market quotes; withdrawals take minutes while liquidity lasts.',
+      186_000_000,
+      [
+        ['USDT lent to JustLend borrowers', 'lending', 71.4],
+        ['Idle USDT in the market', 'cash', 28.6],
+      ],
+      71.4,
+    ),
     lendingMarket: { currentApyBps: 310 },
     offered: { sandbox: { chain: 'tron_nile', network: 'TRON Nile' }, production: { chain: 'tron', network: 'TRON' } },
   },

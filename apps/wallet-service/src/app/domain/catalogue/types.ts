@@ -1,13 +1,24 @@
-import type { AllocationGroup, WalletToken } from '@service/contracts';
+import type { AllocationGroup, ProcessingTimeBasis, WalletToken, YieldSourceAllocationDto } from '@service/contracts';
 
 export type WalletEnvironmentName = 'sandbox' | 'production';
 
-export type ProcessingTimeBasis = 'business_days' | 'calendar_days' | 'hours' | 'minutes';
+export type { ProcessingTimeBasis };
 
+/** A typical processing time: seconds of elapsed time or banking days, finite, 0 <= min <= max. */
 export interface ProcessingPolicy {
   readonly processingTimeBasis: ProcessingTimeBasis;
   readonly typicalMinUnits: number;
   readonly typicalMaxUnits: number;
+}
+
+/** What a source holds (sandbox figures are fixed). */
+export interface SourceProfile {
+  readonly description: string;
+  /** Total value locked, USD; null when unknown. */
+  readonly tvlUsd: number | null;
+  /** Lending markets: share lent out, in percent; null otherwise. */
+  readonly utilizationPct: number | null;
+  readonly allocations: readonly YieldSourceAllocationDto[];
 }
 
 /** One source of an environment's catalogue, on that environment's chain. */
@@ -22,6 +33,7 @@ export interface CatalogueEntry {
   /** Historical 30-day rate; null until enough history exists. */
   readonly apyBps: number | null;
   readonly processingPolicies: { readonly deposit: ProcessingPolicy; readonly redeem: ProcessingPolicy };
+  readonly profile: SourceProfile;
   /** Lending markets only: the rate the market quotes now, observed hourly. */
   readonly lendingMarket?: { readonly currentApyBps: number };
 }
