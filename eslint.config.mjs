@@ -73,6 +73,7 @@ const layeredServices = [
   ['activity-service', 'workers'],
   ['gvault-service', 'workers'],
   ['microvault-service', 'workers'],
+  ['identity-service', 'workers'],
 ]
   .flatMap(([service, top]) => serviceLayers(service, top))
   .map((block) => ({ ...block, ignores: [...(block.ignores ?? []), '**/*.spec.ts'] }));

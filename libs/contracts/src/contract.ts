@@ -1,4 +1,13 @@
 import type { ActivityPageDto, ActivityQueryDto } from './dto/activity.dto.js';
+import type {
+  ApiKeyDto,
+  ApiKeyPageDto,
+  ApiKeyPrincipal,
+  CreateApiKeyDto,
+  CreatedApiKeyDto,
+  RevokedApiKeyDto,
+  RollApiKeyDto,
+} from './dto/api-key.dto.js';
 import type { GVaultAllowlistDto, GVaultAllowlistParamsDto, GVaultYieldSourceListDto } from './dto/gvault.dto.js';
 import type {
   MicroVaultCreatedVault,
@@ -134,8 +143,23 @@ export interface ActivityContract {
   'activity.feed.list': Rpc<ActivityQueryDto, ActivityPageDto>;
 }
 
+export interface ApiKeyRef {
+  readonly keyId: string;
+}
+
+export interface IdentityContract {
+  'identity.health.check': Rpc<NoInput, HealthReply>;
+  'identity.api-keys.create': Rpc<CreateApiKeyDto, CreatedApiKeyDto>;
+  'identity.api-keys.list': Rpc<PageQueryDto, ApiKeyPageDto>;
+  'identity.api-keys.get': Rpc<ApiKeyRef, ApiKeyDto>;
+  'identity.api-keys.revoke': Rpc<ApiKeyRef, RevokedApiKeyDto>;
+  'identity.api-keys.roll': Rpc<ApiKeyRef & RollApiKeyDto, CreatedApiKeyDto>;
+  /** `ctx` is the gateway's own (no principal yet); the key is the presented bearer value. */
+  'identity.api-keys.authenticate': Rpc<{ readonly key: string }, ApiKeyPrincipal>;
+}
+
 /** Every subject of every service. */
-export interface Contract extends WalletContract, GVaultContract, MicroVaultContract, WebhookContract, ActivityContract {}
+export interface Contract extends WalletContract, GVaultContract, MicroVaultContract, WebhookContract, ActivityContract, IdentityContract {}
 
 export type Subject = keyof Contract;
 export type RequestOf<S extends Subject> = Contract[S]['request'];

@@ -3,7 +3,7 @@
  * that sends and the service that answers. Each service answers in its own queue group, so
  * replicas share the load.
  */
-export const SERVICES = ['wallet', 'gvault', 'microvault', 'webhook', 'activity'] as const;
+export const SERVICES = ['wallet', 'gvault', 'microvault', 'webhook', 'activity', 'identity'] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
 /** Queue group of a service: every replica subscribes with it. */
@@ -73,4 +73,41 @@ export const SUBJECTS = {
     health: healthSubjectOf('activity'),
     feedList: 'activity.feed.list',
   },
+  identity: {
+    health: healthSubjectOf('identity'),
+    apiKeysCreate: 'identity.api-keys.create',
+    apiKeysList: 'identity.api-keys.list',
+    apiKeysGet: 'identity.api-keys.get',
+    apiKeysRevoke: 'identity.api-keys.revoke',
+    apiKeysRoll: 'identity.api-keys.roll',
+    /** The gateway, on a cache miss: `{key}` -> the key's principal, or `unauthenticated`. */
+    apiKeysAuthenticate: 'identity.api-keys.authenticate',
+  },
 } as const satisfies Record<ServiceName, Record<string, string>>;
+
+/**
+ * Messages without a reply (core NATS publish, not request/reply): the subject and its JSON
+ * payload. Not in {@link SUBJECTS}, which lists request subjects only.
+ */
+export const BROADCASTS = {
+  /**
+   * identity-service -> every gateway replica (no queue group): a key stopped working (revoked,
+   * or its expiry or roll grace period passed); each replica evicts it from its cache.
+   */
+  apiKeyRevoked: 'identity.api-keys.revoked',
+  /**
+   * gateway -> one identity-service replica (its queue group): a key was used. Sent at most once a
+   * minute per key and replica, fire and forget; the service records `lastUsedAt`.
+   */
+  apiKeyUsed: 'identity.api-keys.used',
+} as const;
+
+export type Broadcast = (typeof BROADCASTS)[keyof typeof BROADCASTS];
+
+/** The payload of each broadcast. */
+export interface BroadcastPayloads {
+  'identity.api-keys.revoked': { readonly keyId: string };
+  'identity.api-keys.used': { readonly keyId: string };
+}
+
+export type BroadcastPayloadOf<B extends Broadcast> = BroadcastPayloads[B];

@@ -23,6 +23,8 @@ export const ERROR_STATUS = {
   payout_not_found: 404,
   webhook_not_found: 404,
   address_book_entry_not_found: 404,
+  /** API keys (identity-service): an unknown key id, another organization's or a revoked one. */
+  api_key_not_found: 404,
   webhook_duplicate_url: 409,
   duplicate_request_id: 409,
   request_id_conflict: 409,

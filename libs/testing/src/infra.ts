@@ -91,6 +91,9 @@ export function isolatedEventStream(runId: string, natsUrl = TEST_NATS_URL): Iso
 /** Key webhook-service encrypts signing secrets with in tests (never used outside them). */
 export const TEST_WEBHOOK_SECRET_ENCRYPTION_KEY = '74657374'.repeat(8);
 
+/** Pepper identity-service hashes API keys with in tests (never used outside them). */
+export const TEST_IDENTITY_KEY_PEPPER = '70657070'.repeat(8);
+
 /** What a service of a test run is started with: its schema, the run's stream, the test servers. */
 export function serviceTestEnv(schema: string, stream: Pick<IsolatedStream, 'EVENTS_STREAM' | 'EVENTS_SUBJECT_PREFIX'>): Record<string, string> {
   return {
@@ -102,5 +105,6 @@ export function serviceTestEnv(schema: string, stream: Pick<IsolatedStream, 'EVE
     EVENTS_SUBJECT_PREFIX: stream.EVENTS_SUBJECT_PREFIX,
     // Fixed so a restarted webhook-service still reads the secrets it stored; test-only.
     WEBHOOK_SECRET_ENCRYPTION_KEY: TEST_WEBHOOK_SECRET_ENCRYPTION_KEY,
+    IDENTITY_KEY_PEPPER: TEST_IDENTITY_KEY_PEPPER,
   };
 }

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ServiceError } from '@service/errors';
+import { createApiKey, isRole } from './api-keys.js';
 import { createVault, enableOrganization } from './microvaults.js';
 
 /**
@@ -8,12 +9,23 @@ import { createVault, enableOrganization } from './microvaults.js';
  */
 const USAGE = `usage:
   npm run -s admin -- microvaults enable --org <orgId>         enable an organization for MicroVaults (sandbox only)
-  npm run -s admin -- microvaults create-vault --org <orgId>   deploy and register a vault; prints its id`;
+  npm run -s admin -- microvaults create-vault --org <orgId>   deploy and register a vault; prints its id
+  npm run -s admin -- api-keys create --org <orgId> --role <owner|admin|member> --name <name> [--expires-at <ISO 8601>]
+                                                               create an API key; prints the key (shown only once)`;
 
 async function main(argv: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { org: { type: 'string' } } });
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { org: { type: 'string' }, role: { type: 'string' }, name: { type: 'string' }, 'expires-at': { type: 'string' } },
+  });
   const [area, command] = positionals;
   const natsUrl = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
+  if (area === 'api-keys' && command === 'create' && values.org && values.name && isRole(values.role)) {
+    const created = await createApiKey(natsUrl, { orgId: values.org, role: values.role, name: values.name, expiresAt: values['expires-at'] });
+    console.log(created.key);
+    return 0;
+  }
   if (area !== 'microvaults' || !values.org || (command !== 'enable' && command !== 'create-vault')) {
     console.error(USAGE);
     return 2;

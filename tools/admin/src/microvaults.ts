@@ -1,32 +1,13 @@
-import { connectNats, NatsRequester, ServiceClient } from '@service/nats';
 import { ANVIL_DEV_KEYS, type LocalChain, startAnvil } from '@service/chain';
-import { type MicroVaultCreatedVault, type ResponseOf, SUBJECTS } from '@service/contracts';
-
-/** Deploying waits for confirmations, so operator requests get far longer than API requests. */
-const OPERATOR_TIMEOUT_MS = 180_000;
-
-function operatorContext(orgId: string) {
-  return { orgId, principalId: 'operator-cli', role: 'owner' as const, requestId: `admin-${Date.now()}` };
-}
-
-type OperatorSubject = typeof SUBJECTS.microvault.organizationsEnable | typeof SUBJECTS.microvault.vaultsCreate;
-
-/** Sends one operator request to the microvault service over NATS and closes the connection. */
-async function operatorRequest<S extends OperatorSubject>(natsUrl: string, subject: S, orgId: string): Promise<ResponseOf<S>> {
-  const connection = await connectNats({ url: natsUrl, name: 'admin-cli' });
-  try {
-    return await new ServiceClient(new NatsRequester(connection, OPERATOR_TIMEOUT_MS)).request(subject, { ctx: operatorContext(orgId) });
-  } finally {
-    await connection.close();
-  }
-}
+import { type MicroVaultCreatedVault, SUBJECTS } from '@service/contracts';
+import { operatorContext, operatorRequest } from './operator.js';
 
 export function enableOrganization(natsUrl: string, orgId: string): Promise<{ orgId: string; enabledAt: string }> {
-  return operatorRequest(natsUrl, SUBJECTS.microvault.organizationsEnable, orgId);
+  return operatorRequest(natsUrl, SUBJECTS.microvault.organizationsEnable, { ctx: operatorContext(orgId) });
 }
 
 export function createVault(natsUrl: string, orgId: string): Promise<MicroVaultCreatedVault> {
-  return operatorRequest(natsUrl, SUBJECTS.microvault.vaultsCreate, orgId);
+  return operatorRequest(natsUrl, SUBJECTS.microvault.vaultsCreate, { ctx: operatorContext(orgId) });
 }
 
 /**

@@ -9,8 +9,8 @@ import { checkDependencies } from './dependencies.js';
 
 /**
  * `npm start`: the whole system on this machine. Checks PostgreSQL, NATS and Redis, applies every
- * migration, builds the apps, starts the gateway and the five services, waits until the gateway is
- * ready and prints a token for the demo organization. Ctrl-C stops every child.
+ * migration, builds the apps, starts the gateway and the six services, waits until the gateway is
+ * ready and prints an API key and a token for the demo organization. Ctrl-C stops every child.
  */
 const env = process.env;
 const settings = {
@@ -24,6 +24,8 @@ const settings = {
   WEBHOOK_ALLOW_PRIVATE_URLS: env['WEBHOOK_ALLOW_PRIVATE_URLS'] ?? 'true',
   // Dev-only key, the same as docker/compose.yaml's; production reads it from a Secret.
   WEBHOOK_SECRET_ENCRYPTION_KEY: env['WEBHOOK_SECRET_ENCRYPTION_KEY'] ?? '6465762d6f6e6c792d776562686f6f6b2d6b65792d6e6f742d612d7365637265',
+  // Dev-only pepper of API key hashes, the same as docker/compose.yaml's; production reads it from a Secret.
+  IDENTITY_KEY_PEPPER: env['IDENTITY_KEY_PEPPER'] ?? '6465762d6f6e6c792d6964656e746974792d6b65792d7065707065722d2d2d21',
 };
 const APPS = ['gateway', ...SERVICES.map((service) => `${service}-service`)];
 const children = new Map<string, ChildProcess>();
@@ -103,17 +105,30 @@ async function localChainEnv(): Promise<{ gvault: Record<string, string>; microv
   };
 }
 
+/** `npm run -s admin -- <args>` against this stack's NATS. */
+function admin(...args: string[]) {
+  return spawnSync(process.execPath, ['--import', 'tsx', 'tools/admin/src/cli.ts', ...args], {
+    cwd: REPO_ROOT,
+    env: { ...env, NATS_URL: settings.NATS_URL },
+    encoding: 'utf8',
+  });
+}
+
 /** The demo organization enabled for MicroVaults with one vault, through the operator CLI. */
 function setUpDemoMicroVault(): string {
-  const admin = (command: string) =>
-    spawnSync(process.execPath, ['--import', 'tsx', 'tools/admin/src/cli.ts', 'microvaults', command, '--org', DEMO_ORG_ID], {
-      cwd: REPO_ROOT,
-      env: { ...env, NATS_URL: settings.NATS_URL },
-      encoding: 'utf8',
-    });
-  const enabled = admin('enable');
-  const created = enabled.status === 0 ? admin('create-vault') : enabled;
+  const enabled = admin('microvaults', 'enable', '--org', DEMO_ORG_ID);
+  const created = enabled.status === 0 ? admin('microvaults', 'create-vault', '--org', DEMO_ORG_ID) : enabled;
   if (created.status !== 0) return `not created (${(created.stderr || created.stdout).trim()})`;
+  return created.stdout.trim();
+}
+
+/** A new owner API key of the demo organization, through the operator CLI (a new one every start). */
+async function demoApiKey(): Promise<string> {
+  const created = admin('api-keys', 'create', '--org', DEMO_ORG_ID, '--role', 'owner', '--name', 'npm start');
+  if (created.status !== 0) {
+    console.error(`Creating the demo API key failed: ${(created.stderr || created.stdout).trim()}`);
+    await stopAll(1);
+  }
   return created.stdout.trim();
 }
 
@@ -172,16 +187,19 @@ if (!(await waitUntilReady(baseUrl, 60_000))) {
   await stopAll(1);
 }
 const demoVault = settings.SERVICE_ENV === 'sandbox' ? setUpDemoMicroVault() : 'none (production)';
+const apiKey = await demoApiKey();
 const token = await mintDevToken({ orgId: DEMO_ORG_ID, role: 'owner', sub: 'user_demo_owner' }, keys.privateKeyPem);
 say(`
 Service API ready at ${baseUrl} (${settings.SERVICE_ENV})
-  docs:   ${baseUrl}/v2/docs
-  token:  organization ${DEMO_ORG_ID}, role owner, valid 24 h (more: npm run -s token -- --org <id> --role <role>)
+  docs:    ${baseUrl}/v2/docs
+  API key: organization ${DEMO_ORG_ID}, role owner, no expiry (more: POST /v2/api-keys, or npm run -s admin -- api-keys create --org <id> --role <role> --name <name>)
+  token:   organization ${DEMO_ORG_ID}, role owner, valid 24 h (more: npm run -s token -- --org <id> --role <role>)
   MicroVault of ${DEMO_ORG_ID}: ${demoVault}
 
+API_KEY=${apiKey}
 DEV_TOKEN=${token}
 
-  curl -H "Authorization: Bearer $DEV_TOKEN" ${baseUrl}/v2/system/ping
+  curl -H "Authorization: Bearer $API_KEY" ${baseUrl}/v2/system/ping
 
 Press Ctrl-C to stop.
 `);

@@ -16,7 +16,7 @@ afterAll(async () => {
   await nats?.stop();
 });
 
-it('npm start runs the whole system, prints a working dev token and stops every app on Ctrl-C', async () => {
+it('npm start runs the whole system, prints a working API key and dev token and stops every app on Ctrl-C', async () => {
   const port = await freePort();
   nats = await startIsolatedNats();
   const launcher = spawn(process.execPath, ['--import', 'tsx', 'tools/dev/src/start.ts'], {
@@ -52,6 +52,13 @@ it('npm start runs the whole system, prints a working dev token and stops every 
   const ping = await fetch(`http://127.0.0.1:${port}/v2/system/ping`, { headers: { authorization: `Bearer ${token}` } });
   expect(ping.status).toBe(200);
   expect(await ping.json()).toEqual({ message: 'pong' });
+  // The README quickstart: curl -H "Authorization: Bearer $API_KEY" ...
+  const apiKey = output.map((line) => /^API_KEY=(service_sandbox_[0-9A-Za-z]{43})$/.exec(line)?.[1]).find(Boolean);
+  expect(apiKey).toBeDefined();
+  for (const path of ['/v2/system/ping', '/v2/api-keys']) {
+    const withKey = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { authorization: `Bearer ${apiKey}` } });
+    expect(withKey.status).toBe(200);
+  }
   expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
 
   launcher.kill('SIGINT');

@@ -27,6 +27,7 @@ export const SERVICES = [
   'microvault-service',
   'webhook-service',
   'activity-service',
+  'identity-service',
 ] as const;
 export const APPS = [GATEWAY, ...SERVICES] as const;
 export type App = (typeof APPS)[number];
@@ -38,6 +39,7 @@ export const SCHEMA: Record<(typeof SERVICES)[number], string> = {
   'microvault-service': 'microvault',
   'webhook-service': 'webhook',
   'activity-service': 'activity',
+  'identity-service': 'identity',
 };
 
 export const GATEWAY_PORT = 3000;
@@ -63,6 +65,7 @@ export const REQUIRED_ENV: Record<App, string[]> = {
   'microvault-service': [...SERVICE_ENV, 'SEPOLIA_RPC_URL', 'MICROVAULT_OPERATOR_KEY', 'CHAIN_CONFIRMATIONS'],
   'webhook-service': [...SERVICE_ENV, 'WEBHOOK_SECRET_ENCRYPTION_KEY', 'WEBHOOK_ALLOW_PRIVATE_URLS'],
   'activity-service': SERVICE_ENV,
+  'identity-service': [...SERVICE_ENV, 'IDENTITY_KEY_PEPPER'],
 };
 
 /** At least one of each group must be present. */
@@ -71,7 +74,14 @@ export const ONE_OF_ENV: Partial<Record<App, string[][]>> = {
 };
 
 /** Never a plain value in Kubernetes: these come from Secrets. */
-export const SECRET_ENV = ['DATABASE_URL', 'WEBHOOK_SECRET_ENCRYPTION_KEY', 'MICROVAULT_OPERATOR_KEY', 'CHAIN_RPC_URL_ETHEREUM', 'CHAIN_RPC_URL_ETHEREUM_SEPOLIA'];
+export const SECRET_ENV = [
+  'DATABASE_URL',
+  'WEBHOOK_SECRET_ENCRYPTION_KEY',
+  'MICROVAULT_OPERATOR_KEY',
+  'CHAIN_RPC_URL_ETHEREUM',
+  'CHAIN_RPC_URL_ETHEREUM_SEPOLIA',
+  'IDENTITY_KEY_PEPPER',
+];
 
 export const OVERLAYS = {
   sandbox: { dir: 'k8s/overlays/sandbox', namespace: 'service-sandbox', serviceEnv: 'sandbox' },

@@ -7,6 +7,7 @@ export const SERVICE_SCHEMAS = {
   'microvault-service': 'microvault',
   'webhook-service': 'webhook',
   'activity-service': 'activity',
+  'identity-service': 'identity',
 } as const;
 
 export type ServiceApp = keyof typeof SERVICE_SCHEMAS;

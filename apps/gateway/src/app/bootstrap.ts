@@ -2,19 +2,22 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { connectNats, ForwardedJson } from '@service/nats';
+import { connectNats, ForwardedJson, type ServiceClient } from '@service/nats';
 import { NestPinoLogger } from '@service/service-runtime';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config.js';
 import { AppModule } from './app.module.js';
+import { ApiKeyVerifier, identityAuthority, natsKeyBroadcasts } from './auth/api-key-verifier.js';
+import { BearerAuth } from './auth/bearer-auth.js';
 import { TokenVerifier } from './auth/token-verifier.js';
 import { OpenApiDocument } from './docs/docs.controller.js';
 import { HttpErrorFilter } from './http/http-exception.filter.js';
 import { registerRequestHooks } from './http/request-hooks.js';
 import { writeResponsesPerTurn } from './http/response-batch.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
+import { SERVICES_CLIENT } from './services.js';
 
 export interface RunningGateway {
   readonly app: NestFastifyApplication;
@@ -59,13 +62,16 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot({ config, logger, nats, redis }), adapter, {
     logger: new NestPinoLogger(logger),
   });
+  const tokens = new TokenVerifier({
+    publicKeyPem: config.AUTH_PUBLIC_KEY || undefined,
+    jwksUrl: config.AUTH_JWKS_URL || undefined,
+    issuer: config.AUTH_ISSUER,
+    audience: config.AUTH_AUDIENCE,
+  });
+  // API keys: looked up in identity-service on a miss; its revocation broadcasts evict them here.
+  const keys = new ApiKeyVerifier(identityAuthority(app.get<ServiceClient>(SERVICES_CLIENT)), natsKeyBroadcasts(nats));
   registerRequestHooks(app.getHttpAdapter().getInstance(), {
-    verifier: new TokenVerifier({
-      publicKeyPem: config.AUTH_PUBLIC_KEY || undefined,
-      jwksUrl: config.AUTH_JWKS_URL || undefined,
-      issuer: config.AUTH_ISSUER,
-      audience: config.AUTH_AUDIENCE,
-    }),
+    verifier: new BearerAuth(tokens, keys),
     limiter: new RateLimiter(
       redis,
       { read: config.RATE_LIMIT_READ_PER_MINUTE, write: config.RATE_LIMIT_WRITE_PER_MINUTE },
@@ -91,7 +97,12 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     new DocumentBuilder()
       .setTitle('Portfolio Wallet, gtoken and MicroVault API')
       .setVersion('2.0.0')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
+      .addBearerAuth({
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'API key or JWT',
+        description: 'An organization API key (`service_sandbox_...` / `service_prod_...`) or a JWT of a trusted issuer.',
+      })
       .build(),
   );
 

@@ -7,3 +7,4 @@ export * from './wallet.dto.js';
 export * from './microvault.dto.js';
 export * from './activity.dto.js';
 export * from './withdrawal.dto.js';
+export * from './api-key.dto.js';

@@ -82,7 +82,7 @@ function publicKeyOf(pem: string): KeyObject {
 function bearerToken(authorization: string | undefined): string {
   if (!authorization) throw unauthenticated('Missing bearer token: send Authorization: Bearer <token>.');
   const match = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)$/i.exec(authorization.trim());
-  if (!match?.[1]) throw unauthenticated('The Authorization header must be "Bearer <JWT>".');
+  if (!match?.[1]) throw unauthenticated('The Authorization header must be "Bearer <API key>" or "Bearer <JWT>".');
   return match[1];
 }
 

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { toHttpErrorBody, toRpcError } from '@service/errors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import type { Principal, TokenVerifier } from '../auth/token-verifier.js';
+import type { BearerVerifier } from '../auth/bearer-auth.js';
+import type { Principal } from '../auth/token-verifier.js';
 import { AccessLog } from './access-log.js';
 import type { EndpointClass, RateDecision, RateLimiter } from '../rate-limit/rate-limiter.js';
 
@@ -36,12 +37,15 @@ function decide(decision: RateDecision, reply: FastifyReply, done: HookDone): vo
     .send({ error: 'Too many requests; retry with backoff.', code: 'rate_limited' });
 }
 
-/** The slow path: verifies the token (401 when it fails) unless already admitted, then counts in Redis. */
+/**
+ * The slow path: verifies the credential unless already admitted (401 when it fails; 503 when the
+ * identity service does not answer an API key lookup), then counts in Redis.
+ */
 async function authenticateAndLimit(
   request: FastifyRequest,
   reply: FastifyReply,
   done: HookDone,
-  deps: { verifier: TokenVerifier; limiter: RateLimiter },
+  deps: { verifier: BearerVerifier; limiter: RateLimiter },
   admitted: string | undefined,
 ): Promise<void> {
   let identity = admitted;
@@ -49,7 +53,10 @@ async function authenticateAndLimit(
     try {
       identity = admit(request, await deps.verifier.verify(request.headers.authorization));
     } catch (error) {
-      void reply.status(401).send(toHttpErrorBody(toRpcError(error)));
+      // The verifiers' own messages only: never anything of the Authorization header.
+      const payload = toRpcError(error);
+      const unavailable = payload.status === 503;
+      void reply.status(unavailable ? 503 : 401).send(toHttpErrorBody(unavailable ? payload : { status: 401, code: 'unauthenticated', message: payload.message }));
       return;
     }
   }
@@ -62,7 +69,7 @@ async function authenticateAndLimit(
  */
 export function registerRequestHooks(
   fastify: FastifyInstance,
-  deps: { verifier: TokenVerifier; limiter: RateLimiter; logger: Logger },
+  deps: { verifier: BearerVerifier; limiter: RateLimiter; logger: Logger },
 ): void {
   // Declared up front, so every request object has one shape instead of gaining three properties.
   fastify.decorateRequest('requestId', '');

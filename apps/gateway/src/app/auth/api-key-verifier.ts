@@ -1,0 +1,209 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { NatsConnection, Subscription } from '@nats-io/transport-node';
+import { type ApiKeyPrincipal, BROADCASTS, type BroadcastPayloadOf, type RequestContext, SUBJECTS } from '@service/contracts';
+import { ServiceError } from '@service/errors';
+import type { ServiceClient } from '@service/nats';
+import type { Principal } from './token-verifier.js';
+
+/** A verified key is remembered this long at most (never past its expiry); revocations evict it sooner. */
+export const API_KEY_CACHE_TTL_MS = 30_000;
+/** An unknown, revoked or expired key is remembered as such this long, so repeating it costs no lookup. */
+export const API_KEY_NEGATIVE_TTL_MS = 5_000;
+/** `identity.api-keys.used` goes out at most this often per key from one gateway. */
+export const API_KEY_USE_REPORT_MS = 60_000;
+const CACHE_MAX_ENTRIES = 10_000;
+/** Longer than any key (`service_sandbox_` + 43): a longer value is refused without a lookup. */
+const MAX_KEY_LENGTH = 128;
+const KEY_SHAPE = /^service_[A-Za-z0-9_]+$/;
+
+/** One answer for every key that does not work, whatever the reason. */
+export const INVALID_KEY_MESSAGE = 'The API key is invalid, expired or revoked.';
+
+/** The part of the identity service the verifier asks on a miss. */
+export interface KeyAuthority {
+  authenticate(key: string): Promise<ApiKeyPrincipal>;
+}
+
+/** The part of NATS the verifier uses: the revocation broadcast in, the use notice out. */
+export interface KeyBroadcasts {
+  onRevoked(evict: (keyId: string) => void): void;
+  reportUse(keyId: string): void;
+}
+
+interface Entry {
+  /** null: the key does not work. */
+  readonly principal: Principal | null;
+  readonly keyId: string | null;
+  readonly until: number;
+}
+
+/**
+ * Verifies organization API keys (`service_sandbox_...` / `service_prod_...`) for the gateway.
+ * A presented key is remembered under its SHA-256 (never the key itself) for 30 s at most and never
+ * past its expiry; a key that does not work is remembered as such for 5 s. On a miss the identity
+ * service is asked (`identity.api-keys.authenticate`), which does the same work for every key, so
+ * a miss costs the same whether the key exists or not. A revocation broadcast evicts the key's
+ * entries on every replica, and the key id stays refused here for a cache lifetime, so a lookup
+ * that was in flight during the revocation cannot put it back.
+ */
+export class ApiKeyVerifier {
+  private readonly cache = new Map<string, Entry>();
+  /** Cache entries (hashes) of each key id, to evict them by id. */
+  private readonly hashesOf = new Map<string, Set<string>>();
+  /** Key ids revoked recently -> until when they stay refused without asking. */
+  private readonly revoked = new Map<string, number>();
+  /** Key id -> when its next use may be reported. */
+  private readonly reportDue = new Map<string, number>();
+  /** Lookups under way, by hash: concurrent first requests with one key ask once. */
+  private readonly inFlight = new Map<string, Promise<Entry>>();
+
+  constructor(
+    private readonly authority: KeyAuthority,
+    private readonly broadcasts: KeyBroadcasts,
+  ) {
+    broadcasts.onRevoked((keyId) => this.evict(keyId));
+  }
+
+  /** The principal of a key verified recently, without waiting; undefined when it must be looked up (or does not work). */
+  recall(key: string): Principal | undefined {
+    const entry = this.cache.get(hashOf(key));
+    if (entry === undefined || entry.principal === null) return undefined;
+    const now = Date.now();
+    if (entry.until <= now) return undefined;
+    this.noteUse(entry.keyId as string, now);
+    return entry.principal;
+  }
+
+  async verify(key: string): Promise<Principal> {
+    if (key.length > MAX_KEY_LENGTH || !KEY_SHAPE.test(key)) throw invalidKey();
+    const hash = hashOf(key);
+    const now = Date.now();
+    let entry = this.cache.get(hash);
+    if (entry === undefined || entry.until <= now) {
+      let lookup = this.inFlight.get(hash);
+      if (!lookup) {
+        lookup = this.lookUp(key, hash).finally(() => this.inFlight.delete(hash));
+        this.inFlight.set(hash, lookup);
+      }
+      entry = await lookup;
+    }
+    if (entry.principal === null) throw invalidKey();
+    this.noteUse(entry.keyId as string, Date.now());
+    return entry.principal;
+  }
+
+  /** Forgets every cached entry of the key and refuses it for a cache lifetime (a revocation broadcast). */
+  evict(keyId: string): void {
+    const now = Date.now();
+    for (const [id, until] of this.revoked) {
+      if (until > now) break;
+      this.revoked.delete(id);
+    }
+    this.revoked.delete(keyId);
+    this.revoked.set(keyId, now + API_KEY_CACHE_TTL_MS);
+    for (const hash of this.hashesOf.get(keyId) ?? []) this.cache.delete(hash);
+    this.hashesOf.delete(keyId);
+    this.reportDue.delete(keyId);
+  }
+
+  private async lookUp(key: string, hash: string): Promise<Entry> {
+    let found: ApiKeyPrincipal;
+    try {
+      found = await this.authority.authenticate(key);
+    } catch (error) {
+      // Unavailability is not an answer about the key: not remembered, the caller gets the 503.
+      if (error instanceof ServiceError && error.code === 'unauthenticated') return this.remember(hash, null, null);
+      throw error;
+    }
+    const now = Date.now();
+    if ((this.revoked.get(found.keyId) ?? 0) > now) return this.remember(hash, null, null);
+    const expiresAt = found.expiresAt === null ? Number.POSITIVE_INFINITY : Date.parse(found.expiresAt);
+    const principal: Principal = { principalId: `key_${found.keyId}`, orgId: found.orgId, role: found.role };
+    return this.remember(hash, found.keyId, principal, Math.min(now + API_KEY_CACHE_TTL_MS, expiresAt));
+  }
+
+  private remember(hash: string, keyId: string | null, principal: Principal | null, until = Date.now() + API_KEY_NEGATIVE_TTL_MS): Entry {
+    const entry: Entry = { principal, keyId, until };
+    if (this.cache.size >= CACHE_MAX_ENTRIES) this.dropOldest();
+    this.cache.delete(hash);
+    this.cache.set(hash, entry);
+    if (keyId !== null) {
+      let hashes = this.hashesOf.get(keyId);
+      if (!hashes) this.hashesOf.set(keyId, (hashes = new Set()));
+      hashes.add(hash);
+    }
+    return entry;
+  }
+
+  private dropOldest(): void {
+    const oldest = this.cache.entries().next().value;
+    if (!oldest) return;
+    const [hash, entry] = oldest;
+    this.cache.delete(hash);
+    if (entry.keyId !== null) this.hashesOf.get(entry.keyId)?.delete(hash);
+  }
+
+  /** Reports a use to the identity service at most once a minute per key, off the request path. */
+  private noteUse(keyId: string, now: number): void {
+    const due = this.reportDue.get(keyId);
+    if (due !== undefined && due > now) return;
+    if (this.reportDue.size >= CACHE_MAX_ENTRIES) this.reportDue.clear();
+    this.reportDue.set(keyId, now + API_KEY_USE_REPORT_MS);
+    this.broadcasts.reportUse(keyId);
+  }
+}
+
+/** The cache key of a presented key: its SHA-256, so the key itself is never held or logged. */
+function hashOf(key: string): string {
+  return createHash('sha256').update(key).digest('base64');
+}
+
+function invalidKey(): ServiceError {
+  return new ServiceError('unauthenticated', INVALID_KEY_MESSAGE);
+}
+
+/** The gateway's own context on the authentication lookup: there is no principal yet. */
+function authenticationContext(): RequestContext {
+  return { orgId: 'system', principalId: 'gateway-auth', role: 'member', requestId: randomUUID() };
+}
+
+/** The identity service over NATS, as the verifier asks it. */
+export function identityAuthority(services: ServiceClient): KeyAuthority {
+  return {
+    authenticate: (key) => services.request(SUBJECTS.identity.apiKeysAuthenticate, { ctx: authenticationContext(), key }),
+  };
+}
+
+/**
+ * The broadcasts over NATS: every replica subscribes to revocations without a queue group (each
+ * must evict); use notices are plain publishes the identity service's queue group takes.
+ */
+export function natsKeyBroadcasts(nats: NatsConnection): KeyBroadcasts & { close(): void } {
+  let subscription: Subscription | undefined;
+  return {
+    onRevoked(evict) {
+      subscription = nats.subscribe(BROADCASTS.apiKeyRevoked, {
+        callback: (error, message) => {
+          if (error) return;
+          try {
+            const { keyId } = message.json<BroadcastPayloadOf<typeof BROADCASTS.apiKeyRevoked>>();
+            if (typeof keyId === 'string') evict(keyId);
+          } catch {
+            // not a revocation payload
+          }
+        },
+      });
+    },
+    reportUse(keyId) {
+      const payload: BroadcastPayloadOf<typeof BROADCASTS.apiKeyUsed> = { keyId };
+      try {
+        nats.publish(BROADCASTS.apiKeyUsed, JSON.stringify(payload));
+      } catch {
+        // A closed or draining connection: lastUsedAt is best effort.
+      }
+    },
+    close() {
+      subscription?.unsubscribe();
+    },
+  };
+}

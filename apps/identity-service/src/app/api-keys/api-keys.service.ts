@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type {
+  ApiKeyDto,
+  ApiKeyPageDto,
+  ApiKeyPrincipal,
+  CreateApiKeyDto,
+  CreatedApiKeyDto,
+  RequestContext,
+  RevokedApiKeyDto,
+  Role,
+} from '@service/contracts';
+import { ServiceError } from '@service/errors';
+import { NewestFirst } from '@service/pagination';
+import { SERVICE_CONFIG } from '@service/service-runtime';
+import type { IdentityConfig } from '../../config.js';
+import type { ApiKey } from '../../generated/prisma/client.js';
+import { generateKey, isKeyOf, keyHashOf, last4Of, sameHash } from '../domain/api-key-secret.js';
+import { toApiKeyView, toCreatedView } from '../domain/api-key.view.js';
+import { expiryOf, isUsable, requireKeyManager, requireMayGrant, rolledEndOf, successorExpiryOf } from '../domain/key-rules.js';
+import { ApiKeysRepository, type NewApiKeyRow } from '../repositories/api-keys.repository.js';
+import { EndAnnouncer } from './end-announcer.js';
+
+const notFound = () => new ServiceError('api_key_not_found', 'API key not found.');
+/** One answer for an unknown, revoked or expired key and a key of the other environment. */
+const unauthenticated = () => new ServiceError('unauthenticated', 'The API key is invalid, expired or revoked.');
+/** Compared against when no key has the presented hash, so a miss costs what a match costs. */
+const NO_HASH = new Uint8Array(32);
+
+@Injectable()
+export class ApiKeysService {
+  constructor(
+    private readonly keys: ApiKeysRepository,
+    private readonly announcer: EndAnnouncer,
+    @Inject(SERVICE_CONFIG) private readonly config: IdentityConfig,
+  ) {}
+
+  async create(ctx: RequestContext, input: CreateApiKeyDto): Promise<CreatedApiKeyDto> {
+    requireMayGrant(ctx.role, input.role);
+    const { row, secret } = this.newKey(ctx, { name: input.name, role: input.role, expiresAt: expiryOf(input.expiresAt, new Date()) });
+    return toCreatedView(await this.keys.create(row), secret);
+  }
+
+  async list(ctx: RequestContext, query: { cursor?: string; limit?: number }): Promise<ApiKeyPageDto> {
+    requireKeyManager(ctx.role);
+    const page = new NewestFirst('api-keys', {}, query);
+    return page.page(await this.keys.page(ctx.orgId, page), toApiKeyView);
+  }
+
+  async get(ctx: RequestContext, keyId: string): Promise<ApiKeyDto> {
+    requireKeyManager(ctx.role);
+    return toApiKeyView(await this.find(ctx.orgId, keyId));
+  }
+
+  /** Revokes the key and tells every gateway at once (after the commit). */
+  async revoke(ctx: RequestContext, keyId: string): Promise<RevokedApiKeyDto> {
+    requireKeyManager(ctx.role);
+    const key = await this.find(ctx.orgId, keyId);
+    requireMayGrant(ctx.role, key.role as Role);
+    if (!(await this.keys.revoke(key.id, new Date()))) throw notFound();
+    await this.announcer.announceNow();
+    return { id: key.id, revoked: true };
+  }
+
+  /**
+   * A new key of the same name and role; the old one keeps working for `expiresInSeconds` (0: it is
+   * revoked at once and every gateway told).
+   */
+  async roll(ctx: RequestContext, keyId: string, expiresInSeconds = 0): Promise<CreatedApiKeyDto> {
+    requireKeyManager(ctx.role);
+    const old = await this.find(ctx.orgId, keyId);
+    requireMayGrant(ctx.role, old.role as Role);
+    const now = new Date();
+    const { row, secret } = this.newKey(ctx, { name: old.name, role: old.role as Role, expiresAt: successorExpiryOf(old.expiresAt, now) });
+    const created = await this.keys.roll(old.id, rolledEndOf(old.expiresAt, expiresInSeconds, now), row);
+    if (!created) throw notFound();
+    if (expiresInSeconds <= 0) await this.announcer.announceNow();
+    return toCreatedView(created, secret);
+  }
+
+  /**
+   * The principal of a presented key. Whatever the key, the same work is done (the keyed hash, one
+   * lookup by it, a constant-time comparison) and every failure is the same error, so neither the
+   * answer nor its timing tells an unknown key from a revoked, expired or other-environment one.
+   */
+  async authenticate(key: string): Promise<ApiKeyPrincipal> {
+    const hash = keyHashOf(key, this.config.IDENTITY_KEY_PEPPER);
+    const row = await this.keys.findByHash(hash);
+    const matches = sameHash(row?.keyHash ?? NO_HASH, hash);
+    const ofThisEnvironment = isKeyOf(this.config.SERVICE_ENV, key);
+    if (!row || !matches || !ofThisEnvironment || !isUsable(row, new Date())) throw unauthenticated();
+    return { keyId: row.id, orgId: row.orgId, role: row.role as Role, expiresAt: row.expiresAt?.toISOString() ?? null };
+  }
+
+  private async find(orgId: string, keyId: string): Promise<ApiKey> {
+    const key = await this.keys.findActiveInOrg(orgId, keyId);
+    if (!key) throw notFound();
+    return key;
+  }
+
+  private newKey(ctx: RequestContext, fields: { name: string; role: Role; expiresAt: Date | null }): { row: NewApiKeyRow; secret: string } {
+    const secret = generateKey(this.config.SERVICE_ENV);
+    return {
+      secret,
+      row: {
+        id: randomUUID(),
+        orgId: ctx.orgId,
+        name: fields.name,
+        role: fields.role,
+        keyHash: keyHashOf(secret, this.config.IDENTITY_KEY_PEPPER),
+        last4: last4Of(secret),
+        createdBy: ctx.principalId,
+        expiresAt: fields.expiresAt,
+      },
+    };
+  }
+}

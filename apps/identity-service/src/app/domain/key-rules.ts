@@ -1,0 +1,55 @@
+import type { Role } from '@service/contracts';
+import { ServiceError } from '@service/errors';
+
+/**
+ * Who may do what with API keys, and when a key works. Pure rules: no clock but the one passed in.
+ */
+const KEY_MANAGERS: ReadonlySet<Role> = new Set<Role>(['owner', 'admin']);
+
+/** Owners and admins manage keys (a JWT or a key of that role); a member gets `forbidden`. */
+export function requireKeyManager(role: Role): void {
+  if (!KEY_MANAGERS.has(role)) throw new ServiceError('forbidden', 'Only organization owners and admins may manage API keys.');
+}
+
+/**
+ * A caller may create, roll or revoke a key of `keyRole` only when it holds at least that much:
+ * an admin cannot create an owner key (nor roll or revoke one, which would hand it a new owner
+ * key or lock the owners' integrations out).
+ */
+export function requireMayGrant(callerRole: Role, keyRole: Role): void {
+  requireKeyManager(callerRole);
+  if (keyRole === 'owner' && callerRole !== 'owner') {
+    throw new ServiceError('forbidden', 'Only an organization owner may create or manage an owner key.');
+  }
+}
+
+/** The expiry of a new key: absent is never; given, it must be in the future. */
+export function expiryOf(expiresAt: string | undefined, now: Date): Date | null {
+  if (expiresAt === undefined) return null;
+  const at = new Date(expiresAt);
+  if (Number.isNaN(at.getTime())) throw new ServiceError('validation_error', 'expiresAt must be an ISO 8601 date-time.');
+  if (at.getTime() <= now.getTime()) throw new ServiceError('validation_error', 'expiresAt must be in the future.');
+  return at;
+}
+
+/** What rolling does to the old key: revoked at once, or expiring after the grace period (never later than it would have). */
+export type RolledEnd = { readonly revokedAt: Date } | { readonly expiresAt: Date };
+
+export function rolledEndOf(currentExpiry: Date | null, graceSeconds: number, now: Date): RolledEnd {
+  if (graceSeconds <= 0) return { revokedAt: now };
+  const end = new Date(now.getTime() + graceSeconds * 1000);
+  return { expiresAt: currentExpiry && currentExpiry < end ? currentExpiry : end };
+}
+
+/**
+ * The successor's expiry: the old key's, when it had one still ahead (a key made to stop on a date
+ * keeps that date through rolls), otherwise none.
+ */
+export function successorExpiryOf(currentExpiry: Date | null, now: Date): Date | null {
+  return currentExpiry && currentExpiry > now ? currentExpiry : null;
+}
+
+/** A key works until it is revoked or its expiry passes. */
+export function isUsable(key: { readonly revokedAt: Date | null; readonly expiresAt: Date | null }, now: Date): boolean {
+  return key.revokedAt === null && (key.expiresAt === null || key.expiresAt.getTime() > now.getTime());
+}
