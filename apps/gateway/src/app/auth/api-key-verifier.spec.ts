@@ -20,8 +20,12 @@ const valid = (expiresAt: string | null = null) => async (key: string): Promise<
   return { keyId: KEY_ID, orgId: 'org_a', role: 'admin', expiresAt };
 };
 
-beforeEach(() => jest.useFakeTimers({ now: new Date('2026-11-24T10:00:00.000Z') }));
-afterEach(() => jest.useRealTimers());
+beforeEach(() => {
+  jest.useFakeTimers({ now: new Date('2026-11-24T10:00:00.000Z') });
+});
+afterEach(() => {
+  jest.useRealTimers();
+});
 
 describe('ApiKeyVerifier', () => {
   it('turns a key into the principal key_<id> of its organization and role, and remembers it', async () => {
