@@ -37,7 +37,7 @@ const LATER_WARMUP_S = Math.min(WARMUP_S, 1);
  */
 const CPU_PROFILE = process.env['BENCH_CPU_PROF'] === '1';
 const PROFILES_DIR = path.join(RESULTS_DIR, 'profiles');
-const TARGETS = { pingShareOfBare: 0.4, natsShareOfBare: 0.2, p99BelowMs: 25 } as const;
+const TARGETS = { pingShareOfBare: 0.4, natsShareOfBare: 0.2, p99BelowMs: 25, keyPointsBelowPing: 0.05 } as const;
 /** Other processes using more than this share of one core during a scenario make its numbers suspect. */
 const BACKGROUND_WARNING = 0.1;
 /**
@@ -46,7 +46,7 @@ const BACKGROUND_WARNING = 0.1;
  */
 const SUITES = new Set((process.env['BENCH_SUITES'] ?? 'gateway,wallets,webhooks,activity').split(',').map((name) => name.trim()));
 /** Generous bound on the whole run: start-up, three scenarios, the service suites and shutdown. */
-const RUN_BUDGET_MS = (3 * ROUNDS * (WARMUP_S + DURATION_S) + 180 + (SUITES.has('wallets') ? 120 : 0) + (SUITES.has('webhooks') ? 180 : 0) + (SUITES.has('activity') ? 300 : 0)) * 1000;
+const RUN_BUDGET_MS = (4 * ROUNDS * (WARMUP_S + DURATION_S) + 180 + (SUITES.has('wallets') ? 120 : 0) + (SUITES.has('webhooks') ? 180 : 0) + (SUITES.has('activity') ? 300 : 0)) * 1000;
 /**
  * Each scenario's principal spends its own read budget, far above what 50 connections can send in
  * one scenario, so the limiter runs on every request (a real Redis round trip) but never says 429.
@@ -56,7 +56,7 @@ const GATEWAY_ENV = { RATE_LIMIT_READ_PER_MINUTE: '1000000' };
 /** The bare server's req/s of this run, for the service benches' ratios (unset without `gateway`). */
 let bareRequestsPerSecond: number | undefined;
 
-type ScenarioKey = 'bare' | 'ping' | 'nats';
+type ScenarioKey = 'bare' | 'ping' | 'key' | 'nats';
 
 interface Scenario {
   readonly key: ScenarioKey;
@@ -77,12 +77,15 @@ interface Scenario {
   readonly check: (status: number, body: string, headers: Headers) => void;
 }
 
-/** One round: the three scenarios measured one after the other, and their ratios. */
+/** One round: the four scenarios measured one after the other, and their ratios. */
 interface Round {
   readonly bare: Measurement;
   readonly ping: Measurement;
+  /** Ping with an organization API key instead of a JWT: the cached key check against the cached token check. */
+  readonly key: Measurement;
   readonly nats: Measurement;
   readonly pingShare: number;
+  readonly keyShare: number;
   readonly natsShare: number;
 }
 
@@ -179,15 +182,16 @@ async function main(): Promise<void> {
   const hello = await startHelloServer();
   cleanups.push({ name: 'hello server', run: () => stopChild(hello.child) });
 
-  console.log('bench: starting gvault-service and the gateway (isolated schema, stream and signing key)');
+  console.log('bench: starting gvault-service, identity-service and the gateway (isolated schemas, stream and signing key)');
   const profilerEnv = (name: string): Record<string, string> =>
     CPU_PROFILE
       ? { NODE_OPTIONS: `--require ${path.join(HERE, 'cpu-profiler.cjs')}`, BENCH_CPU_PROF_DIR: PROFILES_DIR, BENCH_CPU_PROF_NAME: name }
       : {};
-  const system: TestSystem = await startTestSystem({ services: ['gvault'], gateways: 0, serviceEnv: { gvault: profilerEnv('gvault') } });
+  const system: TestSystem = await startTestSystem({ services: ['gvault', 'identity'], gateways: 0, serviceEnv: { gvault: profilerEnv('gvault') } });
   cleanups.push({ name: 'test system', run: () => system.stop() });
   const gateway = await system.startGateway({ ...GATEWAY_ENV, ...profilerEnv('gateway') });
   const gvault = system.services.get('gvault');
+  const identity = system.services.get('identity');
   const gatewayProcesses = { gateway: gateway.process.child.pid };
   // startTestSystem runs a NATS server of its own for this run; Redis is the machine's.
   const infrastructure = {
@@ -210,6 +214,12 @@ async function main(): Promise<void> {
       expectPong(status, body);
       if (!headers.get('request-id')) throw new Error('the gateway sent no Request-Id header');
     },
+  };
+  const key: Scenario = {
+    ...ping,
+    key: 'key',
+    label: 'gateway GET /v2/system/ping (API key)',
+    headers: { authorization: `Bearer ${await apiKeyFor(gateway.url, await tokenFor('key'))}` },
   };
   const nats: Scenario = {
     key: 'nats',
@@ -237,7 +247,7 @@ async function main(): Promise<void> {
     infrastructure: {},
     // While the bare server is measured the gateway's processes sit idle, but gvault's pollers
     // would still take about 1 % of a core from it: they are stopped meanwhile.
-    paused: [gateway.process.child.pid, gvault?.child.pid, infrastructure.nats],
+    paused: [gateway.process.child.pid, gvault?.child.pid, identity?.child.pid, infrastructure.nats],
     check: expectPong,
   };
   cleanups.push({ name: 'paused processes', run: async () => resume(bare.paused) });
@@ -248,7 +258,7 @@ async function main(): Promise<void> {
     console.log(`bench: round ${index + 1} of ${ROUNDS}`);
     const round: Measurement[] = [];
     // Profiles are sampled in the first round only.
-    for (const scenario of [bare, ping, nats]) {
+    for (const scenario of [bare, ping, key, nats]) {
       round.push(await whilePaused(scenario.paused, () => measure(scenario, { warmUpS: first ? WARMUP_S : LATER_WARMUP_S, profile: first })));
     }
     rounds.push(toRound(round));
@@ -362,12 +372,15 @@ function toRound(measurements: Measurement[]): Round {
   };
   const bare = by('bare');
   const ping = by('ping');
+  const key = by('key');
   const nats = by('nats');
   return {
     bare,
     ping,
+    key,
     nats,
     pingShare: ping.requestsPerSecond / bare.requestsPerSecond,
+    keyShare: key.requestsPerSecond / bare.requestsPerSecond,
     natsShare: nats.requestsPerSecond / bare.requestsPerSecond,
   };
 }
@@ -376,12 +389,20 @@ function report(rounds: Round[]): void {
   // The ratios of the median round; p99 of the worst round.
   const pingShare = median(rounds.map((round) => round.pingShare));
   const natsShare = median(rounds.map((round) => round.natsShare));
+  const keyShare = median(rounds.map((round) => round.keyShare));
+  // Points of bare the API-key ping is below the JWT ping, in the median round of that difference.
+  const keyBelowPing = median(rounds.map((round) => round.pingShare - round.keyShare));
   const pingP99 = Math.max(...rounds.map((round) => round.ping.latencyMs.p99));
   const natsP99 = Math.max(...rounds.map((round) => round.nats.latencyMs.p99));
   const targets = [
     { name: `ping req/s >= ${pct(TARGETS.pingShareOfBare)} of bare`, actual: pct(pingShare), met: pingShare >= TARGETS.pingShareOfBare },
     { name: `NATS route req/s >= ${pct(TARGETS.natsShareOfBare)} of bare`, actual: pct(natsShare), met: natsShare >= TARGETS.natsShareOfBare },
     { name: `ping p99 < ${TARGETS.p99BelowMs} ms`, actual: `${pingP99} ms`, met: pingP99 < TARGETS.p99BelowMs },
+    {
+      name: `API-key ping within ${TARGETS.keyPointsBelowPing * 100} points of the JWT ping (share of bare)`,
+      actual: `${pct(keyShare)} vs ${pct(pingShare)}, ${(keyBelowPing * 100).toFixed(1)} points below`,
+      met: keyBelowPing <= TARGETS.keyPointsBelowPing,
+    },
     { name: `NATS route p99 < ${TARGETS.p99BelowMs} ms`, actual: `${natsP99} ms`, met: natsP99 < TARGETS.p99BelowMs },
   ];
 
@@ -392,7 +413,7 @@ function report(rounds: Round[]): void {
       .map(([name, micros]) => `${name} ${micros ?? '?'}`)
       .join(', ');
   const rows = rounds.flatMap((round, index) =>
-    [round.bare, round.ping, round.nats].map((m) => [
+    [round.bare, round.ping, round.key, round.nats].map((m) => [
       rounds.length > 1 ? `${index + 1}: ${m.label}` : m.label,
       String(m.requestsPerSecond),
       String(m.latencyMs.p50),
@@ -422,15 +443,16 @@ function report(rounds: Round[]): void {
       rateLimitReadPerMinute: Number(GATEWAY_ENV.RATE_LIMIT_READ_PER_MINUTE),
     },
     rounds: rounds.map((each) => ({
-      scenarios: [each.bare, each.ping, each.nats],
-      ratios: { pingToBare: round(each.pingShare, 3), natsToBare: round(each.natsShare, 3) },
+      scenarios: [each.bare, each.ping, each.key, each.nats],
+      ratios: { pingToBare: round(each.pingShare, 3), keyToBare: round(each.keyShare, 3), natsToBare: round(each.natsShare, 3) },
     })),
-    ratios: { pingToBare: round(pingShare, 3), natsToBare: round(natsShare, 3) },
+    ratios: { pingToBare: round(pingShare, 3), keyToBare: round(keyShare, 3), natsToBare: round(natsShare, 3) },
     targets: {
       pingShareOfBare: { required: TARGETS.pingShareOfBare, actual: round(pingShare, 3), met: targets[0]?.met },
       natsShareOfBare: { required: TARGETS.natsShareOfBare, actual: round(natsShare, 3), met: targets[1]?.met },
       pingP99Ms: { below: TARGETS.p99BelowMs, actual: pingP99, met: targets[2]?.met },
-      natsP99Ms: { below: TARGETS.p99BelowMs, actual: natsP99, met: targets[3]?.met },
+      natsP99Ms: { below: TARGETS.p99BelowMs, actual: natsP99, met: targets[4]?.met },
+      keyPointsBelowPing: { atMost: TARGETS.keyPointsBelowPing, actual: round(keyBelowPing, 3), met: targets[3]?.met },
     },
     allTargetsMet: targets.every((target) => target.met),
   };
@@ -495,6 +517,19 @@ async function stopChild(child: ChildProcess, graceMs = 5_000): Promise<void> {
   const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
   await exited;
   clearTimeout(timer);
+}
+
+/** A new API key of the bench organization, made through the gateway with an owner token. */
+async function apiKeyFor(gatewayUrl: string, authorization: string): Promise<string> {
+  const response = await fetch(`${gatewayUrl}/v2/api-keys`, {
+    method: 'POST',
+    headers: { authorization, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'bench', role: 'member' }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const body = (await response.json()) as { key?: unknown };
+  if (response.status !== 201 || typeof body.key !== 'string') throw new Error(`creating the bench API key answered ${response.status}`);
+  return body.key;
 }
 
 function expectPong(status: number, body: string): void {
