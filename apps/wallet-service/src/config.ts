@@ -56,6 +56,11 @@ export const walletConfigSpec = {
     default: '',
     parse: (raw: string) => raw.split(',').map((id) => id.trim()).filter((id) => id !== ''),
   },
+  WALLET_SANDBOX_FAIL_NEXT_PAYOUT: {
+    description: 'sandbox: comma-separated organization ids whose next payout leg fails retryably (armed at boot; also `npm run admin -- wallets fail-next-payout`)',
+    default: '',
+    parse: (raw: string) => raw.split(',').map((id) => id.trim()).filter((id) => id !== ''),
+  },
   WALLET_STELLAR_SETUP_MS: {
     description: 'sandbox: how long the one-time Stellar deposit-address setup waits for approval',
     default: '5000',

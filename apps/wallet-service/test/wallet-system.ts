@@ -102,6 +102,16 @@ export class Client {
     return this.waitFor(`/v2/wallets/${walletId}/deposits/${created.body.id}`, (deposit) => deposit.status === 'completed');
   }
 
+  /** An idle wallet holding `cashUsd` in Sepolia USDC cash and the given amounts in yield sources. */
+  async fundedWallet(cashUsd: string, invested: Record<string, string> = {}): Promise<any> {
+    const wallet = await this.idleWallet();
+    const total = Object.values(invested).reduce((sum, usd) => sum + micros(usd), micros(cashUsd));
+    await this.deposit(wallet.id, (Number(total) / 1e6).toFixed(6));
+    const moves = Object.entries(invested).map(([to, amountUsd]) => ({ from: 'cash:ethereum_sepolia:usdc', to, amountUsd }));
+    if (moves.length > 0) await this.allocateAndSettle(wallet.id, moves);
+    return wallet;
+  }
+
   /** Allocates and waits for the workflow to finish moving the amounts. */
   async allocateAndSettle(walletId: string, allocations: unknown[]): Promise<any> {
     const reply = await this.post(`/v2/wallets/${walletId}/allocate`, { requestId: randomUUID(), allocations });

@@ -111,7 +111,8 @@ describe('POST /v2/wallets', () => {
     ['TRON USDT under usdt', allocations('usdt', [{ yieldSourceId: 'service-justlend-usdt-tron-market', pct: 100 }]), 400, 'invalid_position_weight'],
     ['weights not summing to 100', allocations('usdc', [{ yieldSourceId: JAAA_USDC, pct: 90 }]), 400, 'invalid_position_weight'],
     ['bps not summing to 10000', allocations('usdc', [{ yieldSourceId: JAAA_USDC, targetWeightBps: 9999 }]), 400, 'invalid_position_weight'],
-    ['a fractional pct', allocations('usdc', [{ yieldSourceId: JAAA_USDC, pct: 99.5 }, { yieldSourceId: 'cash', pct: 0.5 }]), 400, 'invalid_position_weight'],
+    // pct takes steps of 0.1 (issue 14): 99.5 is accepted now, 99.95 is not.
+    ['a pct finer than 0.1', allocations('usdc', [{ yieldSourceId: JAAA_USDC, pct: 99.95 }, { yieldSourceId: 'cash', pct: 0.05 }]), 400, 'invalid_position_weight'],
     ['an unknown group', allocations('dai', [{ yieldSourceId: JAAA_USDC, pct: 100 }]), 400, 'validation_error'],
     ['no strategy', {}, 400, 'validation_error'],
   ])('refuses %s', async (_, body, status, code) => {
@@ -299,6 +300,7 @@ describe('OpenAPI', () => {
       '/v2/wallets/{id}/allocate-preview',
       '/v2/wallets/{id}/deposit-addresses/{chain}/enable',
       '/v2/wallets/{id}/deposits',
+      '/v2/wallets/{id}/deposits/lookup',
       '/v2/wallets/{id}/deposits/simulate',
       '/v2/wallets/{id}/deposits/{depositId}',
       '/v2/wallets/{id}/strategy',
@@ -307,6 +309,8 @@ describe('OpenAPI', () => {
       '/v2/wallets/{id}/withdrawals/{withdrawalId}',
       '/v2/wallets/{id}/withdrawals/{withdrawalId}/cancel',
       '/v2/wallets/{id}/withdrawals/{withdrawalId}/payouts/{legIndex}/approve',
+      '/v2/wallets/{id}/withdrawals/{withdrawalId}/payouts/{payoutId}/cancel',
+      '/v2/wallets/{id}/withdrawals/{withdrawalId}/payouts/{payoutId}/retry',
       '/v2/wallets/{id}/yield',
     ]);
   });

@@ -47,7 +47,7 @@ const WITHDRAWAL_FIELDS = [
   'payoutLegs',
   'status',
 ];
-const LEG_FIELDS = ['amountUsd', 'completedAt', 'from', 'startedAt', 'status', 'steps', 'stepsCompleted', 'stepsTotal', 'to'];
+const LEG_FIELDS = ['amountUsd', 'completedAt', 'from', 'id', 'startedAt', 'status', 'steps', 'stepsCompleted', 'stepsTotal', 'to'];
 
 const withdraw = (client: Client, walletId: string, body: object) =>
   client.post(`/v2/wallets/${walletId}/withdrawals`, {
@@ -69,15 +69,7 @@ const insufficient = {
   body: { error: expect.any(String), code: 'insufficient_funds', balance: { totalUsd: expect.any(String), withdrawableUsd: expect.any(String), reservedUsd: expect.any(String) } },
 };
 
-/** A wallet holding `cash` USD in Sepolia USDC cash and the given amounts in yield sources. */
-async function walletWith(client: Client, cashUsd: string, invested: Record<string, string> = {}): Promise<any> {
-  const wallet = await client.idleWallet();
-  const total = Object.values(invested).reduce((sum, usd) => sum + micros(usd), micros(cashUsd));
-  await client.deposit(wallet.id, (Number(total) / 1e6).toFixed(6));
-  const moves = Object.entries(invested).map(([to, amountUsd]) => ({ from: CASH, to, amountUsd }));
-  if (moves.length > 0) await client.allocateAndSettle(wallet.id, moves);
-  return wallet;
-}
+const walletWith = (client: Client, cashUsd: string, invested: Record<string, string> = {}): Promise<any> => client.fundedWallet(cashUsd, invested);
 
 describe('POST /v2/wallets/{id}/withdrawal-preview', () => {
   // Without amountUsd the preview now answers the liquidity question (amountRequestedUsd null, today's

@@ -27,11 +27,14 @@ import type {
   CreateWalletDto,
   DepositDto,
   DepositListDto,
+  DepositListQueryDto,
+  DepositLookupQueryDto,
   SimulateDepositDto,
   UpdateStrategyDto,
   UpdateWalletDto,
   WalletDto,
   WalletListDto,
+  WalletListQueryDto,
   WalletYieldDto,
   WalletYieldSourceListDto,
 } from './dto/wallet.dto.js';
@@ -50,11 +53,15 @@ import type {
   AddressBookEntryCreatedDto,
   AddressBookEntryDeletedDto,
   AddressBookEntryListDto,
+  CancelWithdrawalDto,
   CreateAddressBookEntryDto,
   CreateWithdrawalDto,
   DepositAddressSetupDto,
   WithdrawalDto,
+  PayoutLegDto,
+  PayoutRequestDto,
   WithdrawalListDto,
+  WithdrawalListQueryDto,
   WithdrawalPreviewDto,
   WithdrawalPreviewResponseDto,
 } from './dto/withdrawal.dto.js';
@@ -82,31 +89,38 @@ export interface WalletRef {
 export interface WithdrawalRef extends WalletRef {
   readonly withdrawalId: string;
 }
+export interface PayoutRef extends WithdrawalRef {
+  readonly payoutId: string;
+}
 
 export interface WalletContract {
   'wallet.health.check': Rpc<NoInput, HealthReply>;
   'wallet.yield-sources.list': Rpc<PageQueryDto, WalletYieldSourceListDto>;
   'wallet.wallets.create': Rpc<CreateWalletDto, WalletDto>;
-  'wallet.wallets.list': Rpc<PageQueryDto, WalletListDto>;
+  'wallet.wallets.list': Rpc<WalletListQueryDto, WalletListDto>;
   'wallet.wallets.get': Rpc<WalletRef, WalletDto>;
   'wallet.wallets.update': Rpc<WalletRef & UpdateWalletDto, WalletDto>;
   'wallet.strategy.update': Rpc<WalletRef & UpdateStrategyDto, WalletDto>;
   'wallet.yield.get': Rpc<WalletRef, WalletYieldDto>;
   'wallet.deposits.simulate': Rpc<WalletRef & SimulateDepositDto, DepositDto>;
-  'wallet.deposits.list': Rpc<WalletRef & PageQueryDto, DepositListDto>;
+  'wallet.deposits.list': Rpc<WalletRef & DepositListQueryDto, DepositListDto>;
   'wallet.deposits.get': Rpc<WalletRef & { readonly depositId: string }, DepositDto>;
+  'wallet.deposits.lookup': Rpc<WalletRef & DepositLookupQueryDto, DepositDto>;
   'wallet.rebalances.allocate': Rpc<WalletRef & AllocateDto, AllocationResponseDto>;
   'wallet.rebalances.preview': Rpc<WalletRef & Pick<AllocatePreviewDto, 'allocations'>, AllocatePreviewResponseDto>;
   'wallet.withdrawals.preview': Rpc<WalletRef & WithdrawalPreviewDto, WithdrawalPreviewResponseDto>;
   'wallet.withdrawals.create': Rpc<WalletRef & CreateWithdrawalDto, WithdrawalDto>;
-  'wallet.withdrawals.list': Rpc<WalletRef & PageQueryDto, WithdrawalListDto>;
+  'wallet.withdrawals.list': Rpc<WalletRef & WithdrawalListQueryDto, WithdrawalListDto>;
   'wallet.withdrawals.get': Rpc<WithdrawalRef, WithdrawalDto>;
-  'wallet.withdrawals.cancel': Rpc<WithdrawalRef, WithdrawalDto>;
+  'wallet.withdrawals.cancel': Rpc<WithdrawalRef & CancelWithdrawalDto, WithdrawalDto>;
   'wallet.payouts.approve': Rpc<WithdrawalRef & { readonly legIndex: number }, WithdrawalDto>;
+  'wallet.payouts.retry': Rpc<PayoutRef & PayoutRequestDto, PayoutLegDto>;
+  'wallet.payouts.cancel': Rpc<PayoutRef & PayoutRequestDto, PayoutLegDto>;
   'wallet.address-book.create': Rpc<CreateAddressBookEntryDto, AddressBookEntryCreatedDto>;
   'wallet.address-book.list': Rpc<PageQueryDto, AddressBookEntryListDto>;
   'wallet.address-book.delete': Rpc<{ readonly entryId: string }, AddressBookEntryDeletedDto>;
   'wallet.deposit-addresses.enable': Rpc<WalletRef & { readonly chain: string }, DepositAddressSetupDto>;
+  'wallet.sandbox.fail-next-payout': Rpc<NoInput, { orgId: string; armedAt: string }>;
 }
 
 export interface GVaultContract {

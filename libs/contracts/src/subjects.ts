@@ -29,6 +29,7 @@ export const SUBJECTS = {
     depositsSimulate: 'wallet.deposits.simulate',
     depositsList: 'wallet.deposits.list',
     depositsGet: 'wallet.deposits.get',
+    depositsLookup: 'wallet.deposits.lookup',
     allocate: 'wallet.rebalances.allocate',
     allocatePreview: 'wallet.rebalances.preview',
     withdrawalsPreview: 'wallet.withdrawals.preview',
@@ -37,10 +38,14 @@ export const SUBJECTS = {
     withdrawalsGet: 'wallet.withdrawals.get',
     withdrawalsCancel: 'wallet.withdrawals.cancel',
     payoutsApprove: 'wallet.payouts.approve',
+    payoutsRetry: 'wallet.payouts.retry',
+    payoutsCancel: 'wallet.payouts.cancel',
     addressBookCreate: 'wallet.address-book.create',
     addressBookList: 'wallet.address-book.list',
     addressBookDelete: 'wallet.address-book.delete',
     depositAddressesEnable: 'wallet.deposit-addresses.enable',
+    /** Operator subject (admin CLI), not routed by the gateway: the sandbox fails an organization's next payout retryably. */
+    sandboxFailNextPayout: 'wallet.sandbox.fail-next-payout',
   },
   gvault: {
     health: healthSubjectOf('gvault'),

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { ServiceError } from '@service/errors';
 import { createApiKey, isRole } from './api-keys.js';
 import { createVault, enableOrganization } from './microvaults.js';
+import { failNextPayout } from './wallets.js';
 
 /**
  * Operator commands (`npm run -s admin -- <area> <command> [options]`). They talk to the services
@@ -11,7 +12,8 @@ const USAGE = `usage:
   npm run -s admin -- microvaults enable --org <orgId>         enable an organization for MicroVaults (sandbox only)
   npm run -s admin -- microvaults create-vault --org <orgId>   deploy and register a vault; prints its id
   npm run -s admin -- api-keys create --org <orgId> --role <owner|admin|member> --name <name> [--expires-at <ISO 8601>]
-                                                               create an API key; prints the key (shown only once)`;
+                                                               create an API key; prints the key (shown only once)
+  npm run -s admin -- wallets fail-next-payout --org <orgId>   sandbox only: the organization's next payout leg fails retryably`;
 
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
@@ -24,6 +26,11 @@ async function main(argv: string[]): Promise<number> {
   if (area === 'api-keys' && command === 'create' && values.org && values.name && isRole(values.role)) {
     const created = await createApiKey(natsUrl, { orgId: values.org, role: values.role, name: values.name, expiresAt: values['expires-at'] });
     console.log(created.key);
+    return 0;
+  }
+  if (area === 'wallets' && command === 'fail-next-payout' && values.org) {
+    const armed = await failNextPayout(natsUrl, values.org);
+    console.log(`the next payout of organization ${armed.orgId} fails retryably (armed ${armed.armedAt})`);
     return 0;
   }
   if (area !== 'microvaults' || !values.org || (command !== 'enable' && command !== 'create-vault')) {

@@ -34,6 +34,7 @@ const healthSubjects = new Set<Subject>(SERVICES.map((service) => SUBJECTS[servi
 const OTHER_CALLERS: Partial<Record<Subject, { readonly caller: string; readonly reason: string }>> = {
   [SUBJECTS.microvault.organizationsEnable]: { caller: 'tools/admin/src', reason: 'operator subject, sent by `npm run admin`' },
   [SUBJECTS.microvault.vaultsCreate]: { caller: 'tools/admin/src', reason: 'operator subject, sent by `npm run admin`' },
+  [SUBJECTS.wallet.sandboxFailNextPayout]: { caller: 'tools/admin/src', reason: 'sandbox operator subject, sent by `npm run admin`' },
 };
 
 const serviceSources = new Map<ServiceName, string>(SERVICES.map((service) => [service, sources(`apps/${service}-service/src`)]));

@@ -13,6 +13,8 @@ import { WORK_WAKER } from './injection.js';
 import { RebalancesMsController } from './rebalances/rebalances-ms.controller.js';
 import { RebalancesService } from './rebalances/rebalances.service.js';
 import { PrismaService } from './repositories/prisma.service.js';
+import { SandboxMsController } from './sandbox/sandbox-ms.controller.js';
+import { SandboxService } from './sandbox/sandbox.service.js';
 import { WalletsMsController } from './wallets/wallets-ms.controller.js';
 import { WalletsService } from './wallets/wallets.service.js';
 import { WithdrawalsMsController } from './withdrawals/withdrawals-ms.controller.js';
@@ -38,6 +40,7 @@ export class AppModule {
         WithdrawalsMsController,
         AddressBookMsController,
         DepositAddressesMsController,
+        SandboxMsController,
       ],
       providers: [
         WalletEnvironment,
@@ -48,6 +51,7 @@ export class AppModule {
         WithdrawalsService,
         AddressBookService,
         DepositAddressesService,
+        SandboxService,
         WorkflowSteps,
         WorkflowWorker,
         // Features wake the worker through this token, so none of them imports the workflow layer.

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, MaxLength } from 'class-validator';
 
 const LIMIT = /^(100|[1-9][0-9]?)$/;
 const LIMIT_MESSAGE = 'limit must be an integer from 1 to 100';
@@ -21,4 +21,33 @@ export class PageQueryDto {
   @Transform(({ value }) => (typeof value === 'string' && LIMIT.test(value) ? Number(value) : value))
   @IsInt({ message: LIMIT_MESSAGE })
   limit?: number;
+}
+
+export const LIST_ORDERS = ['asc', 'desc'] as const;
+export type ListOrder = (typeof LIST_ORDERS)[number];
+export const LIST_SORTS = ['createdAt'] as const;
+
+/** A repeatable query parameter as a list: one value, or the array a repeated parameter gives. */
+export const asList = ({ value }: { value: unknown }): unknown => (value === undefined || Array.isArray(value) ? value : [value]);
+
+/**
+ * The list filters the real API documents on wallets, deposits and withdrawals beside `cursor`
+ * and `limit`: `sort` (only `createdAt`), `order` and `createdAtGte`. Each list adds its
+ * repeatable `status`. A cursor is valid only under the filters and order it was made with.
+ */
+export class ListFilterQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({ enum: LIST_SORTS, default: 'createdAt', description: 'The only sort key.' })
+  @IsOptional()
+  @IsIn(LIST_SORTS, { message: 'sort must be createdAt' })
+  sort?: (typeof LIST_SORTS)[number];
+
+  @ApiPropertyOptional({ enum: LIST_ORDERS, default: 'desc', description: '`desc`: newest first; `asc`: oldest first.' })
+  @IsOptional()
+  @IsIn(LIST_ORDERS, { message: 'order must be asc or desc' })
+  order?: ListOrder;
+
+  @ApiPropertyOptional({ format: 'date-time', example: '2026-11-21T00:00:00.000Z', description: 'Only items created at or after this ISO 8601 timestamp.' })
+  @IsOptional()
+  @IsISO8601({ strict: true, strictSeparator: true }, { message: 'createdAtGte must be an ISO 8601 timestamp' })
+  createdAtGte?: string;
 }

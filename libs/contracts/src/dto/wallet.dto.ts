@@ -1,17 +1,20 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
   ArrayMinSize,
   IsArray,
   IsBoolean,
   IsDefined,
+  IsIn,
   IsObject,
   IsOptional,
   IsString,
   IsUUID,
   MaxLength,
+  ValidateBy,
   ValidateNested,
 } from 'class-validator';
+import { asList, ListFilterQueryDto } from './page.dto.js';
 
 /** Wallet chain keys per environment (architecture.md); Stellar only after enabling. */
 export const WALLET_CHAINS = {
@@ -35,7 +38,7 @@ export const WALLET_STATUSES = [
 ] as const;
 export type WalletStatus = (typeof WALLET_STATUSES)[number];
 export const REBALANCE_STATUSES = ['created', 'processing', 'completed', 'failed', 'cancelled'] as const;
-export const DEPOSIT_STATUSES = ['processing', 'completed'] as const;
+export const DEPOSIT_STATUSES = ['processing', 'completed', 'failed'] as const;
 /** The pseudo-source of a strategy group that holds what the targets leave in cash. */
 export const CASH_PSEUDO_SOURCE = 'cash';
 
@@ -148,8 +151,9 @@ export class WalletYieldSourceListDto {
 export class StrategyDto {
   @ApiProperty({
     description:
-      'Per allocation group (`usdc`, `usdt`, `usdt:tron`), a list of `{yieldSourceId, pct}` with integer `pct` summing to 100 ' +
-      '(or `{yieldSourceId, targetWeightBps}` summing to 10000). `cash` may be listed to keep a share in cash.',
+      'Per allocation group (`usdc`, `usdt`, `usdt:tron`), a list of `{yieldSourceId, pct}` with `pct` in steps of 0.1 summing to 100 ' +
+      '(or `{yieldSourceId, targetWeightBps}` summing to 10000); stored exactly as basis points. `cash` may be listed to keep a share in cash. ' +
+      'A rebalance leg below 5 USD is not executed: the amount stays cash and withdrawable.',
     example: { usdc: [{ yieldSourceId: 'service-jaaa-usdc-vault', pct: 100 }] },
   })
   @IsObject()
@@ -180,10 +184,15 @@ export class CreateWalletDto {
 }
 
 export class UpdateWalletDto {
-  @ApiProperty({ maxLength: 200, description: 'The only field this endpoint accepts.' })
-  @IsString()
-  @MaxLength(200)
-  label!: string;
+  @ApiProperty({ type: String, nullable: true, maxLength: 200, description: 'The only field this endpoint accepts; `null` or `""` clears the label.' })
+  @ValidateBy({
+    name: 'labelOrNull',
+    validator: {
+      validate: (value: unknown) => value === null || (typeof value === 'string' && value.length <= 200),
+      defaultMessage: () => 'label must be a string of at most 200 characters, or null',
+    },
+  })
+  label!: string | null;
 }
 
 export class UpdateStrategyDto {
@@ -200,7 +209,7 @@ export class StrategyEntryDto {
   @ApiProperty()
   yieldSourceId!: string;
 
-  @ApiProperty({ type: 'integer' })
+  @ApiProperty({ type: 'number', multipleOf: 0.1, minimum: 0, maximum: 100 })
   pct!: number;
 }
 
@@ -307,8 +316,8 @@ export class WalletYieldPositionDto {
   @ApiProperty()
   name!: string;
 
-  @ApiProperty({ type: 'integer', nullable: true })
-  apyBps!: number | null;
+  @ApiProperty({ type: 'integer', description: "The source's historical 30-day rate; 0 while it has no history yet." })
+  apyBps!: number;
 
   @ApiProperty({ type: 'integer' })
   pct!: number;
@@ -318,6 +327,12 @@ export class WalletYieldPositionDto {
 }
 
 export class WalletYieldDto {
+  @ApiProperty({ format: 'uuid' })
+  walletId!: string;
+
+  @ApiProperty({ example: '100.000000', description: "The wallet's total now." })
+  currentBalanceUsd!: string;
+
   @ApiProperty()
   earnedUsd!: string;
 
@@ -328,7 +343,56 @@ export class WalletYieldDto {
   positions!: WalletYieldPositionDto[];
 }
 
+export class WalletListQueryDto extends ListFilterQueryDto {
+  @ApiPropertyOptional({ type: 'array', items: { type: 'string', enum: [...WALLET_STATUSES] }, description: 'Repeatable: only wallets in these statuses.' })
+  @IsOptional()
+  @Transform(asList)
+  @IsIn(WALLET_STATUSES, { each: true, message: `status must be one of ${WALLET_STATUSES.join(', ')}` })
+  status?: WalletStatus[];
+}
+
 // ---------- deposits ----------
+
+export class DepositListQueryDto extends ListFilterQueryDto {
+  @ApiPropertyOptional({ type: 'array', items: { type: 'string', enum: [...DEPOSIT_STATUSES] }, description: 'Repeatable: only deposits in these statuses.' })
+  @IsOptional()
+  @Transform(asList)
+  @IsIn(DEPOSIT_STATUSES, { each: true, message: `status must be one of ${DEPOSIT_STATUSES.join(', ')}` })
+  status?: (typeof DEPOSIT_STATUSES)[number][];
+}
+
+/** Every chain a deposit can arrive on, in either environment. */
+export const DEPOSIT_CHAINS = [...WALLET_CHAINS.sandbox, ...WALLET_CHAINS.production, 'stellar_testnet', 'stellar'] as const;
+
+/** A transaction id in the format of its chain's family: 0x-hex on EVM, hex on TRON and Stellar, base58 on Solana. */
+export function isTxHashOf(chain: string | undefined, txHash: unknown): boolean {
+  if (typeof txHash !== 'string') return false;
+  const evm = /^0x[0-9a-fA-F]{64}$/.test(txHash);
+  const hex = /^[0-9a-fA-F]{64}$/.test(txHash);
+  const solana = /^[1-9A-HJ-NP-Za-km-z]{64,88}$/.test(txHash);
+  if (chain === undefined) return evm || hex || solana;
+  if (chain.startsWith('solana')) return solana;
+  if (chain.startsWith('tron') || chain.startsWith('stellar')) return hex;
+  return evm;
+}
+
+export class DepositLookupQueryDto {
+  @ApiProperty({ description: "The deposit's transaction id, in its chain's format (0x + 64 hex on EVM, 64 hex on TRON and Stellar, base58 on Solana)." })
+  @IsString()
+  @ValidateBy({
+    name: 'txHashOfChain',
+    validator: {
+      validate: (value: unknown, args) => isTxHashOf((args?.object as DepositLookupQueryDto).chain, value),
+      defaultMessage: () => "txHash is not a transaction id of the chain's format",
+    },
+  })
+  txHash!: string;
+
+  @ApiPropertyOptional({ enum: DEPOSIT_CHAINS, description: 'Restricts the lookup to this chain.' })
+  @IsOptional()
+  @IsIn(DEPOSIT_CHAINS, { message: `chain must be one of ${DEPOSIT_CHAINS.join(', ')}` })
+  chain?: string;
+}
 
 export class SimulateDepositDto {
   @ApiProperty({ example: '100.000000' })
@@ -359,11 +423,11 @@ export class DepositDto {
   @ApiProperty()
   chain!: string;
 
-  @ApiProperty()
-  fromAddress!: string;
+  @ApiProperty({ type: String, nullable: true })
+  fromAddress!: string | null;
 
-  @ApiProperty()
-  txHash!: string;
+  @ApiProperty({ type: String, nullable: true })
+  txHash!: string | null;
 
   @ApiProperty({ enum: DEPOSIT_STATUSES })
   status!: string;

@@ -1,5 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDefined, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsDefined, IsIn, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
+import { asList, ListFilterQueryDto } from './page.dto.js';
 import { PROCESSING_TIME_BASES, type ProcessingTimeBasis, WALLET_TOKENS } from './wallet.dto.js';
 
 export const WITHDRAWAL_STATUSES = ['processing', 'completed', 'partially_completed', 'failed', 'cancelled'] as const;
@@ -13,11 +15,20 @@ export const PAYOUT_LEG_STATUSES = [
   'completed',
   'failed',
   'skipped',
+  'cancelled',
 ] as const;
 
 const AMOUNT_DESCRIPTION = 'USD, a string with at most six decimals or a JSON number with at most six decimals.';
 
 // ---------- withdrawals ----------
+
+export class WithdrawalListQueryDto extends ListFilterQueryDto {
+  @ApiPropertyOptional({ type: 'array', items: { type: 'string', enum: [...WITHDRAWAL_STATUSES] }, description: 'Repeatable: only withdrawals in these statuses.' })
+  @IsOptional()
+  @Transform(asList)
+  @IsIn(WITHDRAWAL_STATUSES, { each: true, message: `status must be one of ${WITHDRAWAL_STATUSES.join(', ')}` })
+  status?: (typeof WITHDRAWAL_STATUSES)[number][];
+}
 
 export class WithdrawalPreviewDto {
   @ApiProperty({ example: 'ethereum_sepolia' })
@@ -90,6 +101,28 @@ export class CreateWithdrawalDto {
   destinationAddress!: string;
 }
 
+/** The body of withdrawal and payout actions: an optional idempotency key. */
+export class PayoutRequestDto {
+  @ApiPropertyOptional({ format: 'uuid', description: 'Idempotency key: a replay answers what the first request answered.' })
+  @IsOptional()
+  @IsUUID()
+  requestId?: string;
+}
+
+export class CancelWithdrawalDto extends PayoutRequestDto {}
+
+/** The path of a payout leg: wallet, withdrawal and leg ids. */
+export class PayoutPathDto {
+  @IsUUID(undefined, { message: 'id must be a UUID' })
+  id!: string;
+
+  @IsUUID(undefined, { message: 'withdrawalId must be a UUID' })
+  withdrawalId!: string;
+
+  @IsUUID(undefined, { message: 'payoutId must be a UUID' })
+  payoutId!: string;
+}
+
 export class PositionRefDto {
   @ApiProperty({ enum: ['cash', 'yield_source', 'external_payout'] })
   kind!: string;
@@ -116,7 +149,13 @@ export class PayoutStepDto {
 }
 
 export class PayoutLegDto {
-  @ApiProperty({ enum: PAYOUT_LEG_STATUSES })
+  @ApiProperty({ format: 'uuid', description: 'Stable id of the leg, for the payout routes.' })
+  id!: string;
+
+  @ApiProperty({
+    enum: PAYOUT_LEG_STATUSES,
+    description: '`skipped`: its withdrawal was cancelled; `cancelled`: this leg alone was cancelled; `failed`: see the retry route.',
+  })
   status!: string;
 
   @ApiProperty()

@@ -9,8 +9,8 @@ export interface DepositObject {
   amount: UsdAmount;
   token: string;
   chain: string;
-  fromAddress: string;
-  txHash: string;
+  fromAddress: string | null;
+  txHash: string | null;
   status: string;
   createdAt: Timestamp;
   completedAt: Timestamp | null;
@@ -30,6 +30,8 @@ export interface PayoutStep {
 }
 
 export interface PayoutLeg {
+  /** Stable id of the leg (uuid), for the payout routes. */
+  id: string;
   status: string;
   amountUsd: UsdAmount;
   from: PositionRef;

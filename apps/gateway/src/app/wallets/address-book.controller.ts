@@ -1,5 +1,5 @@
 import { Controller, Delete, Get, HttpCode, Inject, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   AddressBookEntryCreatedDto,
   AddressBookEntryDeletedDto,
@@ -15,6 +15,7 @@ import {
 } from '@service/contracts';
 import type { ForwardedJson, ServiceClient } from '@service/nats';
 import { ApiStandardErrors } from '../docs/api-errors.js';
+import { OWNERS_AND_ADMINS, RequiredRoles } from '../docs/required-roles.js';
 import { Ctx } from '../http/request-context.js';
 import { UuidParam, ValidBody, ValidQuery } from '../http/validation.js';
 import { SERVICES_CLIENT } from '../services.js';
@@ -31,8 +32,10 @@ export class AddressBookController {
 
   @Post()
   @HttpCode(201)
+  @ApiOperation({ summary: 'Add a payout address (owners and admins; a member gets 403 forbidden)' })
+  @RequiredRoles(...OWNERS_AND_ADMINS)
   @ApiCreatedResponse({ type: AddressBookEntryCreatedDto })
-  @ApiStandardErrors({ forwarded: true, statuses: [400, 409] })
+  @ApiStandardErrors({ forwarded: true, statuses: [400, 403, 409] })
   create(
     @Ctx() ctx: RequestContext,
     @ValidQuery(NoQueryDto) _query: NoQueryDto,
@@ -49,8 +52,10 @@ export class AddressBookController {
   }
 
   @Delete(':entryId')
+  @ApiOperation({ summary: 'Remove a payout address (owners and admins; a member gets 403 forbidden)' })
+  @RequiredRoles(...OWNERS_AND_ADMINS)
   @ApiOkResponse({ type: AddressBookEntryDeletedDto })
-  @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
+  @ApiStandardErrors({ forwarded: true, statuses: [400, 403, 404] })
   remove(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @UuidParam('entryId') entryId: string): Promise<ForwardedJson<AddressBookEntryDeletedDto>> {
     return this.ask(SUBJECTS.wallet.addressBookDelete, ctx, { entryId });
   }

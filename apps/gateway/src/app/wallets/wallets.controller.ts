@@ -9,6 +9,8 @@ import {
   DepositAddressSetupDto,
   DepositDto,
   DepositListDto,
+  DepositListQueryDto,
+  DepositLookupQueryDto,
   NoQueryDto,
   PageQueryDto,
   type RequestContext,
@@ -23,6 +25,7 @@ import {
   UpdateWalletDto,
   WalletDto,
   WalletListDto,
+  WalletListQueryDto,
   WalletYieldDto,
   WalletYieldSourceListDto,
 } from '@service/contracts';
@@ -30,6 +33,7 @@ import { ServiceError } from '@service/errors';
 import type { ForwardedJson, ServiceClient } from '@service/nats';
 import type { GatewayConfig } from '../../config.js';
 import { ApiStandardErrors } from '../docs/api-errors.js';
+import { OWNERS_AND_ADMINS, RequiredRoles } from '../docs/required-roles.js';
 import { Ctx } from '../http/request-context.js';
 import { UuidParam, ValidBody, ValidQuery } from '../http/validation.js';
 import { SERVICES_CLIENT } from '../services.js';
@@ -66,7 +70,8 @@ export class WalletsController {
 
   @Post()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Create a wallet (idempotent on requestId); it starts `creating` and becomes `idle`' })
+  @ApiOperation({ summary: 'Create a wallet (idempotent on requestId); it starts `creating` and becomes `idle`. Every role.' })
+  @RequiredRoles()
   @ApiOkResponse({ type: WalletDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404, 409] })
   create(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @ValidBody(CreateWalletDto) body: CreateWalletDto): Promise<ForwardedJson<WalletDto>> {
@@ -74,10 +79,10 @@ export class WalletsController {
   }
 
   @Get()
-  @ApiOperation({ summary: "The organization's wallets, newest first" })
+  @ApiOperation({ summary: "The organization's wallets, newest first unless order=asc; filters by status and createdAtGte" })
   @ApiOkResponse({ type: WalletListDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400] })
-  list(@Ctx() ctx: RequestContext, @ValidQuery(PageQueryDto) query: PageQueryDto): Promise<ForwardedJson<WalletListDto>> {
+  list(@Ctx() ctx: RequestContext, @ValidQuery(WalletListQueryDto) query: WalletListQueryDto): Promise<ForwardedJson<WalletListDto>> {
     return this.ask(SUBJECTS.wallet.walletsList, ctx, query);
   }
 
@@ -89,7 +94,8 @@ export class WalletsController {
   }
 
   @Patch(':id')
-  @ApiOperation({ summary: 'Rename a wallet: accepts only `label`' })
+  @ApiOperation({ summary: 'Rename a wallet: accepts only `label` (`null` or `""` clears it). Every role.' })
+  @RequiredRoles()
   @ApiOkResponse({ type: WalletDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
   update(
@@ -104,7 +110,8 @@ export class WalletsController {
   }
 
   @Patch(':id/strategy')
-  @ApiOperation({ summary: 'Replace the targets; an autoRebalance wallet then rebalances to them' })
+  @ApiOperation({ summary: 'Replace the targets; an autoRebalance wallet then rebalances to them (legs below 5 USD stay cash). Every role.' })
+  @RequiredRoles()
   @ApiOkResponse({ type: WalletDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404, 409] })
   updateStrategy(
@@ -126,7 +133,8 @@ export class WalletsController {
 
   @Post(':id/deposits/simulate')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Sandbox only: a deposit that settles after a delay' })
+  @ApiOperation({ summary: 'Sandbox only: a deposit that settles after a delay. Every role.' })
+  @RequiredRoles()
   @ApiOkResponse({ type: DepositDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404, 409] })
   simulateDeposit(
@@ -140,10 +148,27 @@ export class WalletsController {
   }
 
   @Get(':id/deposits')
+  @ApiOperation({ summary: "The wallet's deposits, newest first unless order=asc; filters by status and createdAtGte" })
   @ApiOkResponse({ type: DepositListDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
-  deposits(@Ctx() ctx: RequestContext, @ValidQuery(PageQueryDto) query: PageQueryDto, @UuidParam('id') walletId: string): Promise<ForwardedJson<DepositListDto>> {
+  deposits(
+    @Ctx() ctx: RequestContext,
+    @ValidQuery(DepositListQueryDto) query: DepositListQueryDto,
+    @UuidParam('id') walletId: string,
+  ): Promise<ForwardedJson<DepositListDto>> {
     return this.ask(SUBJECTS.wallet.depositsList, ctx, { walletId, ...query });
+  }
+
+  @Get(':id/deposits/lookup')
+  @ApiOperation({ summary: "A deposit of the wallet by its transaction id (on `chain`, when given); 404 deposit_not_found when there is none" })
+  @ApiOkResponse({ type: DepositDto })
+  @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
+  lookupDeposit(
+    @Ctx() ctx: RequestContext,
+    @ValidQuery(DepositLookupQueryDto) query: DepositLookupQueryDto,
+    @UuidParam('id') walletId: string,
+  ): Promise<ForwardedJson<DepositDto>> {
+    return this.ask(SUBJECTS.wallet.depositsLookup, ctx, { walletId, ...query });
   }
 
   @Get(':id/deposits/:depositId')
@@ -161,6 +186,7 @@ export class WalletsController {
   @Post(':id/allocate')
   @HttpCode(200)
   @ApiOperation({ summary: 'Move explicit dollar amounts between positions (owners and admins; idempotent on requestId)' })
+  @RequiredRoles(...OWNERS_AND_ADMINS)
   @ApiOkResponse({ type: AllocationResponseDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 403, 404, 409] })
   allocate(
@@ -174,7 +200,8 @@ export class WalletsController {
 
   @Post(':id/allocate-preview')
   @HttpCode(200)
-  @ApiOperation({ summary: 'The checks of allocate and the positions before and after; changes nothing' })
+  @ApiOperation({ summary: 'The checks of allocate and the positions before and after; changes nothing. Every role.' })
+  @RequiredRoles()
   @ApiOkResponse({ type: AllocatePreviewResponseDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404, 409] })
   preview(
@@ -188,7 +215,8 @@ export class WalletsController {
 
   @Post(':id/deposit-addresses/:chain/enable')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Start the one-time deposit-address setup of a chain that needs it (Stellar); repeating it returns the current state' })
+  @ApiOperation({ summary: 'Start the one-time deposit-address setup of a chain that needs it (Stellar); repeating it returns the current state. Every role.' })
+  @RequiredRoles()
   @ApiOkResponse({ type: DepositAddressSetupDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
   enableDepositAddress(

@@ -1,9 +1,12 @@
 import { Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
+  CancelWithdrawalDto,
   CreateWithdrawalDto,
   NoQueryDto,
-  PageQueryDto,
+  PayoutLegDto,
+  PayoutPathDto,
+  PayoutRequestDto,
   type RequestContext,
   type RequestOf,
   type ResponseOf,
@@ -11,20 +14,27 @@ import {
   SUBJECTS,
   WithdrawalDto,
   WithdrawalListDto,
+  WithdrawalListQueryDto,
   WithdrawalPreviewDto,
   WithdrawalPreviewResponseDto,
 } from '@service/contracts';
 import { ServiceError } from '@service/errors';
 import type { ForwardedJson, ServiceClient } from '@service/nats';
 import { ApiStandardErrors } from '../docs/api-errors.js';
+import { OWNERS_AND_ADMINS, RequiredRoles } from '../docs/required-roles.js';
 import { Ctx } from '../http/request-context.js';
-import { UuidParam, ValidBody, ValidQuery } from '../http/validation.js';
+import { UuidParam, ValidBody, ValidParams, ValidQuery } from '../http/validation.js';
 import { SERVICES_CLIENT } from '../services.js';
 
 /** A payout leg's position in `payoutLegs`, counted from 0. */
 function legIndexOf(raw: string): number {
   if (!/^(0|[1-9][0-9]{0,2})$/.test(raw)) throw new ServiceError('validation_error', 'legIndex must be an integer from 0 to 999.');
   return Number(raw);
+}
+
+/** The request of a payout action: the leg's ids (lower-cased) and the body. */
+function payoutOf(path: PayoutPathDto, body: PayoutRequestDto) {
+  return { walletId: path.id.toLowerCase(), withdrawalId: path.withdrawalId.toLowerCase(), payoutId: path.payoutId.toLowerCase(), ...body };
 }
 
 @ApiTags('withdrawals')
@@ -39,7 +49,8 @@ export class WithdrawalsController {
 
   @Post('withdrawal-preview')
   @HttpCode(200)
-  @ApiOperation({ summary: 'What a withdrawal would take, charge and pay; without amountUsd, the maximum. Changes nothing.' })
+  @ApiOperation({ summary: 'What a withdrawal would take, charge and pay; without amountUsd, what can be withdrawn now. Changes nothing. Every role.' })
+  @RequiredRoles()
   @ApiOkResponse({ type: WithdrawalPreviewResponseDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404, 409] })
   preview(
@@ -53,7 +64,11 @@ export class WithdrawalsController {
 
   @Post('withdrawals')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Withdraw to an external address (idempotent on requestId); one payout leg per position drawn on' })
+  @ApiOperation({
+    summary: 'Withdraw to an external address (idempotent on requestId); one payout leg per position drawn on. Every role.',
+    description: 'The withdrawal starts `processing` and ends `completed`, `partially_completed`, `failed` or `cancelled`.',
+  })
+  @RequiredRoles()
   @ApiOkResponse({ type: WithdrawalDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 403, 404, 409] })
   create(
@@ -66,10 +81,14 @@ export class WithdrawalsController {
   }
 
   @Get('withdrawals')
-  @ApiOperation({ summary: "The wallet's withdrawals, newest first" })
+  @ApiOperation({ summary: "The wallet's withdrawals, newest first unless order=asc; filters by status and createdAtGte" })
   @ApiOkResponse({ type: WithdrawalListDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
-  list(@Ctx() ctx: RequestContext, @ValidQuery(PageQueryDto) query: PageQueryDto, @UuidParam('id') walletId: string): Promise<ForwardedJson<WithdrawalListDto>> {
+  list(
+    @Ctx() ctx: RequestContext,
+    @ValidQuery(WithdrawalListQueryDto) query: WithdrawalListQueryDto,
+    @UuidParam('id') walletId: string,
+  ): Promise<ForwardedJson<WithdrawalListDto>> {
     return this.ask(SUBJECTS.wallet.withdrawalsList, ctx, { walletId, ...query });
   }
 
@@ -87,7 +106,8 @@ export class WithdrawalsController {
 
   @Post('withdrawals/:withdrawalId/cancel')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Cancel a withdrawal none of whose payouts has been broadcast' })
+  @ApiOperation({ summary: 'Cancel a withdrawal none of whose payouts has been broadcast (idempotent on requestId). Every role.' })
+  @RequiredRoles()
   @ApiOkResponse({ type: WithdrawalDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404, 409] })
   cancel(
@@ -95,13 +115,45 @@ export class WithdrawalsController {
     @ValidQuery(NoQueryDto) _query: NoQueryDto,
     @UuidParam('id') walletId: string,
     @UuidParam('withdrawalId') withdrawalId: string,
+    @ValidBody(CancelWithdrawalDto) body: CancelWithdrawalDto,
   ): Promise<ForwardedJson<WithdrawalDto>> {
-    return this.ask(SUBJECTS.wallet.withdrawalsCancel, ctx, { walletId, withdrawalId });
+    return this.ask(SUBJECTS.wallet.withdrawalsCancel, ctx, { walletId, withdrawalId, ...body });
+  }
+
+  @Post('withdrawals/:withdrawalId/payouts/:payoutId/retry')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Run a failed payout leg again (owners and admins; idempotent on requestId)',
+    description:
+      'Only a leg whose failure is retryable: it is re-planned (`planning`) and runs again, and a withdrawal that had settled processes again. ' +
+      'A leg that failed for good: 409 `payout_not_retryable`; one completed, skipped or cancelled: 409 `payout_already_terminal`; one not failed: 409 `payout_in_progress`; unknown: 404 `payout_not_found`.',
+  })
+  @RequiredRoles(...OWNERS_AND_ADMINS)
+  @ApiOkResponse({ type: PayoutLegDto, description: 'The leg, back in `planning`.' })
+  @ApiStandardErrors({ forwarded: true, statuses: [400, 403, 404, 409] })
+  retryPayout(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @ValidParams(PayoutPathDto) path: PayoutPathDto, @ValidBody(PayoutRequestDto) body: PayoutRequestDto) {
+    return this.ask(SUBJECTS.wallet.payoutsRetry, ctx, payoutOf(path, body));
+  }
+
+  @Post('withdrawals/:withdrawalId/payouts/:payoutId/cancel')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Cancel one payout leg before it is broadcast (owners and admins; idempotent on requestId)',
+    description:
+      'Its money stays in the wallet; once every leg has ended the withdrawal is `partially_completed` (another leg delivered) or `cancelled`. ' +
+      'A broadcast leg: 409 `payout_in_progress`; an ended one: 409 `payout_already_terminal`; unknown: 404 `payout_not_found`.',
+  })
+  @RequiredRoles(...OWNERS_AND_ADMINS)
+  @ApiOkResponse({ type: PayoutLegDto, description: 'The leg, `cancelled`.' })
+  @ApiStandardErrors({ forwarded: true, statuses: [400, 403, 404, 409] })
+  cancelPayout(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @ValidParams(PayoutPathDto) path: PayoutPathDto, @ValidBody(PayoutRequestDto) body: PayoutRequestDto) {
+    return this.ask(SUBJECTS.wallet.payoutsCancel, ctx, payoutOf(path, body));
   }
 
   @Post('withdrawals/:withdrawalId/payouts/:legIndex/approve')
   @HttpCode(200)
   @ApiOperation({ summary: 'Approve a payout leg waiting for the customer (owners and admins)' })
+  @RequiredRoles(...OWNERS_AND_ADMINS)
   @ApiParam({ name: 'legIndex', description: "Position of the leg in payoutLegs, from 0", schema: { type: 'integer', minimum: 0 } })
   @ApiOkResponse({ type: WithdrawalDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 403, 404, 409] })

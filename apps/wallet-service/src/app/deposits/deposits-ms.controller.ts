@@ -17,6 +17,11 @@ export class DepositsMsController {
     return this.deposits.list(ctx, input);
   }
 
+  @Handles(SUBJECTS.wallet.depositsLookup)
+  lookup({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.wallet.depositsLookup>): Promise<DepositDto> {
+    return this.deposits.lookup(ctx, input);
+  }
+
   @Handles(SUBJECTS.wallet.depositsGet)
   get({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.wallet.depositsGet>): Promise<DepositDto> {
     return this.deposits.get(ctx, input);

@@ -3,15 +3,16 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { DepositDto, DepositListDto, RequestContext, RequestOf, SUBJECTS } from '@service/contracts';
 import { ServiceError } from '@service/errors';
 import { parseUsd } from '@service/money';
-import { NewestFirst } from '@service/pagination';
+import { KeysetPage } from '@service/pagination';
 import { OutboxRelayService } from '@service/service-runtime';
 import { deriveDepositAddresses } from '../domain/addresses/deposit-addresses.js';
-import { simulatedTxHash } from '../domain/addresses/tx-hash.js';
+import { normalizedTxHash, simulatedTxHash } from '../domain/addresses/tx-hash.js';
 import { depositView } from '../domain/deposit-view.js';
+import { listFiltersOf } from '../domain/list-filters.js';
 import { checkChainToken, tokensOf } from '../domain/positions.js';
 import { WalletEnvironment } from '../environment/wallet-environment.js';
 import { inTransaction } from '../repositories/db.js';
-import { createDeposit, findDeposit, listDeposits } from '../repositories/deposits.repository.js';
+import { createDeposit, findDeposit, findDepositByTxHash, listDeposits } from '../repositories/deposits.repository.js';
 import { PrismaService } from '../repositories/prisma.service.js';
 import { lockWallet, requireWallet } from '../repositories/wallets.repository.js';
 
@@ -65,8 +66,18 @@ export class DepositsService {
 
   async list(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.depositsList>): Promise<DepositListDto> {
     await requireWallet(this.prisma, ctx.orgId, input.walletId);
-    const page = new NewestFirst(LIST, { walletId: input.walletId }, input);
-    return page.page(await listDeposits(this.prisma, input.walletId, page), depositView);
+    const filters = listFiltersOf(input, { walletId: input.walletId });
+    const page = new KeysetPage(LIST, filters.bound, input, { order: filters.order });
+    return page.page(await listDeposits(this.prisma, input.walletId, filters.where, page), depositView);
+  }
+
+  /** The wallet's deposit with this transaction id (on `chain`, when given); `deposit_not_found` otherwise. */
+  async lookup(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.depositsLookup>): Promise<DepositDto> {
+    await requireWallet(this.prisma, ctx.orgId, input.walletId);
+    if (input.chain !== undefined && !this.env.allChains.includes(input.chain)) {
+      throw new ServiceError('unsupported_chain', `Chain ${input.chain} is not one of this environment's chains (${this.env.allChains.join(', ')}).`);
+    }
+    return depositView(await findDepositByTxHash(this.prisma, input.walletId, normalizedTxHash(input.txHash), input.chain));
   }
 
   async get(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.depositsGet>): Promise<DepositDto> {

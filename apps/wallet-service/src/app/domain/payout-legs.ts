@@ -1,8 +1,9 @@
 import type { PayoutLeg } from '@service/contracts';
 import { simulatedTxHash } from './addresses/tx-hash.js';
+import type { StoredLeg } from './withdrawal-view.js';
 
-/** Leg statuses no step changes any more. */
-export const TERMINAL_LEG_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'skipped']);
+/** Leg statuses no step changes any more (a retry may run a retryable `failed` leg again). */
+export const TERMINAL_LEG_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'skipped', 'cancelled']);
 /** Leg statuses whose transactions are on chain (or done): a withdrawal can no longer be cancelled. */
 export const BROADCAST_LEG_STATUSES: ReadonlySet<string> = new Set(['broadcasted', 'processing', 'completed', 'failed']);
 
@@ -45,21 +46,31 @@ export function advanceLeg(leg: PayoutLeg, input: { chains: readonly string[]; f
   return 'moved';
 }
 
-/** A leg of a cancelled withdrawal: it and its steps are `skipped`. */
-export function skipLeg(leg: PayoutLeg, now: Date): void {
+/** A leg that will not run: `skipped` (its withdrawal was cancelled) or `cancelled` (this leg was); its steps are `skipped`. */
+export function skipLeg(leg: PayoutLeg, now: Date, status: 'skipped' | 'cancelled' = 'skipped'): void {
   for (const step of leg.steps) step.status = 'skipped';
-  Object.assign(leg, { status: 'skipped', completedAt: now.toISOString() });
+  Object.assign(leg, { status, completedAt: now.toISOString() });
+}
+
+/** A retried leg: back to `planning` with fresh steps, as if new. */
+export function restartLeg(leg: StoredLeg, now: Date): void {
+  for (const step of leg.steps) Object.assign(step, { status: 'pending', txHash: null, txStatus: null });
+  Object.assign(leg, { status: 'planning', startedAt: now.toISOString(), completedAt: null, stepsCompleted: 0 });
+  delete leg.retryable;
 }
 
 /**
- * The withdrawal's status once every leg is terminal: `completed` when each delivered (or was
- * skipped), `partially_completed` when some delivered and some failed, `failed` when none
- * delivered; null while a leg is still running.
+ * The withdrawal's status once every leg is terminal: `completed` when each delivered (or was skipped),
+ * `partially_completed` when some delivered and another failed or was cancelled, `failed` when
+ * none delivered and one failed, `cancelled` when every leg was cancelled; null while a leg is
+ * still running.
  */
-export function settledStatus(legs: readonly PayoutLeg[]): 'completed' | 'partially_completed' | 'failed' | null {
+export function settledStatus(legs: readonly PayoutLeg[]): 'completed' | 'partially_completed' | 'failed' | 'cancelled' | null {
   if (!legs.every((leg) => TERMINAL_LEG_STATUSES.has(leg.status))) return null;
   const delivered = legs.some((leg) => leg.status === 'completed');
   const failed = legs.some((leg) => leg.status === 'failed');
-  if (!failed) return 'completed';
-  return delivered ? 'partially_completed' : 'failed';
+  const cancelled = legs.some((leg) => leg.status === 'cancelled');
+  if (!failed && !cancelled) return delivered ? 'completed' : 'cancelled';
+  if (delivered) return 'partially_completed';
+  return failed ? 'failed' : 'cancelled';
 }

@@ -56,12 +56,18 @@ function sourceRef(positionId: string, catalogue: Catalogue): PayoutLeg['from'] 
   return { kind: 'yield_source', id: positionId, label: catalogue.find(positionId)?.name ?? positionId };
 }
 
-/** A new leg in `planning`: redeem first when the money sits in a yield source, then the transfer out. */
-export function newLeg(draw: { positionId: string; amount: bigint }, destination: Destination, catalogue: Catalogue, now: Date): PayoutLeg {
-  const from = sourceRef(draw.positionId, catalogue);
+/** The steps of a leg from `from` to the destination: redeem first when the money sits in a yield source, then the transfer out. */
+export function stepsOf(from: PayoutLeg['from'], destination: Destination): PayoutStep[] {
   const transfer = pendingStep(`Send ${destination.token.toUpperCase()} to ${destination.address} on ${chainName(destination.chain)}`);
-  const steps = from.kind === 'yield_source' ? [pendingStep(`Redeem from ${from.label}`), transfer] : [transfer];
+  return from.kind === 'yield_source' ? [pendingStep(`Redeem from ${from.label}`), transfer] : [transfer];
+}
+
+/** A new leg in `planning` with its stable `id`. */
+export function newLeg(id: string, draw: { positionId: string; amount: bigint }, destination: Destination, catalogue: Catalogue, now: Date): PayoutLeg {
+  const from = sourceRef(draw.positionId, catalogue);
+  const steps = stepsOf(from, destination);
   return {
+    id,
     status: 'planning',
     amountUsd: formatUsd(draw.amount),
     from,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { PayoutLeg } from '@service/contracts';
 import { Catalogue } from './catalogue/catalogue.js';
-import { advanceLeg, settledStatus, skipLeg } from './payout-legs.js';
+import { advanceLeg, restartLeg, settledStatus, skipLeg } from './payout-legs.js';
 import { drawAmounts, newLeg } from './payout-plan.js';
 import { checkLimit, parseWithdrawalPolicies, policyOf } from './withdrawal-policy.js';
 import { processingEstimate, secondsDuration } from './processing-estimate.js';
@@ -37,10 +37,12 @@ describe('drawAmounts', () => {
 
 describe('payout legs', () => {
   const chains = ['ethereum_sepolia', 'solana_devnet'];
+  const LEG_ID = '00000000-0000-4000-8000-000000000001';
 
   it('redeems then transfers a yield-source leg, one stage at a time, with confirmed transactions', () => {
-    const leg: PayoutLeg = newLeg({ positionId: 'service-jaaa-usdc-vault', amount: 7_000_000n }, destination, catalogue, now);
+    const leg: PayoutLeg = newLeg(LEG_ID, { positionId: 'service-jaaa-usdc-vault', amount: 7_000_000n }, destination, catalogue, now);
     expect(leg).toMatchObject({
+      id: LEG_ID,
       status: 'planning',
       amountUsd: '7.000000',
       from: { kind: 'yield_source', id: 'service-jaaa-usdc-vault', label: 'Anemoy AAA CLO Fund (JAAA), USDC' },
@@ -68,14 +70,26 @@ describe('payout legs', () => {
   });
 
   it('fails a leg meant to fail at its first confirmation, and skips cancelled ones', () => {
-    const leg = newLeg({ positionId: 'cash:ethereum_sepolia:usdc', amount: 1n }, destination, catalogue, now);
+    const leg = newLeg(LEG_ID, { positionId: 'cash:ethereum_sepolia:usdc', amount: 1n }, destination, catalogue, now);
     leg.status = 'pending_broadcast';
     expect(advanceLeg(leg, { chains: ['solana_devnet'], fails: true, now })).toBe('moved');
     expect(advanceLeg(leg, { chains: ['solana_devnet'], fails: true, now })).toBe('failed');
     expect(leg.steps[0]).toMatchObject({ status: 'failed', txStatus: 'failed' });
-    const other = newLeg({ positionId: 'cash:ethereum_sepolia:usdc', amount: 1n }, destination, catalogue, now);
+    const other = newLeg(LEG_ID, { positionId: 'cash:ethereum_sepolia:usdc', amount: 1n }, destination, catalogue, now);
     skipLeg(other, now);
     expect(other).toMatchObject({ status: 'skipped', completedAt: now.toISOString(), steps: [{ status: 'skipped' }] });
+    restartLeg(leg, now);
+    expect(leg).toMatchObject({ id: LEG_ID, status: 'planning', completedAt: null, stepsCompleted: 0, steps: [{ status: 'pending', txHash: null, txStatus: null }] });
+  });
+
+  it('settles a withdrawal by what its legs did: delivered, partly, failed or cancelled', () => {
+    const legs = (...statuses: string[]) => statuses.map((status) => ({ status }) as PayoutLeg);
+    expect(settledStatus(legs('completed', 'completed'))).toBe('completed');
+    expect(settledStatus(legs('completed', 'failed'))).toBe('partially_completed');
+    expect(settledStatus(legs('completed', 'cancelled'))).toBe('partially_completed');
+    expect(settledStatus(legs('failed', 'cancelled'))).toBe('failed');
+    expect(settledStatus(legs('cancelled', 'cancelled'))).toBe('cancelled');
+    expect(settledStatus(legs('completed', 'processing'))).toBeNull();
   });
 
   it.each([

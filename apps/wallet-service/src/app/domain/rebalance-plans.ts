@@ -6,6 +6,8 @@ import { groupOfCash, homeCashOf, isCashPositionId, parseCashPositionId } from '
 import type { Strategy } from './strategy.js';
 
 const FULL_BPS = 10_000n;
+/** A rebalance leg below 5 USD is not executed: its amount stays cash (and withdrawable). */
+export const MIN_REBALANCE_LEG = 5_000_000n;
 
 function sourceTargets(strategy: Strategy, group: AllocationGroup): { yieldSourceId: string; bps: number }[] {
   return (strategy[group] ?? []).filter((target) => target.yieldSourceId !== 'cash');
@@ -16,7 +18,7 @@ export function planDepositAllocation(strategy: Strategy, cashId: string, amount
   const group = groupOfCash(parseCashPositionId(cashId, env.allChains));
   return sourceTargets(strategy, group)
     .map((target) => ({ from: cashId, to: target.yieldSourceId, amount: (amount * BigInt(target.bps)) / FULL_BPS }))
-    .filter((move) => move.amount > 0n);
+    .filter((move) => move.amount >= MIN_REBALANCE_LEG);
 }
 
 export function groupOfRow(row: PositionRow, env: WalletChains): AllocationGroup | undefined {
@@ -33,7 +35,7 @@ function planGroup(group: AllocationGroup, strategy: Strategy, rows: PositionRow
   const sells: Move[] = [];
   for (const row of members.filter((member) => !isCashPositionId(member.positionId))) {
     const excess = row.amount - row.reserved - (targets.get(row.positionId) ?? 0n);
-    if (excess > 0n) sells.push({ from: row.positionId, to: home, amount: excess });
+    if (excess >= MIN_REBALANCE_LEG) sells.push({ from: row.positionId, to: home, amount: excess });
   }
   const held = new Map(members.map((row) => [row.positionId, row.amount - row.reserved]));
   const cash = members.filter((row) => isCashPositionId(row.positionId)).map((row) => row.positionId);
@@ -45,7 +47,7 @@ function planGroup(group: AllocationGroup, strategy: Strategy, rows: PositionRow
     for (const [cashId, available] of cashAvailable) {
       if (missing <= 0n) break;
       const take = available < missing ? available : missing;
-      if (take <= 0n) continue;
+      if (take < MIN_REBALANCE_LEG) continue;
       buys.push({ from: cashId, to: sourceId, amount: take });
       cashAvailable.set(cashId, available - take);
       missing -= take;

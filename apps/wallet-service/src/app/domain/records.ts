@@ -23,8 +23,8 @@ export interface DepositRecord {
   readonly amount: bigint;
   readonly token: string;
   readonly chain: string;
-  readonly fromAddress: string;
-  readonly txHash: string;
+  readonly fromAddress: string | null;
+  readonly txHash: string | null;
   readonly status: string;
   readonly settleAt: Date;
   readonly createdAt: Date;

@@ -14,7 +14,19 @@ describe('parseStrategy', () => {
     });
   });
 
+  it('takes pct in steps of 0.1, stored exactly as basis points', () => {
+    expect(parseStrategy({ usdc: [{ yieldSourceId: 'service-jaaa-usdc-vault', pct: 33.3 }, { yieldSourceId: 'service-ustb-vault', pct: 66.7 }] }, catalogue)).toEqual({
+      usdc: [
+        { yieldSourceId: 'service-jaaa-usdc-vault', bps: 3330 },
+        { yieldSourceId: 'service-ustb-vault', bps: 6670 },
+      ],
+    });
+    expect(parseStrategy({ usdc: [{ yieldSourceId: 'service-jaaa-usdc-vault', pct: 0.1 }, { yieldSourceId: 'cash', pct: 99.9 }] }, catalogue).usdc?.[0]?.bps).toBe(10);
+  });
+
   it.each([
+    [{ usdc: [{ yieldSourceId: 'service-jaaa-usdc-vault', pct: 33.33 }, { yieldSourceId: 'cash', pct: 66.67 }] }, 'invalid_position_weight'],
+    [{ usdc: [{ yieldSourceId: 'service-jaaa-usdc-vault', pct: 33.3 }, { yieldSourceId: 'cash', pct: 66.6 }] }, 'invalid_position_weight'],
     [{ usdc: [{ yieldSourceId: 'service-jaaa-usdc-vault', pct: 50, targetWeightBps: 5000 }] }, 'validation_error'],
     [{ usdc: [{ yieldSourceId: 'service-jaaa-usdc-vault', pct: 50 }, { yieldSourceId: 'service-jaaa-usdc-vault', pct: 50 }] }, 'invalid_position_weight'],
     [{ usdc: [{ yieldSourceId: 'service-jaaa-usdc-vault', pct: -10 }, { yieldSourceId: 'cash', pct: 110 }] }, 'invalid_position_weight'],

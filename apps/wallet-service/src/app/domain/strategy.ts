@@ -31,10 +31,13 @@ function parseEntry(group: string, entry: unknown): { yieldSourceId: string; bps
   }
   const weight = hasPct ? entry['pct'] : entry['targetWeightBps'];
   const max = hasPct ? 100 : FULL_BPS;
-  if (typeof weight !== 'number' || !Number.isInteger(weight) || weight < 0 || weight > max) {
-    throw weightError(`${hasPct ? 'pct' : 'targetWeightBps'} of ${entry['yieldSourceId']} must be an integer from 0 to ${max}.`);
+  // pct in steps of 0.1 is a whole multiple of 10 basis points, stored exactly.
+  const bps = typeof weight === 'number' ? (hasPct ? Math.round(weight * 100) : weight) : Number.NaN;
+  const exact = hasPct ? Math.abs((weight as number) * 100 - bps) < 1e-6 && bps % 10 === 0 : Number.isInteger(weight);
+  if (typeof weight !== 'number' || !exact || weight < 0 || weight > max) {
+    throw weightError(`${hasPct ? 'pct' : 'targetWeightBps'} of ${entry['yieldSourceId']} must be ${hasPct ? 'a number in steps of 0.1' : 'an integer'} from 0 to ${max}.`);
   }
-  return { yieldSourceId: entry['yieldSourceId'], bps: hasPct ? weight * 100 : weight };
+  return { yieldSourceId: entry['yieldSourceId'], bps };
 }
 
 function parseGroup(group: AllocationGroup, entries: unknown, catalogue: Catalogue): { yieldSourceId: string; bps: number }[] {

@@ -78,8 +78,11 @@ export function walletView(wallet: WalletRecord, positions: ValuedPosition[], ca
   };
 }
 
-/** What the wallet has earned and earns in a year at the sources' current rates. */
-export function yieldView(valued: ValuedPosition[], catalogue: Catalogue): WalletYieldDto {
+/**
+ * What the wallet has earned and earns in a year at the sources' current rates; each position's
+ * `apyBps` is its source's historical rate, 0 while the source has none yet.
+ */
+export function yieldView(walletId: string, valued: ValuedPosition[], catalogue: Catalogue): WalletYieldDto {
   const total = valued.reduce((sum, position) => sum + position.value, 0n);
   const deployed = valued.filter((position) => position.row.kind === 'yield_source' && position.value > 0n);
   let annualized = 0n;
@@ -87,8 +90,8 @@ export function yieldView(valued: ValuedPosition[], catalogue: Catalogue): Walle
     const source = catalogue.get(position.positionId);
     const apyBps = catalogue.accrualBps(source);
     annualized += (value * BigInt(apyBps)) / 10_000n;
-    return { yieldSourceId: source.id, name: source.name, apyBps, pct: Number((value * 100n) / total), deployedValueUsd: formatUsd(value) };
+    return { yieldSourceId: source.id, name: source.name, apyBps: source.apyBps ?? 0, pct: Number((value * 100n) / total), deployedValueUsd: formatUsd(value) };
   });
   const earned = valued.reduce((sum, position) => sum + position.earned, 0n);
-  return { earnedUsd: formatUsd(earned), annualizedUsd: formatUsd(annualized), positions };
+  return { walletId, currentBalanceUsd: formatUsd(total), earnedUsd: formatUsd(earned), annualizedUsd: formatUsd(annualized), positions };
 }

@@ -8,6 +8,7 @@ import { type Destination, sourcesIn } from './payout-plan.js';
 import { groupOfCash } from './positions.js';
 import { groupOfRow } from './rebalance-plans.js';
 import type { WithdrawalRecord } from './records.js';
+import type { StoredLeg } from './withdrawal-view.js';
 
 /** How long a withdrawal whose legs all wait for a customer sleeps; an approval or cancel wakes it. */
 const PARKED_MS = 24 * 3_600_000;
@@ -60,22 +61,34 @@ function stepChains(leg: PayoutLeg, row: WithdrawalRecord, env: WalletChains): s
   return [env.catalogue.find(leg.from.id)?.chain ?? row.destinationChain, row.destinationChain];
 }
 
+/** Leg statuses whose next stage confirms a transaction (where a leg can fail). */
+const CONFIRMING: ReadonlySet<string> = new Set(['broadcasted', 'processing']);
+
+/** The leg whose transaction this stage confirms first (not one in `skip`): the next payout, for a sandbox failure. */
+export function nextConfirmingLeg(legs: readonly StoredLeg[], skip: ReadonlySet<PayoutLeg>): StoredLeg | undefined {
+  return legs.find((leg) => !skip.has(leg) && CONFIRMING.has(leg.status));
+}
+
 /**
  * Runs one stage of each leg that may run (not those in `skip`); moves the money of a leg that
  * delivered (it leaves the wallet) or failed (it is freed). `failing` lists the sources whose legs
- * fail (sandbox). Returns the legs that changed.
+ * fail for good (sandbox); `failsRetryably` is a leg that fails and may be retried. Returns the
+ * legs that changed.
  */
 export function runLegs(
   ledger: Ledger,
   row: WithdrawalRecord,
-  legs: PayoutLeg[],
-  input: { skip: ReadonlySet<PayoutLeg>; failing: readonly string[]; env: WalletChains; now: Date },
+  legs: StoredLeg[],
+  input: { skip: ReadonlySet<PayoutLeg>; failing: readonly string[]; failsRetryably?: StoredLeg; env: WalletChains; now: Date },
 ): Set<PayoutLeg> {
   const changed = new Set<PayoutLeg>();
   for (const leg of legs) {
     if (input.skip.has(leg) || !RUNNING.has(leg.status)) continue;
-    const change: LegChange = advanceLeg(leg, { chains: stepChains(leg, row, input.env), fails: input.failing.includes(leg.from.id), now: input.now });
+    const retryable = leg === input.failsRetryably;
+    const fails = retryable || input.failing.includes(leg.from.id);
+    const change: LegChange = advanceLeg(leg, { chains: stepChains(leg, row, input.env), fails, now: input.now });
     if (change === 'none') continue;
+    if (change === 'failed' && retryable) leg.retryable = true;
     changed.add(leg);
     if (change === 'moved') continue;
     const amount = parseUsd(leg.amountUsd);
@@ -96,11 +109,14 @@ function deliveredOf(legs: readonly PayoutLeg[]): bigint {
 }
 
 function failureReasonOf(status: string, legs: readonly PayoutLeg[], fee: bigint): string | null {
-  const failed = legs.filter((leg) => leg.status === 'failed');
-  if (status === 'failed') return `Every payout leg failed; ${formatUsd(failed.reduce((sum, leg) => sum + parseUsd(leg.amountUsd), 0n))} USD stays in the wallet.`;
+  const unpaid = legs.filter((leg) => leg.status === 'failed' || leg.status === 'cancelled');
+  const back = formatUsd(unpaid.reduce((sum, leg) => sum + parseUsd(leg.amountUsd), 0n));
+  if (status === 'failed') return `No payout leg delivered; ${back} USD stays in the wallet.`;
   if (status !== 'partially_completed') return null;
-  const back = failed.reduce((sum, leg) => sum + parseUsd(leg.amountUsd), 0n);
-  return `${failed.length} of ${legs.length} payout legs failed (${failed.map((leg) => leg.from.label).join(', ')}); ${formatUsd(back)} USD stays in the wallet, the fee of ${formatUsd(fee)} USD was charged once.`;
+  const failed = unpaid.filter((leg) => leg.status === 'failed').length;
+  const cancelled = unpaid.length - failed;
+  const what = [failed > 0 ? `${failed} failed` : '', cancelled > 0 ? `${cancelled} cancelled` : ''].filter(Boolean).join(', ');
+  return `${unpaid.length} of ${legs.length} payout legs did not deliver (${what}: ${unpaid.map((leg) => leg.from.label).join(', ')}); ${back} USD stays in the wallet, the fee of ${formatUsd(fee)} USD was charged once.`;
 }
 
 /** How a withdrawal whose legs are all terminal ends: what was paid (delivered minus the fee) and why not all. */
@@ -122,6 +138,34 @@ export function checkCancellable(row: WithdrawalRecord, legs: readonly PayoutLeg
   if (legs.some((leg) => BROADCAST_LEG_STATUSES.has(leg.status))) {
     throw new ServiceError('withdrawal_payout_in_progress', `A payout of withdrawal ${row.id} has been broadcast; it can no longer be cancelled.`);
   }
+}
+
+/** The leg with this id; `payout_not_found` otherwise. */
+export function legById(row: WithdrawalRecord, legs: readonly StoredLeg[], payoutId: string): StoredLeg {
+  const leg = legs.find((candidate) => candidate.id === payoutId);
+  if (!leg) throw new ServiceError('payout_not_found', `Withdrawal ${row.id} has no payout leg ${payoutId}.`);
+  return leg;
+}
+
+/** A `failed` leg whose failure is retryable; otherwise why it cannot be retried. */
+export function retryableLeg(row: WithdrawalRecord, legs: readonly StoredLeg[], payoutId: string): StoredLeg {
+  const leg = legById(row, legs, payoutId);
+  if (leg.status === 'failed') {
+    if (leg.retryable) return leg;
+    throw new ServiceError('payout_not_retryable', `Payout leg ${payoutId} failed for good; it cannot be retried.`);
+  }
+  if (TERMINAL_LEG_STATUSES.has(leg.status)) throw new ServiceError('payout_already_terminal', `Payout leg ${payoutId} is already ${leg.status}.`);
+  throw new ServiceError('payout_in_progress', `Payout leg ${payoutId} is ${leg.status}; only a failed leg can be retried.`);
+}
+
+/** A leg not yet broadcast; otherwise why it cannot be cancelled. */
+export function cancellableLeg(row: WithdrawalRecord, legs: readonly StoredLeg[], payoutId: string): StoredLeg {
+  const leg = legById(row, legs, payoutId);
+  if (TERMINAL_LEG_STATUSES.has(leg.status)) throw new ServiceError('payout_already_terminal', `Payout leg ${payoutId} is already ${leg.status}.`);
+  if (BROADCAST_LEG_STATUSES.has(leg.status)) {
+    throw new ServiceError('payout_in_progress', `Payout leg ${payoutId} has been broadcast (${leg.status}); it can no longer be cancelled.`);
+  }
+  return leg;
 }
 
 /** The leg at `legIndex` if it waits for the customer's approval; otherwise why not. */

@@ -1,7 +1,8 @@
 import { ServiceError } from '@service/errors';
-import type { NewestFirst } from '@service/pagination';
+import type { KeysetPage } from '@service/pagination';
 import type { Deposit } from '../../generated/prisma/client.js';
 import { depositView } from '../domain/deposit-view.js';
+import type { ListWhere } from '../domain/list-filters.js';
 import type { Tx } from './db.js';
 import { emitWalletEvent } from './events.repository.js';
 
@@ -25,10 +26,11 @@ export function completeDeposit(tx: Tx, depositId: string, now: Date): Promise<D
   return tx.deposit.update({ where: { id: depositId }, data: { status: 'completed', completedAt: now } });
 }
 
-export function listDeposits(db: Tx, walletId: string, page: NewestFirst): Promise<Deposit[]> {
+export function listDeposits(db: Tx, walletId: string, filters: ListWhere, page: KeysetPage): Promise<Deposit[]> {
   return db.deposit.findMany({
     where: {
       walletId,
+      ...filters,
       ...page.where,
     },
     orderBy: page.orderBy,
@@ -40,6 +42,13 @@ export function listDeposits(db: Tx, walletId: string, page: NewestFirst): Promi
 export async function findDeposit(db: Tx, walletId: string, depositId: string): Promise<Deposit> {
   const row = await db.deposit.findFirst({ where: { id: depositId, walletId } });
   if (!row) throw new ServiceError('deposit_not_found', `Deposit ${depositId} was not found.`);
+  return row;
+}
+
+/** The wallet's deposit with this transaction id (on `chain`, when given); `deposit_not_found` otherwise. */
+export async function findDepositByTxHash(db: Tx, walletId: string, txHash: string, chain: string | undefined): Promise<Deposit> {
+  const row = await db.deposit.findFirst({ where: { walletId, txHash, ...(chain === undefined ? {} : { chain }) } });
+  if (!row) throw new ServiceError('deposit_not_found', `No deposit of this wallet has transaction ${txHash}${chain === undefined ? '' : ` on ${chain}`}.`);
   return row;
 }
 

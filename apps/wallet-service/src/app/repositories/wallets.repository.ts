@@ -1,7 +1,8 @@
 import type { WalletStatus } from '@service/contracts';
-import type { NewestFirst } from '@service/pagination';
+import type { KeysetPage } from '@service/pagination';
 import type { Wallet } from '../../generated/prisma/client.js';
 import { walletNotFound } from '../domain/errors.js';
+import type { ListWhere } from '../domain/list-filters.js';
 import { type Strategy, strategyView } from '../domain/strategy.js';
 import { activityStatus, followsActivity } from '../domain/wallet-status.js';
 import type { Tx } from './db.js';
@@ -46,11 +47,12 @@ export async function requireWallet(db: Tx, orgId: string, walletId: string): Pr
   if (found === 0) throw walletNotFound(walletId);
 }
 
-/** A page of the organization's wallets with their positions, newest first. */
-export function listWallets(db: Tx, orgId: string, page: NewestFirst) {
+/** A page of the organization's wallets with their positions, in the page's order, matching `filters`. */
+export function listWallets(db: Tx, orgId: string, filters: ListWhere, page: KeysetPage) {
   return db.wallet.findMany({
     where: {
       orgId,
+      ...filters,
       ...page.where,
     },
     include: { positions: true },
@@ -59,7 +61,7 @@ export function listWallets(db: Tx, orgId: string, page: NewestFirst) {
   });
 }
 
-export async function updateLabel(db: Tx, orgId: string, walletId: string, label: string): Promise<void> {
+export async function updateLabel(db: Tx, orgId: string, walletId: string, label: string | null): Promise<void> {
   const updated = await db.wallet.updateMany({ where: { id: walletId, orgId }, data: { label, updatedAt: new Date() } });
   if (updated.count === 0) throw walletNotFound(walletId);
 }

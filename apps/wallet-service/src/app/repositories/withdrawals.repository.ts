@@ -1,9 +1,10 @@
 import type { PayoutLeg } from '@service/contracts';
-import type { NewestFirst } from '@service/pagination';
+import type { KeysetPage } from '@service/pagination';
 import type { Wallet, Withdrawal } from '../../generated/prisma/client.js';
 import { withdrawalNotFound } from '../domain/errors.js';
 import { settlementOf, type SettledStatus } from '../domain/withdrawal-progress.js';
-import { legsOf, withdrawalView } from '../domain/withdrawal-view.js';
+import type { ListWhere } from '../domain/list-filters.js';
+import { legsOf, legView, withdrawalView } from '../domain/withdrawal-view.js';
 import type { Tx } from './db.js';
 import { emitWalletEvent } from './events.repository.js';
 import { refreshWalletStatus } from './wallets.repository.js';
@@ -20,7 +21,7 @@ function announceWithdrawal(tx: Tx, row: Withdrawal, now: Date): Promise<string>
 }
 
 function announceLeg(tx: Tx, row: Withdrawal, leg: PayoutLeg, now: Date): Promise<string> {
-  return emitWalletEvent(tx, scopeOf(row, now), 'portfolio_wallet.withdrawal.payout.status_changed', { withdrawalId: row.id, payoutLeg: leg });
+  return emitWalletEvent(tx, scopeOf(row, now), 'portfolio_wallet.withdrawal.payout.status_changed', { withdrawalId: row.id, payoutLeg: legView(leg) });
 }
 
 /** A withdrawal in `processing` with its legs, announced with each leg. */
@@ -31,10 +32,11 @@ export async function insertWithdrawal(tx: Tx, withdrawal: NewWithdrawal, legs: 
   return row;
 }
 
-export function listWithdrawals(db: Tx, walletId: string, page: NewestFirst): Promise<Withdrawal[]> {
+export function listWithdrawals(db: Tx, walletId: string, filters: ListWhere, page: KeysetPage): Promise<Withdrawal[]> {
   return db.withdrawal.findMany({
     where: {
       walletId,
+      ...filters,
       ...page.where,
     },
     orderBy: page.orderBy,
@@ -94,6 +96,25 @@ export async function settleWithdrawal(
   await refreshWalletStatus(tx, wallet, now);
   await wakeWallet(tx, wallet.id, now);
   return done;
+}
+
+/**
+ * A settled withdrawal processes again (a leg is retried): what it paid and why not all are
+ * forgotten until it settles again; announced with its changed legs, the wallet's status refreshed.
+ */
+export async function reopenWithdrawal(
+  tx: Tx,
+  input: { wallet: Wallet; row: Withdrawal; legs: PayoutLeg[]; changed: ReadonlySet<PayoutLeg>; now: Date },
+): Promise<Withdrawal> {
+  const { wallet, row, legs, changed, now } = input;
+  const reopened = await tx.withdrawal.update({
+    where: { id: row.id },
+    data: { status: 'processing', payoutLegs: legs as never, amountPaid: null, failureReason: null, completedAt: null, nextRunAt: now },
+  });
+  await announceWithdrawal(tx, reopened, now);
+  for (const leg of legs) if (changed.has(leg)) await announceLeg(tx, reopened, leg, now);
+  await refreshWalletStatus(tx, wallet, now);
+  return reopened;
 }
 
 /** Withdrawals due to take their next stage, oldest first. */

@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { RequestContext, RequestOf, SUBJECTS, WalletDto, WalletListDto, WalletYieldDto } from '@service/contracts';
 import { ServiceError } from '@service/errors';
-import { NewestFirst } from '@service/pagination';
+import { KeysetPage } from '@service/pagination';
 import { OutboxRelayService } from '@service/service-runtime';
 import { fingerprint } from '../domain/idempotency.js';
+import { listFiltersOf } from '../domain/list-filters.js';
 import type { PositionRow } from '../domain/ledger.js';
 import { planToTargets } from '../domain/rebalance-plans.js';
 import type { WalletRecord } from '../domain/records.js';
@@ -63,8 +64,9 @@ export class WalletsService {
   }
 
   async list(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.walletsList>): Promise<WalletListDto> {
-    const page = new NewestFirst(LIST, {}, input);
-    const rows = await listWallets(this.prisma, ctx.orgId, page);
+    const filters = listFiltersOf(input);
+    const page = new KeysetPage(LIST, filters.bound, input, { order: filters.order });
+    const rows = await listWallets(this.prisma, ctx.orgId, filters.where, page);
     const now = new Date();
     return page.page(rows, (row) => this.view(row, row.positions, now));
   }
@@ -75,7 +77,8 @@ export class WalletsService {
   }
 
   async updateLabel(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.walletsUpdate>): Promise<WalletDto> {
-    await updateLabel(this.prisma, ctx.orgId, input.walletId, input.label);
+    // null or "" clears the label.
+    await updateLabel(this.prisma, ctx.orgId, input.walletId, input.label === '' ? null : input.label);
     return this.get(ctx, input.walletId);
   }
 
@@ -106,7 +109,7 @@ export class WalletsService {
   /** What the wallet has earned and earns in a year at the sources' current rates. */
   async yield(ctx: RequestContext, walletId: string): Promise<WalletYieldDto> {
     const row = await findWallet(this.prisma, ctx.orgId, walletId);
-    return yieldView(valuePositions(row.positions, this.env.catalogue, this.env.timeScale, new Date()), this.env.catalogue);
+    return yieldView(row.id, valuePositions(row.positions, this.env.catalogue, this.env.timeScale, new Date()), this.env.catalogue);
   }
 
   private async applyStrategy(tx: Tx, wallet: WalletRecord, strategy: Strategy, now: Date): Promise<void> {

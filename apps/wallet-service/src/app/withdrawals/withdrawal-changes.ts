@@ -1,15 +1,17 @@
-import { parseUsd } from '@service/money';
+import { randomUUID } from 'node:crypto';
+import { formatUsd, parseUsd } from '@service/money';
 import type { Wallet, Withdrawal } from '../../generated/prisma/client.js';
 import type { Ledger } from '../domain/ledger.js';
-import { skipLeg } from '../domain/payout-legs.js';
+import { balanceFigures, insufficientFunds } from '../domain/errors.js';
+import { restartLeg, settledStatus, skipLeg, TERMINAL_LEG_STATUSES } from '../domain/payout-legs.js';
 import { type Destination, drawAmounts, newLeg } from '../domain/payout-plan.js';
-import { approvableLeg, checkCancellable, nextRunOf, payableFrom } from '../domain/withdrawal-progress.js';
-import { legsOf } from '../domain/withdrawal-view.js';
+import { approvableLeg, cancellableLeg, checkCancellable, nextRunOf, payableFrom, retryableLeg } from '../domain/withdrawal-progress.js';
+import { legsOf, type StoredLeg } from '../domain/withdrawal-view.js';
 import type { WalletEnvironment } from '../environment/wallet-environment.js';
 import type { Tx } from '../repositories/db.js';
 import { saveLedger } from '../repositories/positions.repository.js';
 import { refreshWalletStatus } from '../repositories/wallets.repository.js';
-import { insertWithdrawal, runNow, saveLegs, settleWithdrawal, wakeWallet } from '../repositories/withdrawals.repository.js';
+import { insertWithdrawal, reopenWithdrawal, runNow, saveLegs, settleWithdrawal, wakeWallet } from '../repositories/withdrawals.repository.js';
 
 /** What a change to a withdrawal works with: the transaction, the locked wallet and its positions. */
 export interface WithdrawalStep {
@@ -28,7 +30,7 @@ export async function createWithdrawal(
   const { tx, wallet, ledger, env, now } = step;
   const draws = drawAmounts(payableFrom(ledger, input.destination, env), input.destination, input.amount);
   for (const draw of draws) ledger.reserve(draw.positionId, draw.amount);
-  const legs = draws.map((draw) => newLeg(draw, input.destination, env.catalogue, now));
+  const legs = draws.map((draw) => newLeg(randomUUID(), draw, input.destination, env.catalogue, now));
   const row = await insertWithdrawal(
     tx,
     {
@@ -57,7 +59,8 @@ export async function cancelWithdrawal(step: WithdrawalStep, row: Withdrawal): P
   const { tx, wallet, ledger, env, now } = step;
   const legs = legsOf(row);
   checkCancellable(row, legs);
-  for (const leg of legs) {
+  // A leg cancelled on its own already freed its money.
+  for (const leg of legs.filter((candidate) => !TERMINAL_LEG_STATUSES.has(candidate.status))) {
     ledger.release(leg.from.id, parseUsd(leg.amountUsd));
     skipLeg(leg, now);
   }
@@ -75,4 +78,53 @@ export async function approveLeg(step: WithdrawalStep, row: Withdrawal, legIndex
   await wakeWallet(tx, row.walletId, now);
   const saved = await saveLegs(tx, row, legs, new Set([leg]), nextRunOf(legs, now, env.config.WALLET_PAYOUT_STEP_MS), now);
   return runNow(tx, saved.id, now);
+}
+
+/** A change to one payout leg: the withdrawal after it and the leg as it now is. */
+export interface LegChangeResult {
+  readonly withdrawal: Withdrawal;
+  readonly leg: StoredLeg;
+}
+
+/**
+ * Runs a retryably failed leg again: its amount is reserved again on its source and it goes back
+ * to `planning` (so the approval policy applies again); a withdrawal that had settled processes
+ * again until the leg ends.
+ */
+export async function retryLeg(step: WithdrawalStep, row: Withdrawal, payoutId: string): Promise<LegChangeResult> {
+  const { tx, wallet, ledger, now } = step;
+  const legs = legsOf(row);
+  const leg = retryableLeg(row, legs, payoutId);
+  const amount = parseUsd(leg.amountUsd);
+  const available = ledger.available(leg.from.id);
+  if (available < amount) {
+    throw insufficientFunds(`${leg.from.label} has ${formatUsd(available)} USD free, less than the ${leg.amountUsd} USD of the leg.`, balanceFigures(ledger.positions()));
+  }
+  ledger.reserve(leg.from.id, amount);
+  restartLeg(leg, now);
+  await saveLedger(tx, ledger, { orgId: row.orgId, observedAt: now }, false);
+  const withdrawal =
+    row.status === 'processing'
+      ? await saveLegs(tx, row, legs, new Set([leg]), now, now)
+      : await reopenWithdrawal(tx, { wallet, row, legs, changed: new Set([leg]), now });
+  return { withdrawal, leg };
+}
+
+/**
+ * Cancels one leg not yet broadcast: its money is freed and it is `cancelled`; once every leg has
+ * ended the withdrawal settles (`partially_completed` when another delivered, else `cancelled`).
+ */
+export async function cancelLeg(step: WithdrawalStep, row: Withdrawal, payoutId: string): Promise<LegChangeResult> {
+  const { tx, wallet, ledger, env, now } = step;
+  const legs = legsOf(row);
+  const leg = cancellableLeg(row, legs, payoutId);
+  ledger.release(leg.from.id, parseUsd(leg.amountUsd));
+  skipLeg(leg, now, 'cancelled');
+  await saveLedger(tx, ledger, { orgId: row.orgId, observedAt: now }, false);
+  // An approval slot on the chain may have freed up.
+  await wakeWallet(tx, row.walletId, now);
+  const saved = await saveLegs(tx, row, legs, new Set([leg]), nextRunOf(legs, now, env.config.WALLET_PAYOUT_STEP_MS), now);
+  const status = settledStatus(legs);
+  const withdrawal = status ? await settleWithdrawal(tx, { wallet, row: saved, legs, status, now }) : saved;
+  return { withdrawal, leg };
 }

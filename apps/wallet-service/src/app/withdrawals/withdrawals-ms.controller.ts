@@ -1,5 +1,12 @@
 import { Controller, Inject } from '@nestjs/common';
-import { SUBJECTS, type WireRequestOf, type WithdrawalDto, type WithdrawalListDto, type WithdrawalPreviewResponseDto } from '@service/contracts';
+import {
+  type PayoutLegDto,
+  SUBJECTS,
+  type WireRequestOf,
+  type WithdrawalDto,
+  type WithdrawalListDto,
+  type WithdrawalPreviewResponseDto,
+} from '@service/contracts';
 import { Handles } from '@service/service-runtime';
 import { WithdrawalsService } from './withdrawals.service.js';
 
@@ -35,5 +42,15 @@ export class WithdrawalsMsController {
   @Handles(SUBJECTS.wallet.payoutsApprove)
   approve({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.wallet.payoutsApprove>): Promise<WithdrawalDto> {
     return this.withdrawals.approve(ctx, input);
+  }
+
+  @Handles(SUBJECTS.wallet.payoutsRetry)
+  retry({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.wallet.payoutsRetry>): Promise<PayoutLegDto> {
+    return this.withdrawals.retryPayout(ctx, input);
+  }
+
+  @Handles(SUBJECTS.wallet.payoutsCancel)
+  cancelPayout({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.wallet.payoutsCancel>): Promise<PayoutLegDto> {
+    return this.withdrawals.cancelPayout(ctx, input);
   }
 }

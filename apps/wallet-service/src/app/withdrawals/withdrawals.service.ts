@@ -1,14 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { RequestContext, RequestOf, SUBJECTS, WithdrawalDto, WithdrawalListDto, WithdrawalPreviewResponseDto, WithdrawalRef } from '@service/contracts';
+import type {
+  PayoutLegDto,
+  RequestContext,
+  RequestOf,
+  SUBJECTS,
+  WithdrawalDto,
+  WithdrawalListDto,
+  WithdrawalPreviewResponseDto,
+  WithdrawalRef,
+} from '@service/contracts';
 import { ServiceError } from '@service/errors';
 import { formatUsd, parseUsd } from '@service/money';
-import { NewestFirst } from '@service/pagination';
+import { KeysetPage } from '@service/pagination';
 import { OutboxRelayService } from '@service/service-runtime';
 import type { Withdrawal } from '../../generated/prisma/client.js';
 import { addressKey, checkAddress } from '../domain/addresses/payout-address.js';
 import { balanceFigures, insufficientFunds } from '../domain/errors.js';
-import { fingerprint } from '../domain/idempotency.js';
+import { fingerprint, type Operation } from '../domain/idempotency.js';
+import { listFiltersOf } from '../domain/list-filters.js';
 import { Ledger } from '../domain/ledger.js';
 import { type Destination, drawAmounts } from '../domain/payout-plan.js';
 import { checkChainToken } from '../domain/positions.js';
@@ -16,17 +26,17 @@ import { processingEstimate } from '../domain/processing-estimate.js';
 import { valuePositions } from '../domain/wallet-view.js';
 import { checkLimit, policyOf } from '../domain/withdrawal-policy.js';
 import { payableFrom } from '../domain/withdrawal-progress.js';
-import { withdrawalView } from '../domain/withdrawal-view.js';
+import { legView, withdrawalView } from '../domain/withdrawal-view.js';
 import { WalletEnvironment } from '../environment/wallet-environment.js';
 import { WORK_WAKER, type WorkWaker } from '../injection.js';
 import { findEntry } from '../repositories/address-book.repository.js';
 import { inTransaction, type Tx } from '../repositories/db.js';
-import { claimRequestId } from '../repositories/idempotency-keys.repository.js';
+import { claimRequestId, rememberResponse } from '../repositories/idempotency-keys.repository.js';
 import { openLedger } from '../repositories/positions.repository.js';
 import { PrismaService } from '../repositories/prisma.service.js';
 import { findWallet, lockWallet, requireWallet } from '../repositories/wallets.repository.js';
 import { findWithdrawal, getWithdrawal, listWithdrawals } from '../repositories/withdrawals.repository.js';
-import { approveLeg, cancelWithdrawal, createWithdrawal, type WithdrawalStep } from './withdrawal-changes.js';
+import { approveLeg, cancelLeg, cancelWithdrawal, createWithdrawal, retryLeg, type WithdrawalStep } from './withdrawal-changes.js';
 
 const LIST = 'wallet-withdrawals';
 const APPROVING_ROLES = new Set(['owner', 'admin']);
@@ -100,8 +110,9 @@ export class WithdrawalsService {
 
   async list(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.withdrawalsList>): Promise<WithdrawalListDto> {
     await requireWallet(this.prisma, ctx.orgId, input.walletId);
-    const page = new NewestFirst(LIST, { walletId: input.walletId }, input);
-    return page.page(await listWithdrawals(this.prisma, input.walletId, page), withdrawalView);
+    const filters = listFiltersOf(input, { walletId: input.walletId });
+    const page = new KeysetPage(LIST, filters.bound, input, { order: filters.order });
+    return page.page(await listWithdrawals(this.prisma, input.walletId, filters.where, page), withdrawalView);
   }
 
   async get(ctx: RequestContext, input: WithdrawalRef): Promise<WithdrawalDto> {
@@ -109,27 +120,72 @@ export class WithdrawalsService {
     return withdrawalView(await findWithdrawal(this.prisma, input.walletId, input.withdrawalId));
   }
 
-  /** Cancels a withdrawal before any of its payouts is broadcast. */
-  cancel(ctx: RequestContext, input: WithdrawalRef): Promise<WithdrawalDto> {
-    return this.change(ctx, input, (step, row) => cancelWithdrawal(step, row));
+  /** Cancels a withdrawal before any of its payouts is broadcast; a replay of its requestId answers the first result. */
+  cancel(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.withdrawalsCancel>): Promise<WithdrawalDto> {
+    return this.idempotent(ctx, input, 'withdrawal.cancel', input.withdrawalId, async (step, row) => withdrawalView(await cancelWithdrawal(step, row)));
+  }
+
+  /** Runs a retryably failed payout leg again (owners and admins); idempotent on requestId. */
+  retryPayout(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.payoutsRetry>): Promise<PayoutLegDto> {
+    this.checkPayoutRole(ctx, 'retry');
+    return this.idempotent(ctx, input, 'payout.retry', input.payoutId, async (step, row) => legView((await retryLeg(step, row, input.payoutId)).leg));
+  }
+
+  /** Cancels a payout leg not yet broadcast (owners and admins); idempotent on requestId. */
+  cancelPayout(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.payoutsCancel>): Promise<PayoutLegDto> {
+    this.checkPayoutRole(ctx, 'cancel');
+    return this.idempotent(ctx, input, 'payout.cancel', input.payoutId, async (step, row) => legView((await cancelLeg(step, row, input.payoutId)).leg));
   }
 
   /** Approves one payout leg waiting for the customer (owners and admins). */
   approve(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.payoutsApprove>): Promise<WithdrawalDto> {
-    if (!APPROVING_ROLES.has(ctx.role)) throw new ServiceError('forbidden', 'Only organization owners and admins may approve payouts.');
-    return this.change(ctx, input, (step, row) => approveLeg(step, row, input.legIndex));
+    this.checkPayoutRole(ctx, 'approve');
+    return this.change(ctx, input, async (step, row) => withdrawalView(await approveLeg(step, row, input.legIndex)));
   }
 
-  private async change(ctx: RequestContext, input: WithdrawalRef, apply: (step: WithdrawalStep, row: Withdrawal) => Promise<Withdrawal>): Promise<WithdrawalDto> {
-    const now = new Date();
-    const row = await inTransaction(this.prisma, async (tx) => {
-      const wallet = await lockWallet(tx, ctx.orgId, input.walletId);
-      const found = await findWithdrawal(tx, wallet.id, input.withdrawalId);
-      const ledger = await openLedger(tx, wallet.id, this.env, now);
-      return apply({ tx, wallet, ledger, env: this.env, now }, found);
+  private checkPayoutRole(ctx: RequestContext, action: string): void {
+    if (!APPROVING_ROLES.has(ctx.role)) throw new ServiceError('forbidden', `Only organization owners and admins may ${action} payouts.`);
+  }
+
+  /** One change to a withdrawal under the wallet lock, answered as `apply` answers. */
+  private async change<T>(ctx: RequestContext, input: WithdrawalRef, apply: (step: WithdrawalStep, row: Withdrawal) => Promise<T>, tx?: Tx): Promise<T> {
+    const run = async (db: Tx) => {
+      const now = new Date();
+      const wallet = await lockWallet(db, ctx.orgId, input.walletId);
+      const found = await findWithdrawal(db, wallet.id, input.withdrawalId);
+      const ledger = await openLedger(db, wallet.id, this.env, now);
+      return apply({ tx: db, wallet, ledger, env: this.env, now }, found);
+    };
+    if (tx) return run(tx);
+    const result = await inTransaction(this.prisma, run);
+    this.wake();
+    return result;
+  }
+
+  /**
+   * {@link change}, idempotent on the body's requestId when there is one: the first answer is kept
+   * with the key, and a replay answers it again without changing anything.
+   */
+  private async idempotent<T extends object>(
+    ctx: RequestContext,
+    input: WithdrawalRef & { readonly requestId?: string },
+    operation: Operation,
+    resourceId: string,
+    apply: (step: WithdrawalStep, row: Withdrawal) => Promise<T>,
+  ): Promise<T> {
+    const { requestId } = input;
+    if (requestId === undefined) return this.change(ctx, input, apply);
+    const key = { orgId: ctx.orgId, operation, requestId };
+    const response = await inTransaction(this.prisma, async (tx) => {
+      await lockWallet(tx, ctx.orgId, input.walletId);
+      const claim = await claimRequestId(tx, { ...key, fingerprint: fingerprint({ walletId: input.walletId, withdrawalId: input.withdrawalId, resourceId }), resourceId });
+      if (!claim.fresh) return claim.response as T;
+      const first = await this.change(ctx, input, apply, tx);
+      await rememberResponse(tx, key, first);
+      return first;
     });
     this.wake();
-    return withdrawalView(row);
+    return response;
   }
 
   private wake(): void {

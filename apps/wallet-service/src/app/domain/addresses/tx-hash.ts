@@ -12,3 +12,8 @@ export function simulatedTxHash(chain: string): string {
   const hex = randomBytes(32).toString('hex');
   return family === 'evm' ? `0x${hex}` : hex;
 }
+
+/** A transaction id as stored: hex (0x-prefixed or bare) in lower case; base58 (Solana) as given. */
+export function normalizedTxHash(txHash: string): string {
+  return /^(0x)?[0-9a-fA-F]{64}$/.test(txHash) ? txHash.toLowerCase() : txHash;
+}

@@ -1,0 +1,13 @@
+import type { Tx } from './db.js';
+
+/** Sandbox: the organization's next payout leg fails retryably (armed again, it stays one failure). */
+export async function armPayoutFailure(db: Tx, orgId: string, now: Date): Promise<Date> {
+  const row = await db.sandboxPayoutFailure.upsert({ where: { orgId }, create: { orgId, armedAt: now }, update: {} });
+  return row.armedAt;
+}
+
+/** Consumes the organization's armed failure, if any: true once per arming, whichever replica asks. */
+export async function takePayoutFailure(tx: Tx, orgId: string): Promise<boolean> {
+  const taken = await tx.sandboxPayoutFailure.deleteMany({ where: { orgId } });
+  return taken.count > 0;
+}
