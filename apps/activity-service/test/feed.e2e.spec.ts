@@ -75,6 +75,7 @@ describe('filters', () => {
       ['x2', WITHDRAWAL, withdrawalPayload(w3, { createdAt: at(4), status: 'completed' })],
       ['r1', REBALANCE, rebalancePayload(w1, { createdAt: at(5), status: 'created' })],
       ['r2', REBALANCE, rebalancePayload(w2, { createdAt: at(6), status: 'failed' })],
+      ['x3', WITHDRAWAL, withdrawalPayload(w3, { createdAt: at(7), status: 'partially_completed' })],
     ];
     for (const [name, type, payload] of seed) {
       ref[name] = (payload.deposit ?? payload.withdrawal ?? payload.rebalance).id;
@@ -90,9 +91,12 @@ describe('filters', () => {
     expect(await ids(org, 'type=rebalance')).toEqual(names('r2', 'r1'));
     expect(await ids(org, 'status=completed')).toEqual(names('x2', 'd1'));
     expect(await ids(org, 'status=created,processing')).toEqual(names('r1', 'x1', 'd2'));
-    expect(await ids(org, 'status=all')).toEqual(names('r2', 'r1', 'x2', 'x1', 'd2', 'd1'));
+    // Every withdrawal status is a filter value (issue 14): partially_completed was a 400.
+    expect(await ids(org, 'status=partially_completed')).toEqual(names('x3'));
+    expect(await ids(org, 'status=partially_completed,completed&type=withdrawal')).toEqual(names('x3', 'x2'));
+    expect(await ids(org, 'status=all')).toEqual(names('x3', 'r2', 'r1', 'x2', 'x1', 'd2', 'd1'));
     expect(await ids(org, `walletId=${w1}`)).toEqual(names('r1', 'x1', 'd1'));
-    expect(await ids(org, `walletId=${w2}&walletId=${w3}`)).toEqual(names('r2', 'x2', 'd2'));
+    expect(await ids(org, `walletId=${w2}&walletId=${w3}`)).toEqual(names('x3', 'r2', 'x2', 'd2'));
   });
 
   it('combines filters', async () => {

@@ -5,8 +5,11 @@ import { AllocationInstructionDto, DepositDto, REBALANCE_STATUSES } from './wall
 
 export const ACTIVITY_TYPES = ['deposit', 'withdrawal', 'rebalance'] as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
-/** Public activity statuses, in the order an item moves through them (the last three are final). */
-export const ACTIVITY_STATUSES = ['created', 'processing', 'completed', 'failed', 'cancelled'] as const;
+/**
+ * Public activity statuses, in the order an item moves through them (the last four are final;
+ * `partially_completed` is a withdrawal some of whose legs delivered).
+ */
+export const ACTIVITY_STATUSES = ['created', 'processing', 'completed', 'partially_completed', 'failed', 'cancelled'] as const;
 export type ActivityStatus = (typeof ACTIVITY_STATUSES)[number];
 /** Wallets one feed request may name; more is a `validation_error`. */
 export const MAX_ACTIVITY_WALLET_IDS = 50;

@@ -67,7 +67,9 @@ describe('statuses', () => {
   });
 
   it('ranks created below processing below every final status', () => {
-    expect([statusRank('created'), statusRank('processing'), statusRank('completed'), statusRank('failed'), statusRank('cancelled')]).toEqual([0, 1, 2, 2, 2]);
+    expect([statusRank('created'), statusRank('processing'), statusRank('completed'), statusRank('partially_completed'), statusRank('failed'), statusRank('cancelled')]).toEqual([0, 1, 2, 2, 2, 2]);
+    // A withdrawal some of whose legs delivered is final and named as such, not shown as processing.
+    expect(publicStatus('partially_completed')).toBe('partially_completed');
   });
 });
 

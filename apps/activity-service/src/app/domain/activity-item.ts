@@ -57,7 +57,7 @@ const RESOURCE_FIELDS: Record<ActivityType, readonly string[]> = {
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const FINAL_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
+const FINAL_STATUSES: ReadonlySet<string> = new Set(['completed', 'partially_completed', 'failed', 'cancelled']);
 
 class MalformedEvent extends Error {}
 
