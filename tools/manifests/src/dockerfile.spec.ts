@@ -42,12 +42,15 @@ describe('docker/Dockerfile', () => {
   const runtime = all[all.length - 1];
   const build = all.find((s) => /nx build/.test(text(of(s, 'RUN'))));
 
-  it('is multi-stage on node:20-bookworm-slim', () => {
+  // Node 24 LTS (supported until April 2028): Node 20 left support in April 2026, and several
+  // dependencies (cookie, file-type, @prisma/streams-local) require Node 22 or later.
+  it('is multi-stage on node:24-bookworm-slim, a supported LTS', () => {
     expect(all.length).toBeGreaterThanOrEqual(2);
     expect(build).toBeDefined();
-    expect(build!.image).toBe('node:20-bookworm-slim');
-    expect(runtime.image).toBe('node:20-bookworm-slim');
+    expect(build!.image).toBe('node:24-bookworm-slim');
+    expect(runtime.image).toBe('node:24-bookworm-slim');
     expect(runtime).not.toBe(build);
+    for (const stage of all) expect(String(stage.image)).not.toMatch(/^node:(1\d|20|21|23)\b/);
   });
 
   it('selects the app with ARG APP in the build and runtime stages', () => {
