@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- HTTP bodies are checked by the assertions, not by types */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Client, eventsOf, micros, startWalletSystem, type WalletSystem } from './wallet-system.js';
+import { CASH, Client, JAAA, micros, startWalletSystem, USTB, eventsOf, type WalletSystem } from './wallet-system.js';
 
 let system: WalletSystem;
 let owner: Client;
@@ -17,9 +17,6 @@ afterAll(async () => {
   await system?.stop();
 }, 60_000);
 
-const CASH = 'cash:ethereum_sepolia:usdc';
-const JAAA = 'service-jaaa-usdc-vault';
-const USTB = 'service-ustb-vault';
 const allocate = (client: Client, walletId: string, body: object) => client.post(`/v2/wallets/${walletId}/allocate`, body);
 const move = (from: string, to: string, amountUsd: string) => ({ from, to, amountUsd });
 

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { callGateway, type ServiceSystem, startServiceSystem } from '@service/testing';
-import { Client, WALLET_TEST_ENV } from './wallet-system.js';
+import { CASH, Client, EVM, JAAA, WALLET_TEST_ENV } from './wallet-system.js';
 
 /**
  * The wallet flow of the other suites (create, deposit, allocate, withdraw, lists, role and
@@ -39,9 +39,6 @@ afterAll(async () => {
   await system?.stop();
 }, 60_000);
 
-const CASH = 'cash:ethereum_sepolia:usdc';
-const JAAA = 'service-jaaa-usdc-vault';
-const EVM = '0x52908400098527886E0F7030069857D2E4169EE7';
 
 describe('the wallet flow with API keys', () => {
   it('creates a wallet, deposits, allocates, withdraws and lists, all with an owner key', async () => {

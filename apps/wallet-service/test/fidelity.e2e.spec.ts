@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SUBJECTS } from '@service/contracts';
 import { connectNats, NatsRequester, ServiceClient } from '@service/nats';
-import { Client, micros, startWalletSystem, type WalletSystem } from './wallet-system.js';
+import { CASH, Client, EVM, JAAA, micros, startWalletSystem, type WalletSystem } from './wallet-system.js';
 
 const suffix = randomUUID().slice(0, 8);
 /** Its next payout fails retryably from boot (WALLET_SANDBOX_FAIL_NEXT_PAYOUT). */
@@ -12,9 +12,6 @@ const ARMED_ORG = `org_armed_${suffix}`;
 /** Payout legs wait for approval here, so they can be cancelled before broadcast. */
 const APPROVAL_ORG = `org_fidelity_approve_${suffix}`;
 const FAILING = 'service-ustb-vault';
-const CASH = 'cash:ethereum_sepolia:usdc';
-const JAAA = 'service-jaaa-usdc-vault';
-const EVM = '0x52908400098527886E0F7030069857D2E4169EE7';
 
 let system: WalletSystem;
 let owner: Client;

@@ -138,3 +138,12 @@ export const micros = (usd: string): bigint => {
   const [whole = '0', fraction = ''] = usd.split('.');
   return BigInt(whole) * 1_000_000n + BigInt(fraction.padEnd(6, '0'));
 };
+
+/** Positions and payout addresses the wallet specs use. */
+export const CASH = 'cash:ethereum_sepolia:usdc';
+export const JAAA = 'service-jaaa-usdc-vault';
+export const USTB = 'service-ustb-vault';
+export const EVM = '0x52908400098527886E0F7030069857D2E4169EE7';
+export const SOLANA = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
+export const TRON = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+export const STELLAR = 'GA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJVSGZ';

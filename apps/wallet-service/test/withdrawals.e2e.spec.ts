@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- HTTP bodies are checked by the assertions, not by types */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Client, eventsOf, micros, startWalletSystem, type WalletSystem } from './wallet-system.js';
+import { CASH, Client, EVM, JAAA, micros, SOLANA, startWalletSystem, STELLAR, TRON, eventsOf, type WalletSystem } from './wallet-system.js';
 
 const suffix = randomUUID().slice(0, 8);
 const APPROVAL_ORG = `org_approve_${suffix}`;
@@ -25,12 +25,6 @@ afterAll(async () => {
   await system?.stop();
 }, 60_000);
 
-const CASH = 'cash:ethereum_sepolia:usdc';
-const JAAA = 'service-jaaa-usdc-vault';
-const EVM = '0x52908400098527886E0F7030069857D2E4169EE7';
-const SOLANA = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
-const TRON = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
-const STELLAR = 'GA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJVSGZ';
 const WITHDRAWAL_FIELDS = [
   'amountPaidUsd',
   'amountRequestedUsd',

@@ -38,6 +38,13 @@ describe('NewestFirst', () => {
     expect(next.where).toEqual({ OR: [{ createdAt: { lt: last.createdAt } }, { createdAt: last.createdAt, id: { lt: last.id } }] });
   });
 
+  it("gives Prisma's findMany arguments: the list's filter with the rows after the cursor, the order and the extra row", () => {
+    const cursor = new NewestFirst('wallets', {}, {}).cursorOf(rows(1)[0]!);
+    const page = new NewestFirst('wallets', {}, { cursor, limit: 5 });
+    expect(page.findArgs({ orgId: 'o' })).toEqual({ where: { orgId: 'o', ...page.where }, orderBy: page.orderBy, take: 6 });
+    expect(new NewestFirst('wallets', {}, {}).findArgs({ orgId: 'o' })).toEqual({ where: { orgId: 'o' }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: 26 });
+  });
+
   it('writes the SQL row comparison with bound parameters', () => {
     const cursor = new NewestFirst('feed', {}, {}).cursorOf(rows(1)[0]!);
     const values: unknown[] = [];

@@ -68,6 +68,14 @@ export class KeysetPage {
   }
 
   /**
+   * The Prisma `findMany` arguments of this page over the rows matching `where`: the list's
+   * filter, the rows after the cursor, the order and {@link take}.
+   */
+  findArgs<Where extends object>(where: Where) {
+    return { where: { ...where, ...this.where }, orderBy: this.orderBy, take: this.take };
+  }
+
+  /**
    * The SQL condition of rows after the cursor, as a row comparison that an index on
    * `(..., <createdAt column>, <id column>)` answers without walking earlier rows; `bind` adds a
    * parameter and returns its placeholder. Undefined for the first page.

@@ -32,7 +32,7 @@ export class ApiKeysRepository {
 
   /** The organization's keys not revoked, one page, newest first. */
   page(orgId: string, page: NewestFirst): Promise<ApiKey[]> {
-    return this.prisma.apiKey.findMany({ where: { orgId, revokedAt: null, ...page.where }, orderBy: page.orderBy, take: page.take });
+    return this.prisma.apiKey.findMany(page.findArgs({ orgId, revokedAt: null }));
   }
 
   /** The key with this keyed hash (unique index), whatever its state. */

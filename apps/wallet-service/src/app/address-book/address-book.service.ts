@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type {
   AddressBookEntryCreatedDto,
   AddressBookEntryDeletedDto,
@@ -12,9 +12,8 @@ import { ServiceError } from '@service/errors';
 import { NewestFirst } from '@service/pagination';
 import { entryView } from '../domain/address-book-view.js';
 import { addressKey, checkAddress } from '../domain/addresses/payout-address.js';
-import { WalletEnvironment } from '../environment/wallet-environment.js';
+import { WalletFeature } from '../environment/wallet-feature.js';
 import { addEntry, deleteEntry, listEntries } from '../repositories/address-book.repository.js';
-import { PrismaService } from '../repositories/prisma.service.js';
 
 const LIST = 'address-book';
 /** Who may change the address book (a whitelist policy pays out only to it). */
@@ -26,11 +25,7 @@ function checkWriter(ctx: RequestContext): void {
 
 /** The organization's payout addresses; a whitelist policy lets withdrawals go only to these. */
 @Injectable()
-export class AddressBookService {
-  constructor(
-    @Inject(PrismaService) private readonly prisma: PrismaService,
-    @Inject(WalletEnvironment) private readonly env: WalletEnvironment,
-  ) {}
+export class AddressBookService extends WalletFeature {
 
   async create(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.addressBookCreate>): Promise<AddressBookEntryCreatedDto> {
     checkWriter(ctx);

@@ -1,23 +1,14 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { DepositAddressSetupDto, RequestContext, RequestOf, SUBJECTS } from '@service/contracts';
 import { ServiceError } from '@service/errors';
-import { OutboxRelayService } from '@service/service-runtime';
 import { setupView } from '../domain/deposit-address-view.js';
-import { WalletEnvironment } from '../environment/wallet-environment.js';
-import { WORK_WAKER, type WorkWaker } from '../injection.js';
+import { WalletFeature } from '../environment/wallet-feature.js';
 import { inTransaction } from '../repositories/db.js';
 import { startApproval } from '../repositories/deposit-address-approvals.repository.js';
-import { PrismaService } from '../repositories/prisma.service.js';
 import { lockWallet } from '../repositories/wallets.repository.js';
 
 @Injectable()
-export class DepositAddressesService {
-  constructor(
-    @Inject(PrismaService) private readonly prisma: PrismaService,
-    @Inject(WalletEnvironment) private readonly env: WalletEnvironment,
-    @Inject(OutboxRelayService) private readonly relay: OutboxRelayService,
-    @Inject(WORK_WAKER) private readonly worker: WorkWaker,
-  ) {}
+export class DepositAddressesService extends WalletFeature {
 
   /**
    * Enables the deposit address of a chain that needs it (Stellar): starts the one-time setup,
@@ -37,8 +28,7 @@ export class DepositAddressesService {
       const dueAt = new Date(now.getTime() + this.env.config.WALLET_STELLAR_SETUP_MS);
       return setupView(await startApproval(tx, { wallet, chain: input.chain, dueAt, now }), wallet);
     });
-    this.relay.wake();
-    this.worker.kick();
+    this.publishAndRun();
     return view;
   }
 }

@@ -1,19 +1,17 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { DepositDto, DepositListDto, RequestContext, RequestOf, SUBJECTS } from '@service/contracts';
 import { ServiceError } from '@service/errors';
 import { parseUsd } from '@service/money';
 import { KeysetPage } from '@service/pagination';
-import { OutboxRelayService } from '@service/service-runtime';
 import { deriveDepositAddresses } from '../domain/addresses/deposit-addresses.js';
 import { normalizedTxHash, simulatedTxHash } from '../domain/addresses/tx-hash.js';
 import { depositView } from '../domain/deposit-view.js';
 import { listFiltersOf } from '../domain/list-filters.js';
 import { checkChainToken, tokensOf } from '../domain/positions.js';
-import { WalletEnvironment } from '../environment/wallet-environment.js';
+import { WalletFeature } from '../environment/wallet-feature.js';
 import { inTransaction } from '../repositories/db.js';
 import { createDeposit, findDeposit, findDepositByTxHash, listDeposits } from '../repositories/deposits.repository.js';
-import { PrismaService } from '../repositories/prisma.service.js';
 import { lockWallet, requireWallet } from '../repositories/wallets.repository.js';
 
 const LIST = 'wallet-deposits';
@@ -24,12 +22,7 @@ function senderAddress(chain: string): string {
 }
 
 @Injectable()
-export class DepositsService {
-  constructor(
-    @Inject(PrismaService) private readonly prisma: PrismaService,
-    @Inject(WalletEnvironment) private readonly env: WalletEnvironment,
-    @Inject(OutboxRelayService) private readonly relay: OutboxRelayService,
-  ) {}
+export class DepositsService extends WalletFeature {
 
   /** Sandbox only: a deposit that settles after the configured delay. */
   async simulate(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.depositsSimulate>): Promise<DepositDto> {
@@ -60,7 +53,7 @@ export class DepositsService {
         createdAt: now,
       });
     });
-    this.relay.wake();
+    this.publishEvents();
     return depositView(deposit);
   }
 

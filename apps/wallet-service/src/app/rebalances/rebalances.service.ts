@@ -1,31 +1,22 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { AllocatePreviewResponseDto, AllocationResponseDto, RequestContext, RequestOf, SUBJECTS } from '@service/contracts';
 import { ServiceError } from '@service/errors';
-import { OutboxRelayService } from '@service/service-runtime';
 import { fingerprint } from '../domain/idempotency.js';
 import { checkAllocatable, instructionsView, parseInstructions } from '../domain/instructions.js';
 import { Ledger } from '../domain/ledger.js';
 import { allocationResponse } from '../domain/rebalance-view.js';
 import { positionsView, valuePositions } from '../domain/wallet-view.js';
-import { WalletEnvironment } from '../environment/wallet-environment.js';
-import { WORK_WAKER, type WorkWaker } from '../injection.js';
+import { WalletFeature } from '../environment/wallet-feature.js';
 import { inTransaction } from '../repositories/db.js';
 import { claimRequestId, rememberResponse } from '../repositories/idempotency-keys.repository.js';
 import { openLedger } from '../repositories/positions.repository.js';
-import { PrismaService } from '../repositories/prisma.service.js';
 import { createRebalance } from '../repositories/rebalances.repository.js';
 import { findWallet, lockWallet } from '../repositories/wallets.repository.js';
 
 const ALLOCATING_ROLES = new Set(['owner', 'admin']);
 
 @Injectable()
-export class RebalancesService {
-  constructor(
-    @Inject(PrismaService) private readonly prisma: PrismaService,
-    @Inject(WalletEnvironment) private readonly env: WalletEnvironment,
-    @Inject(OutboxRelayService) private readonly relay: OutboxRelayService,
-    @Inject(WORK_WAKER) private readonly worker: WorkWaker,
-  ) {}
+export class RebalancesService extends WalletFeature {
 
   /** Explicit allocations on a wallet without autoRebalance: owners and admins only, idempotent on requestId. */
   async allocate(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.allocate>): Promise<AllocationResponseDto> {
@@ -49,8 +40,7 @@ export class RebalancesService {
       return { response, created: true };
     });
     if (result.created) {
-      this.relay.wake();
-      this.worker.kick();
+      this.publishAndRun();
     }
     return result.response;
   }

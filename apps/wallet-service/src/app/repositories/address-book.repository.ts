@@ -12,14 +12,7 @@ export async function addEntry(db: Tx, entry: Omit<AddressBookEntry, 'createdAt'
 }
 
 export function listEntries(db: Tx, orgId: string, page: NewestFirst): Promise<AddressBookEntry[]> {
-  return db.addressBookEntry.findMany({
-    where: {
-      orgId,
-      ...page.where,
-    },
-    orderBy: page.orderBy,
-    take: page.take,
-  });
+  return db.addressBookEntry.findMany(page.findArgs({ orgId }));
 }
 
 /** Whether the organization's entry existed (and is gone now). */

@@ -27,15 +27,7 @@ export function completeDeposit(tx: Tx, depositId: string, now: Date): Promise<D
 }
 
 export function listDeposits(db: Tx, walletId: string, filters: ListWhere, page: KeysetPage): Promise<Deposit[]> {
-  return db.deposit.findMany({
-    where: {
-      walletId,
-      ...filters,
-      ...page.where,
-    },
-    orderBy: page.orderBy,
-    take: page.take,
-  });
+  return db.deposit.findMany(page.findArgs({ walletId, ...filters }));
 }
 
 /** The wallet's deposit; `deposit_not_found` otherwise. */

@@ -49,16 +49,7 @@ export async function requireWallet(db: Tx, orgId: string, walletId: string): Pr
 
 /** A page of the organization's wallets with their positions, in the page's order, matching `filters`. */
 export function listWallets(db: Tx, orgId: string, filters: ListWhere, page: KeysetPage) {
-  return db.wallet.findMany({
-    where: {
-      orgId,
-      ...filters,
-      ...page.where,
-    },
-    include: { positions: true },
-    orderBy: page.orderBy,
-    take: page.take,
-  });
+  return db.wallet.findMany({ ...page.findArgs({ orgId, ...filters }), include: { positions: true } });
 }
 
 export async function updateLabel(db: Tx, orgId: string, walletId: string, label: string | null): Promise<void> {

@@ -33,15 +33,7 @@ export async function insertWithdrawal(tx: Tx, withdrawal: NewWithdrawal, legs: 
 }
 
 export function listWithdrawals(db: Tx, walletId: string, filters: ListWhere, page: KeysetPage): Promise<Withdrawal[]> {
-  return db.withdrawal.findMany({
-    where: {
-      walletId,
-      ...filters,
-      ...page.where,
-    },
-    orderBy: page.orderBy,
-    take: page.take,
-  });
+  return db.withdrawal.findMany(page.findArgs({ walletId, ...filters }));
 }
 
 /** The wallet's withdrawal; `withdrawal_not_found` otherwise. */

@@ -1,7 +1,6 @@
-import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { ServiceError } from '@service/errors';
-import { WalletEnvironment } from '../environment/wallet-environment.js';
-import { PrismaService } from '../repositories/prisma.service.js';
+import { WalletFeature } from '../environment/wallet-feature.js';
 import { armPayoutFailure } from '../repositories/sandbox-payout-failures.repository.js';
 
 /**
@@ -10,11 +9,7 @@ import { armPayoutFailure } from '../repositories/sandbox-payout-failures.reposi
  * `WALLET_SANDBOX_FAIL_NEXT_PAYOUT` at boot or by the operator subject (the admin CLI).
  */
 @Injectable()
-export class SandboxService implements OnApplicationBootstrap {
-  constructor(
-    @Inject(PrismaService) private readonly prisma: PrismaService,
-    @Inject(WalletEnvironment) private readonly env: WalletEnvironment,
-  ) {}
+export class SandboxService extends WalletFeature implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.env.sandbox) return;

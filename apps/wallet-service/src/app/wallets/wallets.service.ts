@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { RequestContext, RequestOf, SUBJECTS, WalletDto, WalletListDto, WalletYieldDto } from '@service/contracts';
 import { ServiceError } from '@service/errors';
 import { KeysetPage } from '@service/pagination';
-import { OutboxRelayService } from '@service/service-runtime';
 import { fingerprint } from '../domain/idempotency.js';
 import { listFiltersOf } from '../domain/list-filters.js';
 import type { PositionRow } from '../domain/ledger.js';
@@ -11,12 +10,10 @@ import { planToTargets } from '../domain/rebalance-plans.js';
 import type { WalletRecord } from '../domain/records.js';
 import { parseStrategy, type Strategy } from '../domain/strategy.js';
 import { valuePositions, walletView, yieldView } from '../domain/wallet-view.js';
-import { WalletEnvironment } from '../environment/wallet-environment.js';
-import { WORK_WAKER, type WorkWaker } from '../injection.js';
+import { WalletFeature } from '../environment/wallet-feature.js';
 import { inTransaction, type Tx } from '../repositories/db.js';
 import { claimRequestId } from '../repositories/idempotency-keys.repository.js';
 import { openLedger } from '../repositories/positions.repository.js';
-import { PrismaService } from '../repositories/prisma.service.js';
 import { createRebalance } from '../repositories/rebalances.repository.js';
 import {
   countWallets,
@@ -32,13 +29,7 @@ import {
 const LIST = 'wallets';
 
 @Injectable()
-export class WalletsService {
-  constructor(
-    @Inject(PrismaService) private readonly prisma: PrismaService,
-    @Inject(WalletEnvironment) private readonly env: WalletEnvironment,
-    @Inject(OutboxRelayService) private readonly relay: OutboxRelayService,
-    @Inject(WORK_WAKER) private readonly worker: WorkWaker,
-  ) {}
+export class WalletsService extends WalletFeature {
 
   /** A wallet in `creating`; the worker derives its deposit addresses and makes it `idle`. */
   async create(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.walletsCreate>): Promise<WalletDto> {
@@ -59,7 +50,7 @@ export class WalletsService {
       await insertWallet(tx, { id, orgId: ctx.orgId, ...wanted });
       return id;
     });
-    if (walletId === id) this.worker.kick();
+    if (walletId === id) this.runDueWork();
     return this.get(ctx, walletId);
   }
 
@@ -100,8 +91,7 @@ export class WalletsService {
       return true;
     });
     if (changed) {
-      this.relay.wake();
-      this.worker.kick();
+      this.publishAndRun();
     }
     return this.get(ctx, input.walletId);
   }

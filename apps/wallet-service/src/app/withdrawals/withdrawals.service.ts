@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type {
   PayoutLegDto,
   RequestContext,
@@ -13,7 +13,6 @@ import type {
 import { ServiceError } from '@service/errors';
 import { formatUsd, parseUsd } from '@service/money';
 import { KeysetPage } from '@service/pagination';
-import { OutboxRelayService } from '@service/service-runtime';
 import type { Withdrawal } from '../../generated/prisma/client.js';
 import { addressKey, checkAddress } from '../domain/addresses/payout-address.js';
 import { balanceFigures, insufficientFunds } from '../domain/errors.js';
@@ -27,13 +26,11 @@ import { valuePositions } from '../domain/wallet-view.js';
 import { checkLimit, policyOf } from '../domain/withdrawal-policy.js';
 import { payableFrom } from '../domain/withdrawal-progress.js';
 import { legView, withdrawalView } from '../domain/withdrawal-view.js';
-import { WalletEnvironment } from '../environment/wallet-environment.js';
-import { WORK_WAKER, type WorkWaker } from '../injection.js';
+import { WalletFeature } from '../environment/wallet-feature.js';
 import { findEntry } from '../repositories/address-book.repository.js';
 import { inTransaction, type Tx } from '../repositories/db.js';
 import { claimRequestId, rememberResponse } from '../repositories/idempotency-keys.repository.js';
 import { openLedger } from '../repositories/positions.repository.js';
-import { PrismaService } from '../repositories/prisma.service.js';
 import { findWallet, lockWallet, requireWallet } from '../repositories/wallets.repository.js';
 import { findWithdrawal, getWithdrawal, listWithdrawals } from '../repositories/withdrawals.repository.js';
 import { approveLeg, cancelLeg, cancelWithdrawal, createWithdrawal, retryLeg, type WithdrawalStep } from './withdrawal-changes.js';
@@ -44,13 +41,7 @@ const APPROVING_ROLES = new Set(['owner', 'admin']);
 const DEFAULT_TOKEN = 'usdc';
 
 @Injectable()
-export class WithdrawalsService {
-  constructor(
-    @Inject(PrismaService) private readonly prisma: PrismaService,
-    @Inject(WalletEnvironment) private readonly env: WalletEnvironment,
-    @Inject(OutboxRelayService) private readonly relay: OutboxRelayService,
-    @Inject(WORK_WAKER) private readonly worker: WorkWaker,
-  ) {}
+export class WithdrawalsService extends WalletFeature {
 
   /** What a withdrawal to this chain and token would take and pay; without an amount, the most it can be. */
   /**
@@ -104,7 +95,7 @@ export class WithdrawalsService {
       const withdrawal = await createWithdrawal({ tx, wallet, ledger, env: this.env, now }, { id, destination, amount, fee, requestId: input.requestId });
       return { withdrawal, created: true };
     });
-    if (result.created) this.wake();
+    if (result.created) this.publishAndRun();
     return withdrawalView(result.withdrawal);
   }
 
@@ -158,7 +149,7 @@ export class WithdrawalsService {
     };
     if (tx) return run(tx);
     const result = await inTransaction(this.prisma, run);
-    this.wake();
+    this.publishAndRun();
     return result;
   }
 
@@ -184,13 +175,8 @@ export class WithdrawalsService {
       await rememberResponse(tx, key, first);
       return first;
     });
-    this.wake();
+    this.publishAndRun();
     return response;
-  }
-
-  private wake(): void {
-    this.relay.wake();
-    this.worker.kick();
   }
 
   /** Destination chain and token (`usdc` unless given) of this environment (Stellar included) and, when given, its address. */

@@ -33,17 +33,8 @@ export class DeliveriesRepository {
    * so an item's status and its latest emission never come from different moments.
    */
   feed(orgId: string, family: WebhookFamily, registrationId: string | undefined, page: NewestFirst): Promise<DeliveryRow[]> {
-    return this.prisma.$transaction((tx) => tx.delivery.findMany({
-      where: {
-        orgId,
-        family,
-        ...(registrationId ? { registrationId } : {}),
-        ...page.where,
-      },
-      orderBy: page.orderBy,
-      include: FEED_INCLUDE,
-      take: page.take,
-    }), { isolationLevel: 'RepeatableRead' });
+    const where = { orgId, family, ...(registrationId ? { registrationId } : {}) };
+    return this.prisma.$transaction((tx) => tx.delivery.findMany({ ...page.findArgs(where), include: FEED_INCLUDE }), { isolationLevel: 'RepeatableRead' });
   }
 
   /** A feed item of a registration, or null. */

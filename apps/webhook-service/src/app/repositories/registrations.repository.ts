@@ -46,11 +46,7 @@ export class RegistrationsRepository {
 
   /** Active registrations, newest first, one page. */
   list(orgId: string, family: WebhookFamily, page: NewestFirst): Promise<Registration[]> {
-    return this.prisma.registration.findMany({
-      where: { orgId, family, deletedAt: null, ...page.where },
-      orderBy: page.orderBy,
-      take: page.take,
-    });
+    return this.prisma.registration.findMany(page.findArgs({ orgId, family, deletedAt: null }));
   }
 
   /** Serialises registrations of one URL until `tx` ends, so two concurrent creates cannot both pass the duplicate check. */
