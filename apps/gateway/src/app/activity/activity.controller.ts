@@ -1,18 +1,16 @@
-import { Controller, Get, Inject } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ActivityPageDto, ActivityQueryDto, type RequestContext, SUBJECTS } from '@service/contracts';
-import type { ForwardedJson, ServiceClient } from '@service/nats';
+import type { ForwardedJson } from '@service/nats';
 import { ApiStandardErrors } from '../docs/api-errors.js';
 import { Ctx } from '../http/request-context.js';
 import { ValidQuery } from '../http/validation.js';
-import { SERVICES_CLIENT } from '../services.js';
+import { ServiceRoutes } from '../services.js';
 
 @ApiTags('activity')
 @ApiBearerAuth()
 @Controller('v2/activity')
-export class ActivityController {
-  constructor(@Inject(SERVICES_CLIENT) private readonly services: ServiceClient) {}
-
+export class ActivityController extends ServiceRoutes {
   @Get()
   @ApiOperation({
     summary: "The organization's deposits, withdrawals and rebalances, newest first",

@@ -1,4 +1,4 @@
-import { Controller, Delete, Get, HttpCode, Inject, Post } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiExtension, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
   ApiKeyDto,
@@ -12,11 +12,11 @@ import {
   RollApiKeyDto,
   SUBJECTS,
 } from '@service/contracts';
-import type { ForwardedJson, ServiceClient } from '@service/nats';
+import type { ForwardedJson } from '@service/nats';
 import { ApiStandardErrors } from '../docs/api-errors.js';
 import { Ctx } from '../http/request-context.js';
 import { UuidParam, ValidBody, ValidQuery } from '../http/validation.js';
-import { SERVICES_CLIENT } from '../services.js';
+import { ServiceRoutes } from '../services.js';
 
 const ROLE_RULE = 'Owners and admins only (a `member` token or key gets 403 `forbidden`).';
 const OWNER_KEY_RULE = 'Only an owner may create, roll or revoke an `owner` key (an admin gets 403 `forbidden`).';
@@ -29,9 +29,7 @@ const OWNER_KEY_RULE = 'Only an owner may create, roll or revoke an `owner` key 
 @ApiBearerAuth()
 @ApiExtension('x-required-roles', ['owner', 'admin'])
 @Controller('v2/api-keys')
-export class ApiKeysController {
-  constructor(@Inject(SERVICES_CLIENT) private readonly services: ServiceClient) {}
-
+export class ApiKeysController extends ServiceRoutes {
   @Post()
   @HttpCode(201)
   @ApiOperation({

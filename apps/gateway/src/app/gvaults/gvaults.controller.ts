@@ -1,4 +1,4 @@
-import { Controller, Get, Inject } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
   GVAULT_IDS,
@@ -9,18 +9,16 @@ import {
   type RequestContext,
   SUBJECTS,
 } from '@service/contracts';
-import type { ForwardedJson, ServiceClient } from '@service/nats';
+import type { ForwardedJson } from '@service/nats';
 import { ApiStandardErrors } from '../docs/api-errors.js';
 import { Ctx } from '../http/request-context.js';
 import { ValidParams, ValidQuery } from '../http/validation.js';
-import { SERVICES_CLIENT } from '../services.js';
+import { ServiceRoutes } from '../services.js';
 
 @ApiTags('gtokens')
 @ApiBearerAuth()
 @Controller('v2/gvaults')
-export class GVaultsController {
-  constructor(@Inject(SERVICES_CLIENT) private readonly services: ServiceClient) {}
-
+export class GVaultsController extends ServiceRoutes {
   @Get('yield-sources')
   @ApiOperation({ summary: 'The gtoken catalogue of this environment (unpaginated)' })
   @ApiOkResponse({ type: GVaultYieldSourceListDto })

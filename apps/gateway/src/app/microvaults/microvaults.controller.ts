@@ -1,4 +1,4 @@
-import { Controller, createParamDecorator, type ExecutionContext, Get, Inject, Put, Res } from '@nestjs/common';
+import { Controller, createParamDecorator, type ExecutionContext, Get, Put, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
   IDEMPOTENCY_KEY_MAX_LENGTH,
@@ -15,12 +15,12 @@ import {
   SUBJECTS,
 } from '@service/contracts';
 import { ServiceError } from '@service/errors';
-import type { ForwardedJson, ServiceClient } from '@service/nats';
+import type { ForwardedJson } from '@service/nats';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiStandardErrors } from '../docs/api-errors.js';
 import { Ctx } from '../http/request-context.js';
 import { ValidBody, ValidQuery } from '../http/validation.js';
-import { SERVICES_CLIENT } from '../services.js';
+import { ServiceRoutes } from '../services.js';
 
 const UUID_V4 = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89aAbB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/;
 
@@ -57,9 +57,7 @@ const IDEMPOTENCY_HEADER = {
 @ApiTags('microvaults')
 @ApiBearerAuth()
 @Controller('v2/microvaults')
-export class MicroVaultsController {
-  constructor(@Inject(SERVICES_CLIENT) private readonly services: ServiceClient) {}
-
+export class MicroVaultsController extends ServiceRoutes {
   @Put('vaults/:vaultId/strategy')
   @ApiOperation({ summary: "Submit a vault's target allocation as a task (targets plus idle total 10000 bps)" })
   @ApiParam(VAULT_ID_PARAM)

@@ -1,4 +1,4 @@
-import { Controller, Delete, Get, HttpCode, Inject, Post } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   AddressBookEntryCreatedDto,
@@ -8,27 +8,19 @@ import {
   NoQueryDto,
   PageQueryDto,
   type RequestContext,
-  type RequestOf,
-  type ResponseOf,
-  type Subject,
   SUBJECTS,
 } from '@service/contracts';
-import type { ForwardedJson, ServiceClient } from '@service/nats';
+import type { ForwardedJson } from '@service/nats';
 import { ApiStandardErrors } from '../docs/api-errors.js';
 import { OWNERS_AND_ADMINS, RequiredRoles } from '../docs/required-roles.js';
 import { Ctx } from '../http/request-context.js';
 import { UuidParam, ValidBody, ValidQuery } from '../http/validation.js';
-import { SERVICES_CLIENT } from '../services.js';
+import { ServiceRoutes } from '../services.js';
 
 @ApiTags('address-book')
 @ApiBearerAuth()
 @Controller('v2/address-book/entries')
-export class AddressBookController {
-  constructor(@Inject(SERVICES_CLIENT) private readonly services: ServiceClient) {}
-
-  private ask<S extends Subject>(subject: S, ctx: RequestContext, input: RequestOf<S>): Promise<ForwardedJson<ResponseOf<S>>> {
-    return this.services.forward(subject, { ctx, ...input });
-  }
+export class AddressBookController extends ServiceRoutes {
 
   @Post()
   @HttpCode(201)

@@ -14,9 +14,6 @@ import {
   NoQueryDto,
   PageQueryDto,
   type RequestContext,
-  type RequestOf,
-  type ResponseOf,
-  type Subject,
   SimulateDepositDto,
   StrategyEntryDto,
   StrategyTargetDto,
@@ -36,7 +33,7 @@ import { ApiStandardErrors } from '../docs/api-errors.js';
 import { OWNERS_AND_ADMINS, RequiredRoles } from '../docs/required-roles.js';
 import { Ctx } from '../http/request-context.js';
 import { UuidParam, ValidBody, ValidQuery } from '../http/validation.js';
-import { SERVICES_CLIENT } from '../services.js';
+import { SERVICES_CLIENT, ServiceRoutes } from '../services.js';
 import { GATEWAY_CONFIG } from '../injection.js';
 
 /** PATCH /v2/wallets/{id} takes `label` and nothing else (the changelog of Oct 6, 2026). */
@@ -50,15 +47,14 @@ function onlyLabel(body: unknown): void {
 @ApiExtraModels(StrategyEntryDto, StrategyTargetDto)
 @ApiBearerAuth()
 @Controller('v2/wallets')
-export class WalletsController {
+export class WalletsController extends ServiceRoutes {
   constructor(
-    @Inject(SERVICES_CLIENT) private readonly services: ServiceClient,
+    @Inject(SERVICES_CLIENT) services: ServiceClient,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
-  ) {}
-
-  private ask<S extends Subject>(subject: S, ctx: RequestContext, input: RequestOf<S>): Promise<ForwardedJson<ResponseOf<S>>> {
-    return this.services.forward(subject, { ctx, ...input });
+  ) {
+    super(services);
   }
+
 
   @Get('yield-sources')
   @ApiOperation({ summary: "The environment's yield-source catalogue" })

@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
   CancelWithdrawalDto,
@@ -8,9 +8,6 @@ import {
   PayoutPathDto,
   PayoutRequestDto,
   type RequestContext,
-  type RequestOf,
-  type ResponseOf,
-  type Subject,
   SUBJECTS,
   WithdrawalDto,
   WithdrawalListDto,
@@ -19,12 +16,12 @@ import {
   WithdrawalPreviewResponseDto,
 } from '@service/contracts';
 import { ServiceError } from '@service/errors';
-import type { ForwardedJson, ServiceClient } from '@service/nats';
+import type { ForwardedJson } from '@service/nats';
 import { ApiStandardErrors } from '../docs/api-errors.js';
 import { OWNERS_AND_ADMINS, RequiredRoles } from '../docs/required-roles.js';
 import { Ctx } from '../http/request-context.js';
 import { UuidParam, ValidBody, ValidParams, ValidQuery } from '../http/validation.js';
-import { SERVICES_CLIENT } from '../services.js';
+import { ServiceRoutes } from '../services.js';
 
 /** A payout leg's position in `payoutLegs`, counted from 0. */
 function legIndexOf(raw: string): number {
@@ -40,12 +37,7 @@ function payoutOf(path: PayoutPathDto, body: PayoutRequestDto) {
 @ApiTags('withdrawals')
 @ApiBearerAuth()
 @Controller('v2/wallets/:id')
-export class WithdrawalsController {
-  constructor(@Inject(SERVICES_CLIENT) private readonly services: ServiceClient) {}
-
-  private ask<S extends Subject>(subject: S, ctx: RequestContext, input: RequestOf<S>): Promise<ForwardedJson<ResponseOf<S>>> {
-    return this.services.forward(subject, { ctx, ...input });
-  }
+export class WithdrawalsController extends ServiceRoutes {
 
   @Post('withdrawal-preview')
   @HttpCode(200)
