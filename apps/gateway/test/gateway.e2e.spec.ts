@@ -135,7 +135,9 @@ describe('rate limiting without Redis', () => {
     for (let index = 0; index < READ_LIMIT + 2; index += 1) {
       expect((await call(`${gateway.url}/v2/system/ping`, { token })).status).toBe(200);
     }
-    expect((await call(`${gateway.url}/readyz`)).body).toMatchObject({ checks: { redis: 'unavailable' } });
+    const ready = await call(`${gateway.url}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(ready.body).toMatchObject({ checks: { redis: 'unavailable' } });
     await gateway.process.stop();
   });
 });
@@ -172,21 +174,28 @@ describe('forwarding to a service', () => {
     }
   });
 
-  it('answers 503 retryable at once when the service is stopped, and /readyz fails', async () => {
-    expect((await call(`${gatewayA}/readyz`)).status).toBe(200);
+  it('answers 503 retryable at once on the stopped service\'s routes only; /readyz stays 200, /readyz?full=1 fails', async () => {
+    expect((await call(`${gatewayA}/readyz?full=1`)).status).toBe(200);
     await system.services.get('gvault')!.stop();
     const result = await call(`${gatewayA}/v2/gvaults/yield-sources`, { token: await freshToken() });
     expect(result.status).toBe(503);
     expect(result.body).toEqual({ error: expect.any(String), code: 'service_temporarily_unavailable', retryable: true });
     expect(result.elapsedMs).toBeLessThan(REQUEST_TIMEOUT_MS);
+    // Another service's route still answers.
+    expect((await call(`${gatewayA}/v2/activity`, { token: await freshToken() })).status).toBe(200);
 
+    // The probe Kubernetes reads depends on the gateway's own dependencies only: the pod stays in the Service.
     const ready = await call(`${gatewayA}/readyz`);
-    expect(ready.status).toBe(503);
-    expect(ready.body).toMatchObject({ status: 'unavailable', checks: { gvault: 'unavailable', wallet: 'ok', nats: 'ok', redis: 'ok' } });
+    expect(ready.status).toBe(200);
+    expect(ready.body).toEqual({ status: 'ready', checks: { nats: 'ok', redis: 'ok' } });
+    // The full check, for humans, names the service that is down.
+    const full = await call(`${gatewayA}/readyz?full=1`);
+    expect(full.status).toBe(503);
+    expect(full.body).toMatchObject({ status: 'unavailable', checks: { gvault: 'unavailable', wallet: 'ok', nats: 'ok', redis: 'ok' } });
     expect((await call(`${gatewayA}/healthz`)).status).toBe(200);
 
     await system.startService('gvault');
-    expect((await call(`${gatewayA}/readyz`)).status).toBe(200);
+    expect((await call(`${gatewayA}/readyz?full=1`)).status).toBe(200);
   });
 });
 

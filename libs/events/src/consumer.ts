@@ -4,6 +4,7 @@ import { nanos } from '@nats-io/transport-node';
 import type { AnyDomainEvent } from '@service/contracts';
 import type { EventLogger, SqlExecutor, TransactionalSql } from './sql.js';
 import { type EventStreamConfig, ensureEventStream, isNotFound } from './stream.js';
+import { watchConsumer } from './metrics.js';
 
 export interface DurableConsumerOptions<Tx extends SqlExecutor> extends EventStreamConfig {
   /** Durable name: one per consuming purpose; replicas using it share the events. */
@@ -37,6 +38,7 @@ const MAX_RETRY_DELAY_MS = 60_000;
 export class DurableConsumer<Tx extends SqlExecutor> {
   private messages: ConsumerMessages | undefined;
   private loop: Promise<void> | undefined;
+  private unwatch: (() => void) | undefined;
 
   constructor(private readonly options: DurableConsumerOptions<Tx>) {}
 
@@ -52,9 +54,11 @@ export class DurableConsumer<Tx extends SqlExecutor> {
     const consumer = await js.consumers.get(stream, durable);
     this.messages = await consumer.consume({ max_messages: 64 });
     this.loop = this.run(this.messages);
+    this.unwatch = watchConsumer(jsm, stream, durable);
   }
 
   async stop(): Promise<void> {
+    this.unwatch?.();
     await this.messages?.close();
     await this.loop;
   }

@@ -3,7 +3,8 @@ import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManage
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { DomainEvent, PortfolioWalletEventPayload } from '@service/contracts';
 import { isolatedEventStream, migratedSchema, newRunId, TEST_DATABASE_URL, TEST_NATS_URL, type IsolatedSchema, type IsolatedStream } from '@service/testing';
-import { DurableConsumer, enqueueEvent, OutboxRelay, PgPoolSql, type SqlExecutor } from './index.js';
+import { metricsText } from '@service/metrics';
+import { DurableConsumer, enqueueEvent, ensureDurableConsumer, OutboxMetrics, OutboxRelay, PgPoolSql, type SqlExecutor, watchConsumer } from './index.js';
 
 const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const runId = newRunId();
@@ -125,5 +126,30 @@ describe('durable consumer', () => {
       (await jsm.consumers.info(stream.EVENTS_STREAM, `test-${runId}`)).num_pending === 0);
     await again.stop();
     expect(await count()).toBe(2);
+  });
+});
+
+describe('metrics', () => {
+  it('observes the publish lag of each row, counts the rows waiting and samples a consumer when scraped', async () => {
+    await db.$transaction((tx) => enqueueEvent(tx, { type: 'portfolio_wallet.status_changed', orgId: 'org_a', payload: statusChanged(9) }));
+    const waiting = new OutboxMetrics(db, 'metrics-spec');
+    waiting.start();
+    let text = await metricsText();
+    waiting.stop();
+    expect(text).toContain('outbox_events_waiting{source="metrics-spec"} 1');
+
+    const before = /outbox_publish_lag_seconds_count\{source="wallet"\} (\d+)/.exec(text)?.[1] ?? '0';
+    expect(await relayOf().drain()).toBe(1);
+    text = await metricsText();
+    expect(text).toContain(`outbox_publish_lag_seconds_count{source="wallet"} ${Number(before) + 1}`);
+
+    const durable = `metrics-${runId}`;
+    await ensureDurableConsumer(jsm, { stream: stream.EVENTS_STREAM, durable, filterSubject: `${stream.EVENTS_SUBJECT_PREFIX}.>`, ackWaitMs: 30_000 });
+    const messages = (await jsm.streams.info(stream.EVENTS_STREAM)).state.messages;
+    const unwatch = watchConsumer(jsm, stream.EVENTS_STREAM, durable);
+    text = await metricsText();
+    unwatch();
+    expect(text).toContain(`jetstream_consumer_pending_messages{consumer="${durable}"} ${messages}`);
+    expect(text).toContain(`jetstream_consumer_redelivered_messages{consumer="${durable}"} 0`);
   });
 });

@@ -5,3 +5,4 @@ export * from './relay.js';
 export * from './consumer.js';
 export * from './pg-sql.js';
 export * from './polling-loop.js';
+export * from './metrics.js';

@@ -3,6 +3,7 @@ import { type DomainEvent, type DomainEventType, eventSubject } from '@service/c
 import type { EventLogger, SqlExecutor, TransactionalSql } from './sql.js';
 import { PollingLoop } from './polling-loop.js';
 import { type EventStreamConfig, ensureEventStream } from './stream.js';
+import { OutboxMetrics } from './metrics.js';
 
 interface OutboxRow {
   id: string;
@@ -30,8 +31,10 @@ export interface OutboxRelayOptions<Tx extends SqlExecutor> extends EventStreamC
  */
 export class OutboxRelay<Tx extends SqlExecutor> {
   private readonly loop: PollingLoop;
+  private readonly metrics: OutboxMetrics;
 
   constructor(private readonly options: OutboxRelayOptions<Tx>) {
+    this.metrics = new OutboxMetrics(options.db, options.source);
     this.loop = new PollingLoop(
       async () => void (await this.drain()),
       options.pollIntervalMs ?? 250,
@@ -42,6 +45,7 @@ export class OutboxRelay<Tx extends SqlExecutor> {
   async start(): Promise<void> {
     await ensureEventStream(this.options.jsm, this.options);
     this.loop.start();
+    this.metrics.start();
   }
 
   /** Publish now rather than at the next poll; call after committing a transaction with events. */
@@ -51,6 +55,7 @@ export class OutboxRelay<Tx extends SqlExecutor> {
 
   /** Stops polling and waits for the batch in flight, so shutdown loses nothing. */
   stop(): Promise<void> {
+    this.metrics.stop();
     return this.loop.stop();
   }
 
@@ -90,6 +95,7 @@ export class OutboxRelay<Tx extends SqlExecutor> {
         'UPDATE outbox_events SET published_at = now() WHERE id = ANY($1::uuid[])',
         rows.map((row) => row.id),
       );
+      this.metrics.published(rows);
       return rows.length;
     });
   }

@@ -142,3 +142,27 @@ describe('NatsRequester', () => {
     expect(requester.inFlight).toBe(0);
   });
 });
+
+describe('NatsRequester metrics', () => {
+  it('counts each request once by subject and outcome, with its duration', async () => {
+    const observed: [string, string][] = [];
+    const metrics = { observe: (name: string, outcome: string, seconds: number) => void (expect(seconds).toBeGreaterThanOrEqual(0), observed.push([name, outcome])) };
+    const requester = new NatsRequester(client, 300, metrics as never);
+    const ok = await respond('ok', () => ({ response: 1 }));
+    const refused = await respond('refused', () => ({ err: { status: 404, code: 'wallet_not_found', message: 'No.' } }));
+    const slow = await respond('slow', () => ({ response: 1 }), 1_000);
+    const nobody = subject('nobody');
+    await requester.request(ok, {});
+    await requester.forward(ok, {});
+    await expect(requester.request(refused, {})).rejects.toThrow(ServiceError);
+    await expect(requester.request(slow, {})).rejects.toThrow(ServiceError);
+    await expect(requester.request(nobody, {})).rejects.toThrow(ServiceError);
+    expect(observed).toEqual([
+      [ok, 'ok'],
+      [ok, 'ok'],
+      [refused, 'error_4xx'],
+      [slow, 'timeout'],
+      [nobody, 'no_responder'],
+    ]);
+  });
+});

@@ -1,6 +1,9 @@
 import type { Msg, NatsConnection } from '@nats-io/transport-node';
-import { createInbox } from '@nats-io/transport-node';
+import { createInbox, headers, type PublishOptions } from '@nats-io/transport-node';
 import { isRpcErrorPayload, ServiceError } from '@service/errors';
+import { endSpan, type Span, SpanKind, startSpan, TRACEPARENT, traceparentOf, tracingEnabled } from '@service/tracing';
+import { errorOutcome } from '@service/metrics';
+import type { NatsClientMetrics, NatsClientOutcome } from './metrics.js';
 
 /** Nest's NATS wire format: requests are `{pattern, data, id}`, replies `{id, response | err, isDisposed}`. */
 interface NestReply {
@@ -14,6 +17,9 @@ interface Pending {
   readonly timer: NodeJS.Timeout;
   /** Resolve to the response's JSON text ({@link ForwardedJson}) rather than to the parsed value. */
   readonly forward: boolean;
+  readonly subject: string;
+  /** `performance.now()` when sent, for the duration metric. */
+  readonly sentAt: number;
 }
 
 /**
@@ -30,10 +36,14 @@ export class NatsRequester {
   private readonly inbox = `${createInbox()}.`;
   private readonly pending = new Map<string, Pending>();
   private sequence = 0;
+  /** Client spans of requests in flight, by token (tracing on only). */
+  private readonly spans = new Map<string, Span>();
 
   constructor(
     private readonly connection: NatsConnection,
     private readonly timeoutMs: number,
+    /** Requests by subject and outcome with their duration (see {@link NatsClientMetrics}). */
+    private readonly metrics?: NatsClientMetrics,
   ) {
     connection.subscribe(`${this.inbox}*`, { callback: (error, message) => this.settle(error, message) });
   }
@@ -67,25 +77,52 @@ export class NatsRequester {
       // Nest echoes `id` in its reply; the reply subject's token already identifies the request.
       // (Inside the promise: data JSON cannot hold, a BigInt say, rejects rather than throws.)
       const payload = JSON.stringify({ pattern: subject, data, id: token });
-      const timer = setTimeout(this.expire, timeoutMs, token);
-      this.pending.set(token, { resolve, reject, timer, forward });
+      const timer = setTimeout(this.expire, timeoutMs, token, 'timeout');
+      this.pending.set(token, { resolve, reject, timer, forward, subject, sentAt: performance.now() });
       try {
-        this.connection.publish(subject, payload, { reply: this.inbox + token });
+        this.connection.publish(subject, payload, tracingEnabled() ? this.traced(subject, data, token) : { reply: this.inbox + token });
       } catch {
         // A closed or draining connection.
-        this.expire(token);
+        this.expire(token, 'unavailable');
       }
     });
   }
 
   /** No reply in time, no responder or no connection: a retryable 503. */
-  private readonly expire = (token: string): void => {
+  private readonly expire = (token: string, outcome: NatsClientOutcome): void => {
     const pending = this.pending.get(token);
     if (!pending) return;
     clearTimeout(pending.timer);
-    this.pending.delete(token);
+    this.forget(token, 'no reply');
+    this.observe(pending, outcome);
     pending.reject(unavailable());
   };
+
+  private observe(pending: Pending, outcome: NatsClientOutcome): void {
+    this.metrics?.observe(pending.subject, outcome, (performance.now() - pending.sentAt) / 1000);
+  }
+
+  /**
+   * Publish options of a traced request: a client span, child of the gateway's HTTP span (the
+   * `traceparent` in `ctx`) or of the active span, travels as the W3C `traceparent` NATS header.
+   */
+  private traced(subject: string, data: unknown, token: string): PublishOptions {
+    const parent = (data as { ctx?: { traceparent?: string } } | null)?.ctx?.traceparent;
+    const span = startSpan(subject, { kind: SpanKind.CLIENT, parent, attributes: { 'messaging.system': 'nats', 'rpc.method': subject } });
+    if (!span) return { reply: this.inbox + token };
+    this.spans.set(token, span);
+    const carrier = headers();
+    carrier.set(TRACEPARENT, traceparentOf(span));
+    return { reply: this.inbox + token, headers: carrier };
+  }
+
+  /** Drops a request that got its reply or never will, and ends its span (if traced). */
+  private forget(token: string, failure?: string): void {
+    this.pending.delete(token);
+    if (this.spans.size === 0) return;
+    endSpan(this.spans.get(token), failure);
+    this.spans.delete(token);
+  }
 
   private settle(error: Error | null, message: Msg | undefined): void {
     // A subscription error names no request: the requests it concerns run into their timeout.
@@ -95,15 +132,18 @@ export class NatsRequester {
     if (!pending) return; // late: it timed out already
     // No responder: the server answers at once with an empty 503 status message.
     if (message.data.length === 0 && message.headers?.code === 503) {
-      this.expire(token);
+      this.expire(token, 'no_responder');
       return;
     }
     clearTimeout(pending.timer);
-    this.pending.delete(token);
+    this.forget(token);
     const text = message.string();
     try {
-      pending.resolve(pending.forward ? forwardedReply(text, token) : unwrapReply(text));
+      const value = pending.forward ? forwardedReply(text, token) : unwrapReply(text);
+      this.observe(pending, 'ok');
+      pending.resolve(value);
     } catch (failure) {
+      this.observe(pending, errorOutcome(failure instanceof ServiceError ? failure.status : undefined));
       pending.reject(failure);
     }
   }

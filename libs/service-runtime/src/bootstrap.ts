@@ -3,7 +3,8 @@ import type { DynamicModule, INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { type MicroserviceOptions, NatsContext, ServerNats } from '@nestjs/microservices';
 import { type ServiceName, queueGroupOf } from '@service/contracts';
-import { coalesceWrites } from '@service/nats';
+import { METRICS_CONTENT_TYPE, collectProcessMetrics, errorOutcome, metricsText } from '@service/metrics';
+import { coalesceWrites, natsServerMetrics } from '@service/nats';
 import type { Logger } from 'pino';
 import { isObservable } from 'rxjs';
 import type { ServiceConfig } from './config.js';
@@ -22,6 +23,12 @@ const JSON_PATTERN = /^(?:[{["\d-]|true$|false$|null$)/;
 /** The message Nest's NATS server hands to `handleMessage`. */
 type NatsMessage = Parameters<ServerNats['handleMessage']>[1];
 
+/** A reply packet as Nest publishes it. */
+interface ReplyPacket {
+  readonly err?: { readonly status?: number } | null;
+  readonly isDisposed?: boolean;
+}
+
 /**
  * Nest's NATS server with three costs of every message taken off:
  * - the replies of one event-loop turn go out in one socket write (see `coalesceWrites` in
@@ -38,9 +45,16 @@ type NatsMessage = Parameters<ServerNats['handleMessage']>[1];
  *   `{"response":…,"isDisposed":true,"id":…}`, which is exactly what is written here. Streams
  *   (and errors, which Nest's exception filters turn into streams) and events still take Nest's
  *   path, as does every message while processing hooks (tracing) are installed.
+ *
+ * Every request answered is counted by subject and outcome with its duration
+ * (`nats_server_requests_total`, `nats_server_request_duration_seconds`): on the fast path when
+ * it answers, on Nest's path when the last packet of the reply (or its error) is published.
  */
 export class ServiceNatsServer extends ServerNats {
   private readonly defaultStartHook = this.onProcessingStartHook;
+  private readonly metrics = natsServerMetrics();
+  /** When a request that left the fast path for a stream arrived. */
+  private readonly arrivals = new WeakMap<NatsMessage, number>();
 
   override async createNatsClient(): ReturnType<ServerNats['createNatsClient']> {
     const client = await super.createNatsClient();
@@ -53,6 +67,7 @@ export class ServiceNatsServer extends ServerNats {
   }
 
   override async handleMessage(channel: string, natsMsg: NatsMessage): Promise<unknown> {
+    const arrivedAt = performance.now();
     const handler = this.getHandlerByPattern(channel);
     const hooked = this.onProcessingStartHook !== this.defaultStartHook || this.onProcessingEndHook !== undefined;
     if (!handler || handler.isEventHandler || !natsMsg.reply || hooked) return super.handleMessage(channel, natsMsg);
@@ -61,16 +76,35 @@ export class ServiceNatsServer extends ServerNats {
     if (!('id' in message) || message.id === undefined) return this.handleEvent(channel, message, context);
     const { id } = message;
     const result: unknown = await handler(message.data, context);
-    if (isObservable(result)) return this.send(result, this.getPublisher(natsMsg, id, context));
+    if (isObservable(result)) {
+      this.arrivals.set(natsMsg, arrivedAt);
+      return this.send(result, this.getPublisher(natsMsg, id, context));
+    }
     natsMsg.respond(JSON.stringify({ response: result, isDisposed: true, id }));
+    this.metrics.observe(channel, 'ok', (performance.now() - arrivedAt) / 1000);
     return undefined;
+  }
+
+  override getPublisher(natsMsg: NatsMessage, id: string, ctx: NatsContext): ReturnType<ServerNats['getPublisher']> {
+    const publish = super.getPublisher(natsMsg, id, ctx);
+    if (!natsMsg.reply) return publish;
+    const arrivedAt = this.arrivals.get(natsMsg) ?? performance.now();
+    return (response) => {
+      const packet = response as ReplyPacket;
+      const failed = packet.err !== undefined && packet.err !== null;
+      if (failed || packet.isDisposed) {
+        this.metrics.observe(natsMsg.subject, failed ? errorOutcome(packet.err?.status) : 'ok', (performance.now() - arrivedAt) / 1000);
+      }
+      return publish(response);
+    };
   }
 }
 
 /**
  * Starts a service: a Nest NATS microservice in the service's queue group, the RPC error filter,
  * shutdown hooks (SIGTERM: stop taking messages, finish those in flight, drain) and, when
- * HEALTH_PORT is set, an HTTP server for the orchestrator's probes.
+ * HEALTH_PORT is set, an HTTP server for the orchestrator's probes (`/healthz`, `/readyz`) and
+ * Prometheus (`/metrics`: the process's registry, see @service/metrics).
  */
 export async function bootstrapService(options: {
   name: ServiceName;
@@ -79,6 +113,7 @@ export async function bootstrapService(options: {
   logger: Logger;
 }): Promise<RunningService> {
   const { name, config, logger } = options;
+  collectProcessMetrics();
   const app = await NestFactory.createMicroservice<MicroserviceOptions>(options.module, {
     strategy: new ServiceNatsServer({
       servers: config.NATS_URL.split(',').map((server) => server.trim()),
@@ -110,6 +145,13 @@ function startProbeServer(health: HealthService, port: number): Promise<Server> 
       response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     };
     if (request.url === '/healthz') return reply(200, { status: 'ok' });
+    if (request.url === '/metrics') {
+      metricsText().then(
+        (text) => response.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE }).end(text),
+        (error: Error) => reply(500, { error: error.message }),
+      );
+      return;
+    }
     if (request.url === '/readyz') {
       health.check().then(
         (result) => reply(200, result),

@@ -6,6 +6,7 @@ import { Controller, type INestMicroservice, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { EventPattern, MessagePattern, Payload, ServerNats } from '@nestjs/microservices';
 import { ServiceError } from '@service/errors';
+import { metricsText } from '@service/metrics';
 import { pino } from 'pino';
 import { of } from 'rxjs';
 import { ServiceNatsServer } from './bootstrap.js';
@@ -147,6 +148,15 @@ describe('ServiceNatsServer on the wire', () => {
     expect(JSON.parse(ours['fails']?.[0] ?? '{}')).toMatchObject({ err: { code: 'wallet_not_found' }, id: 'req-1' });
     expect(ours['crashes']?.join('')).not.toContain('secret detail');
     expect(ours['stream']?.length).toBeGreaterThan(1);
+
+    // Each request answered counted once, by subject and outcome (error outcomes by status class).
+    const metrics = await metricsText();
+    const count = (name: string, outcome: string) => `nats_server_requests_total{subject="${subject(name)}",outcome="${outcome}"} 1`;
+    // ('nothing' also answers the readiness polls of start().)
+    for (const name of ['value', 'async', 'stream']) expect(metrics).toContain(count(name, 'ok'));
+    expect(metrics).toContain(count('fails', 'error_4xx'));
+    expect(metrics).toContain(count('crashes', 'error_5xx'));
+    expect(metrics).toContain(`nats_server_request_duration_seconds_count{subject="${subject('value')}",outcome="ok"} 1`);
   });
 
   it('hands a request without a reply subject to event handlers, as Nest does', async () => {

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { collectProcessMetrics } from '@service/metrics';
 import { connectNats, ForwardedJson, type ServiceClient } from '@service/nats';
 import { NestPinoLogger } from '@service/service-runtime';
 import type { FastifyInstance } from 'fastify';
@@ -15,6 +16,7 @@ import { TokenVerifier } from './auth/token-verifier.js';
 import { OpenApiDocument } from './docs/docs.controller.js';
 import { HttpErrorFilter } from './http/http-exception.filter.js';
 import { registerRequestHooks } from './http/request-hooks.js';
+import { registerTracingHooks } from './http/tracing-hooks.js';
 import { writeResponsesPerTurn } from './http/response-batch.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 import { SERVICES_CLIENT } from './services.js';
@@ -45,6 +47,7 @@ function closeConnectionsAsTheyIdle(fastify: FastifyInstance): void {
 }
 
 export async function createGateway(config: GatewayConfig, logger: Logger): Promise<RunningGateway> {
+  collectProcessMetrics();
   // NatsRequester turns every failed request into a 503 of its own, so the client's per-request
   // stack capture (two Error objects on the hot path) would be thrown away.
   const nats = await connectNats({ url: config.NATS_URL, name: 'gateway', asyncTraces: false, coalesceWrites: true });
@@ -70,6 +73,7 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
   });
   // API keys: looked up in identity-service on a miss; its revocation broadcasts evict them here.
   const keys = new ApiKeyVerifier(identityAuthority(app.get<ServiceClient>(SERVICES_CLIENT)), natsKeyBroadcasts(nats));
+  registerTracingHooks(app.getHttpAdapter().getInstance());
   registerRequestHooks(app.getHttpAdapter().getInstance(), {
     verifier: new BearerAuth(tokens, keys),
     limiter: new RateLimiter(

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Query, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { type RequestContext, SERVICES, healthSubjectOf } from '@service/contracts';
+import { METRICS_CONTENT_TYPE, metricsText } from '@service/metrics';
 import type { ServiceClient } from '@service/nats';
 import type { FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
@@ -27,15 +28,21 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  /** Ready to serve: NATS and Redis answer and so does every service's health subject. */
+  /**
+   * Ready to serve: the gateway's own dependencies, NATS and Redis, answer. A service that is
+   * down answers 503 on its own routes and must not take every gateway pod out of the Service,
+   * so its health subject is asked only with `?full=1` (for humans and debugging).
+   */
   @Get('readyz')
-  async readyz(@Res() reply: FastifyReply): Promise<void> {
+  async readyz(@Query('full') full: string | undefined, @Res() reply: FastifyReply): Promise<void> {
     const checks: Record<string, Promise<unknown>> = {
       nats: this.nats.isClosed() ? Promise.reject(new Error('closed')) : this.nats.flush(),
       redis: withTimeout(this.redis.ping()),
     };
-    for (const service of SERVICES) {
-      checks[service] = this.requester.request(healthSubjectOf(service), { ctx: probeContext() }, { timeoutMs: CHECK_TIMEOUT_MS });
+    if (full === '1' || full === 'true') {
+      for (const service of SERVICES) {
+        checks[service] = this.requester.request(healthSubjectOf(service), { ctx: probeContext() }, { timeoutMs: CHECK_TIMEOUT_MS });
+      }
     }
     const names = Object.keys(checks);
     const results = await Promise.allSettled(names.map((name) => withTimeout(checks[name] as Promise<unknown>)));
@@ -43,6 +50,12 @@ export class HealthController {
     names.forEach((name, index) => (status[name] = results[index]?.status === 'fulfilled' ? 'ok' : 'unavailable'));
     const ready = Object.values(status).every((value) => value === 'ok');
     void reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', checks: status });
+  }
+
+  /** Prometheus metrics of this process, for the scraper (outside /v2, no authentication). */
+  @Get('metrics')
+  async metrics(@Res() reply: FastifyReply): Promise<void> {
+    void reply.header('content-type', METRICS_CONTENT_TYPE).send(await metricsText());
   }
 }
 

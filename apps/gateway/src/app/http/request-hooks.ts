@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { BearerVerifier } from '../auth/bearer-auth.js';
 import type { Principal } from '../auth/token-verifier.js';
 import { AccessLog } from './access-log.js';
+import { HttpMetrics, RATE_LIMIT_REJECTIONS } from './http-metrics.js';
 import type { EndpointClass, RateDecision, RateLimiter } from '../rate-limit/rate-limiter.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -29,8 +30,12 @@ function admit(request: FastifyRequest, principal: Principal): string {
   return `${principal.orgId}:${principal.principalId}`;
 }
 
-function decide(decision: RateDecision, reply: FastifyReply, done: HookDone): void {
+/** The probes' and the scraper's paths: neither in the access log nor in the HTTP metrics. */
+const UNOBSERVED_PATHS = new Set(['/metrics', '/healthz', '/readyz']);
+
+function decide(decision: RateDecision, endpoint: EndpointClass, reply: FastifyReply, done: HookDone): void {
   if (decision.allowed) return done();
+  RATE_LIMIT_REJECTIONS[endpoint].inc();
   void reply
     .status(429)
     .header('retry-after', String(decision.retryAfterSeconds))
@@ -60,7 +65,8 @@ async function authenticateAndLimit(
       return;
     }
   }
-  decide(await deps.limiter.hit(identity, endpointClassOf(request.method)), reply, done);
+  const endpoint = endpointClassOf(request.method);
+  decide(await deps.limiter.hit(identity, endpoint), endpoint, reply, done);
 }
 
 /**
@@ -87,27 +93,34 @@ export function registerRequestHooks(
 
     const known = deps.verifier.recall(request.headers.authorization);
     const identity = known && admit(request, known);
-    const decision = identity && deps.limiter.hitLocally(identity, endpointClassOf(request.method));
-    if (decision) return decide(decision, reply, done);
+    const endpoint = endpointClassOf(request.method);
+    const decision = identity && deps.limiter.hitLocally(identity, endpoint);
+    if (decision) return decide(decision, endpoint, reply, done);
     authenticateAndLimit(request, reply, done, deps, identity).catch((error: unknown) =>
       // Anything unexpected goes to the error handler (500 internal_error), never an unhandled rejection.
       done(error instanceof Error ? error : new Error(String(error))),
     );
   });
 
+  const metrics = new HttpMetrics();
   const accessLog = AccessLog.of(deps.logger);
-  if (!accessLog) return;
   fastify.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    accessLog.write({
+    const route = request.routeOptions.url;
+    if (route !== undefined && UNOBSERVED_PATHS.has(route)) return done();
+    const durationMs = performance.now() - request.startedAt;
+    metrics.observe(route, request.method, reply.statusCode, durationMs / 1000);
+    accessLog?.write({
       requestId: request.requestId,
       orgId: request.ctx?.orgId,
       method: request.method,
-      route: request.routeOptions.url ?? request.url.split('?', 1)[0] ?? request.url,
+      route: route ?? request.url.split('?', 1)[0] ?? request.url,
       status: reply.statusCode,
-      durationMs: performance.now() - request.startedAt,
+      durationMs,
+      traceparent: request.traceparent,
     });
     done();
   });
+  if (!accessLog) return;
   fastify.addHook('onClose', (_instance, done) => {
     accessLog.close();
     done();
