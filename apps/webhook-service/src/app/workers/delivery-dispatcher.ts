@@ -7,6 +7,7 @@ import { classifyResponse, nextRetryDelayMs } from '../domain/retry-policy.js';
 import type { SecretBox } from '../domain/secret-box.js';
 import { signatureHeaders } from '../domain/signature.js';
 import { SECRET_BOX, WEBHOOK_SENDER } from '../injection.js';
+import { type AttemptOutcome, observeAttempt, watchDueBacklog } from './delivery-metrics.js';
 import type { SendResult, WebhookSender } from '../receivers/sender.js';
 import { AttemptRecorder } from '../repositories/attempt-recorder.js';
 import { type ClaimedDelivery, type Completion, claimDue } from '../repositories/delivery-store.js';
@@ -19,6 +20,9 @@ const RECORD_GATHER_MS = 5;
 
 /** What a delivery of a registration deleted after it was recorded gets instead of being sent. */
 const REGISTRATION_DELETED: SendResult = { status: null, retryAfter: null, ms: 0, error: 'The registration was deleted; nothing was sent.' };
+
+/** The metric label of each way an attempt is recorded. */
+const OUTCOME: Record<Completion['kind'], AttemptOutcome> = { completed: 'delivered', retry: 'retry_scheduled', failed: 'failed' };
 
 /**
  * Sends due deliveries. Each replica claims what it has free slots for, runs every attempt on its
@@ -41,6 +45,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
   private readonly recorder: AttemptRecorder;
   /** Due rows may be waiting that this replica did not take: claim again when a slot frees up. */
   private backlog = false;
+  private unwatch: (() => void) | undefined;
 
   constructor(
     private readonly sql: DispatchSql,
@@ -61,6 +66,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
 
   onApplicationBootstrap(): void {
     this.loop.start();
+    this.unwatch = watchDueBacklog(this.sql);
   }
 
   /**
@@ -79,6 +85,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
 
   /** Claims nothing more and lets the attempts in flight finish and be recorded. */
   async beforeApplicationShutdown(): Promise<void> {
+    this.unwatch?.();
     await this.loop.stop();
     await Promise.all([...this.inFlight]);
   }
@@ -114,10 +121,9 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
       this.sending -= 1;
     }
     try {
-      await this.recorder.record(
-        { delivery, responseStatus: result.status, responseMs: result.ms, error: result.error },
-        this.completionOf(delivery, result),
-      );
+      const completion = this.completionOf(delivery, result);
+      await this.recorder.record({ delivery, responseStatus: result.status, responseMs: result.ms, error: result.error }, completion);
+      observeAttempt(OUTCOME[completion.kind], delivery.attempt_count, delivery.body);
     } catch (error) {
       // The lease runs out and the delivery is attempted again: at least once, never lost.
       this.logger.error({ err: error, deliveryId: delivery.id }, 'could not record a webhook attempt');

@@ -2,7 +2,7 @@ import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationB
 import { type ConsumerMessages, jetstream, jetstreamManager, type JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { DomainEvent } from '@service/contracts';
-import { ensureDurableConsumer, ensureEventStream, parseDomainEvent, redeliveryDelayMs } from '@service/events';
+import { ensureDurableConsumer, ensureEventStream, parseDomainEvent, redeliveryDelayMs, watchConsumer } from '@service/events';
 import { NATS_CONNECTION, SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
 import type { Logger } from 'pino';
 import type { WebhookConfig } from '../../config.js';
@@ -40,6 +40,7 @@ export class EventConsumerService implements OnApplicationBootstrap, BeforeAppli
   private queue: JsMsg[] = [];
   private writers = 0;
   private readonly waiting: (() => void)[] = [];
+  private unwatch: (() => void) | undefined;
 
   constructor(
     private readonly sql: PgSql,
@@ -62,10 +63,12 @@ export class EventConsumerService implements OnApplicationBootstrap, BeforeAppli
     const consumer = await js.consumers.get(this.config.EVENTS_STREAM, DELIVERIES_DURABLE);
     this.messages = await consumer.consume({ max_messages: BATCH });
     this.loop = this.run(this.messages);
+    this.unwatch = watchConsumer(jsm, this.config.EVENTS_STREAM, DELIVERIES_DURABLE);
   }
 
   /** Takes no more events and waits for those taken to be recorded (and acked) or given back. */
   async beforeApplicationShutdown(): Promise<void> {
+    this.unwatch?.();
     await this.messages?.close();
     await this.loop;
   }
