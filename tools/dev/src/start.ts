@@ -10,7 +10,9 @@ import { checkDependencies } from './dependencies.js';
 /**
  * `npm start`: the whole system on this machine. Checks PostgreSQL, NATS and Redis, applies every
  * migration, builds the apps, starts the gateway and the six services, waits until the gateway is
- * ready and prints an API key and a token for the demo organization. Ctrl-C stops every child.
+ * ready and prints an API key and a token for the demo organization. An app that dies is started
+ * again after a backoff, as an orchestrator would (see {@link restartDelayMs}); Ctrl-C stops every
+ * child and restarts nothing.
  */
 const env = process.env;
 const settings = {
@@ -29,7 +31,20 @@ const settings = {
 };
 const APPS = ['gateway', ...SERVICES.map((service) => `${service}-service`)];
 const children = new Map<string, ChildProcess>();
+/** Restarts waiting for their backoff, cleared on stop. */
+const pendingRestarts = new Set<NodeJS.Timeout>();
+/** Per app: restarts since it last stayed up {@link STAYED_UP_MS}. */
+const crashes = new Map<string, number>();
 let stopping = false;
+
+/** An app that ran this long before dying is restarted after the first delay again. */
+const STAYED_UP_MS = 60_000;
+const LAST_LINES = 10;
+
+/** Backoff before the next start after `crashesInARow` quick deaths: 1 s doubling up to 30 s. */
+function restartDelayMs(crashesInARow: number): number {
+  return Math.min(1000 * 2 ** Math.max(0, crashesInARow - 1), 30_000);
+}
 
 function say(line: string): void {
   process.stdout.write(`${line}\n`);
@@ -47,29 +62,66 @@ function step(title: string, command: string[], extraEnv: Record<string, string>
   }
 }
 
-function startChild(app: string, args: string[], appEnv: Record<string, string>, onLine?: (line: string) => void): ChildProcess {
+function startChild(
+  app: string,
+  args: string[],
+  appEnv: Record<string, string>,
+  onLine?: (line: string) => void,
+  onDeath?: (description: string, ranMs: number, lastLines: string[]) => void,
+): ChildProcess {
   const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     env: { ...env, ...settings, ...appEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const startedAt = Date.now();
   const label = app.replace(/-service$/, '').padEnd(10);
+  const lastStderr: string[] = [];
+  const lastOutput: string[] = [];
+  const keep = (lines: string[], line: string) => lines.push(line) > LAST_LINES && lines.shift();
   for (const stream of [child.stdout, child.stderr]) {
-    createInterface({ input: stream }).on('line', (line) => (onLine ?? ((text: string) => say(`${label}| ${text}`)))(line));
+    createInterface({ input: stream }).on('line', (line) => {
+      keep(lastOutput, line);
+      if (stream === child.stderr) keep(lastStderr, line);
+      (onLine ?? ((text: string) => say(`${label}| ${text}`)))(line);
+    });
   }
   child.once('exit', (code, signal) => {
-    children.delete(app);
-    if (!stopping) {
-      console.error(`${app} stopped unexpectedly (${signal ?? `exit ${code}`}); stopping everything.`);
+    if (children.get(app) === child) children.delete(app);
+    if (stopping) return;
+    const description = signal ? `killed by ${signal}` : `exit code ${code}`;
+    // The readline interfaces may still hold the last lines: let them drain first.
+    setImmediate(() => {
+      const lastLines = lastStderr.length > 0 ? lastStderr : lastOutput;
+      if (onDeath) return onDeath(description, Date.now() - startedAt, lastLines);
+      console.error(`${app} stopped unexpectedly (${description}); stopping everything.`);
       void stopAll(1);
-    }
+    });
   });
   children.set(app, child);
   return child;
 }
 
+/**
+ * Starts a built app; when it dies (not on stop) it is started again after {@link restartDelayMs},
+ * logging its exit code or signal and its last stderr lines (its last output lines without any).
+ */
 function startApp(app: string, appEnv: Record<string, string>): void {
-  startChild(app, [path.join('apps', app, 'dist', 'main.js')], appEnv);
+  const child = startChild(app, [path.join('apps', app, 'dist', 'main.js')], appEnv, undefined, (description, ranMs, lastLines) => {
+    const inARow = ranMs >= STAYED_UP_MS ? 1 : (crashes.get(app) ?? 0) + 1;
+    crashes.set(app, inARow);
+    const delay = restartDelayMs(inARow);
+    const last = lastLines.length > 0 ? `; last lines:\n${lastLines.map((line) => `    ${line}`).join('\n')}` : '';
+    console.error(`${app} died (${description}) after ${(ranMs / 1000).toFixed(1)} s; restarting it in ${delay / 1000} s (restart ${inARow} in a row)${last}`);
+    const timer = setTimeout(() => {
+      pendingRestarts.delete(timer);
+      if (stopping) return;
+      startApp(app, appEnv);
+      say(`- ${app} restarted (pid ${children.get(app)?.pid})`);
+    }, delay);
+    pendingRestarts.add(timer);
+  });
+  if (!crashes.has(app)) say(`- ${app} started (pid ${child.pid})`);
 }
 
 /**
@@ -135,6 +187,8 @@ async function demoApiKey(): Promise<string> {
 async function stopAll(exitCode: number): Promise<void> {
   if (stopping) return;
   stopping = true;
+  for (const timer of pendingRestarts) clearTimeout(timer);
+  pendingRestarts.clear();
   const exits = [...children.values()].map(
     (child) => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve()))),
   );

@@ -16,7 +16,7 @@ afterAll(async () => {
   await nats?.stop();
 });
 
-it('npm start runs the whole system, prints a working API key and dev token and stops every app on Ctrl-C', async () => {
+it('npm start runs the whole system, prints a working API key and dev token, restarts an app killed with SIGKILL and stops every app on Ctrl-C', async () => {
   const port = await freePort();
   nats = await startIsolatedNats();
   const launcher = spawn(process.execPath, ['--import', 'tsx', 'tools/dev/src/start.ts'], {
@@ -61,7 +61,32 @@ it('npm start runs the whole system, prints a working API key and dev token and 
   }
   expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
 
+  // An app that dies is restarted, not the end of the system: SIGKILL identity-service (behind
+  // API keys and /v2/api-keys) and the API answers again through the gateway.
+  const identityPid = Number(output.map((line) => /^- identity-service started \(pid (\d+)\)$/.exec(line)?.[1]).find(Boolean));
+  expect(identityPid).toBeGreaterThan(0);
+  process.kill(identityPid, 'SIGKILL');
+  const restartedPid = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`identity-service not restarted in time:\n${output.join('\n')}`)), 30_000);
+    const check = setInterval(() => {
+      const pid = output.map((line) => /^- identity-service restarted \(pid (\d+)\)$/.exec(line)?.[1]).find(Boolean);
+      if (!pid) return;
+      clearInterval(check);
+      clearTimeout(timer);
+      resolve(Number(pid));
+    }, 100);
+  });
+  expect(restartedPid).not.toBe(identityPid);
+  expect(output.join('\n')).toMatch(/identity-service died \(killed by SIGKILL\) after [\d.]+ s; restarting it in 1 s \(restart 1 in a row\)/);
+  let answered = 0;
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 250))) {
+    answered = (await fetch(`http://127.0.0.1:${port}/v2/api-keys`, { headers: { authorization: `Bearer ${apiKey}` } })).status;
+    if (answered === 200) break;
+  }
+  expect(answered).toBe(200);
+  expect(launcher.exitCode).toBeNull();
+
   launcher.kill('SIGINT');
   expect(await exited).toBe(0);
   await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
-}, 200_000);
+}, 260_000);
