@@ -25,8 +25,10 @@ import {
   readWorkspaceFile,
   render,
   validationErrors,
+  BACKLOG_APPS,
   type App,
   type KubeObject,
+  type ScaledObject,
   type Overlay,
 } from './support.js';
 
@@ -97,22 +99,36 @@ describe.each(overlays)('k8s overlay %s', (overlay) => {
     expect(unlabelled).toEqual([]);
   });
 
-  it.each(APPS)('%s has a Deployment, an autoscaling/v2 CPU HPA and a PDB over its pods', (app) => {
+  it.each(APPS)('%s has a Deployment, one autoscaler (a CPU HPA, or KEDA for a backlog consumer) and a PDB over its pods', (app) => {
     const objects = render(overlay);
     const deployment = deploymentOf(overlay, app);
     const labels = podLabels(deployment);
     expect(labels['app.kubernetes.io/name']).toBe(app);
     expect(selects(deployment.spec?.selector.matchLabels, labels)).toBe(true);
-    // The HPA owns the replica count; a fixed count would fight it on every apply.
+    // The autoscaler owns the replica count; a fixed count would fight it on every apply.
     expect(deployment.spec?.replicas).toBeUndefined();
 
+    const target = { apiVersion: 'apps/v1', kind: 'Deployment', name: app };
+    const hpas = findAll<IHorizontalPodAutoscaler>(objects, 'HorizontalPodAutoscaler').filter((h) => h.spec?.scaleTargetRef.name === app);
+    const scaledObjects = findAll<ScaledObject>(objects, 'ScaledObject').filter((o) => o.spec.scaleTargetRef.name === app);
+    if (BACKLOG_APPS.includes(app)) {
+      // KEDA creates and drives its own HPA: one of ours on the same Deployment would fight it.
+      expect(hpas).toEqual([]);
+      expect(scaledObjects.map((o) => o.spec.scaleTargetRef)).toEqual([target]);
+      return;
+    }
+    expect(scaledObjects).toEqual([]);
     const hpa = findOne<IHorizontalPodAutoscaler>(objects, 'HorizontalPodAutoscaler', app);
     expect(hpa.apiVersion).toBe('autoscaling/v2');
-    expect(hpa.spec?.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: app });
+    expect(hpa.spec?.scaleTargetRef).toEqual(target);
     expect(hpa.spec?.metrics?.some((m) => m.type === 'Resource' && m.resource?.name === 'cpu')).toBe(true);
     expect(hpa.spec?.minReplicas).toBeGreaterThanOrEqual(1);
     expect(hpa.spec!.maxReplicas).toBeGreaterThanOrEqual(hpa.spec!.minReplicas!);
+  });
 
+  it.each(APPS)('%s has a PDB over its pods only', (app) => {
+    const objects = render(overlay);
+    const labels = podLabels(deploymentOf(overlay, app));
     const pdb = findOne<IPodDisruptionBudget>(objects, 'PodDisruptionBudget', app);
     expect(selects(pdb.spec?.selector?.matchLabels, labels)).toBe(true);
     // Must not also cover the migration Job's pods (a PDB cannot scale a Job).
@@ -234,6 +250,7 @@ describe('k8s environment differences', () => {
     return containerEnv(render(overlay), appContainer(deploymentOf(overlay, 'webhook-service')));
   }
   function minReplicas(overlay: Overlay, app: App) {
+    if (BACKLOG_APPS.includes(app)) return findOne<ScaledObject>(render(overlay), 'ScaledObject', app).spec.minReplicaCount;
     return findOne<IHorizontalPodAutoscaler>(render(overlay), 'HorizontalPodAutoscaler', app).spec?.minReplicas;
   }
 

@@ -1,7 +1,8 @@
 // What the deployment descriptors must agree on with the apps, and helpers to read them.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import Ajv from 'ajv';
 import { fileURLToPath } from 'node:url';
 import * as coreV1 from 'kubernetes-models/v1';
 import * as appsV1 from 'kubernetes-models/apps/v1';
@@ -31,6 +32,19 @@ export const SERVICES = [
 ] as const;
 export const APPS = [GATEWAY, ...SERVICES] as const;
 export type App = (typeof APPS)[number];
+
+/** Apps that consume the event stream and scale on its backlog with KEDA instead of a CPU HPA. */
+export const BACKLOG_APPS: readonly App[] = ['webhook-service', 'activity-service'];
+
+/** A KEDA ScaledObject, as far as the tests read it. */
+export interface ScaledObject extends KubeObject {
+  spec: {
+    scaleTargetRef: { apiVersion?: string; kind?: string; name: string };
+    minReplicaCount?: number;
+    maxReplicaCount?: number;
+    triggers: { type: string; metricType?: string; metadata: Record<string, string> }[];
+  };
+}
 
 /** Postgres schema owned by each service (DATABASE_SCHEMA). */
 export const SCHEMA: Record<(typeof SERVICES)[number], string> = {
@@ -121,9 +135,30 @@ for (const group of [coreV1, appsV1, autoscalingV2, batchV1, networkingV1, polic
   }
 }
 
+/**
+ * Custom resources kubernetes-models has no types for (KEDA, the Prometheus Operator), validated
+ * against JSON schemas kept in `crd-schemas/` (subsets of the CRDs' openAPIV3Schema, named
+ * `<group>_<version>_<kind>.json`) with ajv.
+ */
+const ajv = new Ajv({ allErrors: true });
+const CRD_SCHEMAS = new Map<string, Ajv.ValidateFunction>();
+for (const file of readdirSync(path.join(workspaceRoot, 'tools/manifests/src/crd-schemas'))) {
+  const [group, version, kind] = file.replace(/\.json$/, '').split('_');
+  const schema: unknown = JSON.parse(readWorkspaceFile(`tools/manifests/src/crd-schemas/${file}`));
+  CRD_SCHEMAS.set(`${group}/${version}/${kind}`, ajv.compile(schema as object));
+}
+
+/** The API versions and kinds the custom-resource schemas cover. */
+export const CUSTOM_RESOURCES = [...CRD_SCHEMAS.keys()];
+
 /** Validation errors of one object, or a complaint that its kind is unknown. */
 export function validationErrors(object: KubeObject): string[] {
   const id = `${object.kind}/${object.metadata?.name}`;
+  const custom = CRD_SCHEMAS.get(`${object.apiVersion}/${object.kind}`);
+  if (custom) {
+    if (custom(object)) return [];
+    return (custom.errors ?? []).map((error) => `${id}: ${error.dataPath || '/'} ${error.message ?? 'is invalid'} ${JSON.stringify(error.params)}`);
+  }
   const Model = MODELS.get(`${object.apiVersion}/${object.kind}`);
   if (!Model) return [`${id}: unknown apiVersion/kind ${object.apiVersion} ${object.kind}`];
   try {
