@@ -1,3 +1,4 @@
+import { counter } from '@service/metrics';
 import { Inject, Injectable } from '@nestjs/common';
 import type { GVaultAllowlistDto } from '@service/contracts';
 import { ServiceError } from '@service/errors';
@@ -8,6 +9,13 @@ import type { GVaultConfig } from '../../config.js';
 import { type AllowlistTarget, confirmedHead } from '../chain/allowlist-target.js';
 import { ALLOWLIST_TARGET } from '../injection.js';
 import { ALLOWLIST_ABI } from './allowlist-abi.js';
+
+const cacheLookups = counter({
+  name: 'gvault_allowlist_cache_lookups_total',
+  help: 'Allowlist reads answered from the cache (hit) or from the chain (miss).',
+  labelNames: ['result'] as const,
+});
+const CACHE = { hit: cacheLookups.labels('hit'), miss: cacheLookups.labels('miss') } as const;
 
 /**
  * Answers whether an address may deposit, from the allowlist contract at a confirmed block.
@@ -39,6 +47,7 @@ export class AllowlistService {
 
   private cached(address: `0x${string}`): Promise<boolean> {
     const hit = this.cache.get(address);
+    CACHE[hit ? 'hit' : 'miss'].inc();
     if (hit) return hit;
     const answer = this.readConfirmed(address);
     if (this.ttlMs === 0) return answer;

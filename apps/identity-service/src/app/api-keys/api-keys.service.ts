@@ -11,6 +11,7 @@ import type {
   Role,
 } from '@service/contracts';
 import { ServiceError } from '@service/errors';
+import { counter } from '@service/metrics';
 import { NewestFirst } from '@service/pagination';
 import { SERVICE_CONFIG } from '@service/service-runtime';
 import type { IdentityConfig } from '../../config.js';
@@ -23,6 +24,13 @@ import { EndAnnouncer } from './end-announcer.js';
 
 const notFound = () => new ServiceError('api_key_not_found', 'API key not found.');
 /** One answer for an unknown, revoked or expired key and a key of the other environment. */
+const keyLookups = counter({
+  name: 'identity_api_key_lookups_total',
+  help: 'API keys presented by the gateways: a usable key (hit) or not (miss: unknown, revoked, expired, another environment).',
+  labelNames: ['result'] as const,
+});
+const KEY_LOOKUPS = { hit: keyLookups.labels('hit'), miss: keyLookups.labels('miss') } as const;
+
 const unauthenticated = () => new ServiceError('unauthenticated', 'The API key is invalid, expired or revoked.');
 /** Compared against when no key has the presented hash, so a miss costs what a match costs. */
 const NO_HASH = new Uint8Array(32);
@@ -88,7 +96,9 @@ export class ApiKeysService {
     const row = await this.keys.findByHash(hash);
     const matches = sameHash(row?.keyHash ?? NO_HASH, hash);
     const ofThisEnvironment = isKeyOf(this.config.SERVICE_ENV, key);
-    if (!row || !matches || !ofThisEnvironment || !isUsable(row, new Date())) throw unauthenticated();
+    const usable = row !== null && matches && ofThisEnvironment && isUsable(row, new Date());
+    KEY_LOOKUPS[usable ? 'hit' : 'miss'].inc();
+    if (!row || !usable) throw unauthenticated();
     return { keyId: row.id, orgId: row.orgId, role: row.role as Role, expiresAt: row.expiresAt?.toISOString() ?? null };
   }
 

@@ -1,9 +1,17 @@
+import { counter } from '@service/metrics';
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { MicroVaultTaskKind } from '@service/contracts';
 import type { NewestFirst } from '@service/pagination';
 import { Prisma, type Task, type Vault } from '../../generated/prisma/client.js';
 import { PrismaService } from '../prisma.service.js';
+
+/** Tasks reaching each status (submitted, broadcast, completed, failed, ...): a few fixed values. */
+const taskTransitions = counter({
+  name: 'microvault_tasks_total',
+  help: 'MicroVault tasks that reached a status, by status.',
+  labelNames: ['status'] as const,
+});
 
 export type TaskWithVault = Task & { vault: Vault };
 
@@ -41,6 +49,7 @@ export class TasksRepository {
   async createOnce(task: NewTaskRow): Promise<{ task: Task; created: boolean }> {
     try {
       const created = await this.prisma.task.create({ data: { id: randomUUID(), status: 'submitted', ...task } });
+      taskTransitions.labels('submitted').inc();
       return { task: created, created: true };
     } catch (error) {
       if (!(error instanceof Prisma.PrismaClientKnownRequestError) || error.code !== 'P2002') throw error;
@@ -94,5 +103,6 @@ export class TasksRepository {
 
   async setStatus(taskId: string, status: string, error: string | null): Promise<void> {
     await this.prisma.task.update({ where: { id: taskId }, data: { status, error } });
+    taskTransitions.labels(status).inc();
   }
 }

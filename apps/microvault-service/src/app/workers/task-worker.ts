@@ -1,3 +1,4 @@
+import { counter } from '@service/metrics';
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
 import type { Logger } from 'pino';
@@ -11,6 +12,13 @@ import { TasksRepository, type TaskWithVault } from '../repositories/tasks.repos
 import { vaultCallOf } from '../tasks/task-calls.js';
 import type { TaskRunner } from '../tasks/task-runner.js';
 import type { MicroVaultTaskKind } from '@service/contracts';
+
+const chainRpcErrors = counter({
+  name: 'microvault_chain_rpc_errors_total',
+  help: 'Chain RPC calls of the task worker that failed: the node unreachable (the round ends) or the call refused (the task fails).',
+  labelNames: ['kind'] as const,
+});
+const CHAIN_RPC_ERRORS = { unavailable: chainRpcErrors.labels('unavailable'), call_failed: chainRpcErrors.labels('call_failed') } as const;
 
 /** Thrown to end a round when the node is unreachable; the next round retries. */
 class ChainUnavailable extends Error {}
@@ -151,7 +159,9 @@ export class TaskWorker implements TaskRunner, OnApplicationBootstrap, BeforeApp
     try {
       return { ok: true, value: await call() };
     } catch (error) {
-      if (isChainUnavailable(error)) throw new ChainUnavailable(chainErrorMessage(error));
+      const unavailable = isChainUnavailable(error);
+      CHAIN_RPC_ERRORS[unavailable ? 'unavailable' : 'call_failed'].inc();
+      if (unavailable) throw new ChainUnavailable(chainErrorMessage(error));
       return { ok: false, error: chainErrorMessage(error) };
     }
   }
@@ -160,6 +170,7 @@ export class TaskWorker implements TaskRunner, OnApplicationBootstrap, BeforeApp
     try {
       return await call();
     } catch (error) {
+      CHAIN_RPC_ERRORS.unavailable.inc();
       throw new ChainUnavailable(chainErrorMessage(error));
     }
   }
