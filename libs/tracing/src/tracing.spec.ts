@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
+import {
+  currentTraceparent,
+  inChildSpan,
+  inSpan,
+  SpanKind,
+  startSpan,
+  startTracing,
+  traceLogFields,
+  traceparentOf,
+  type Tracing,
+  tracingEnabled,
+} from './tracing.js';
+
+const exporter = new InMemorySpanExporter();
+let tracing: Tracing | undefined;
+const REMOTE = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+
+describe('tracing off (no OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
+  it('starts nothing, and every helper is a pass-through', async () => {
+    expect(startTracing('test', {})).toBeUndefined();
+    expect(tracingEnabled()).toBe(false);
+    expect(startSpan('x')).toBeUndefined();
+    expect(await inSpan('x', {}, () => currentTraceparent())).toBeUndefined();
+    expect(traceLogFields()).toEqual({});
+  });
+});
+
+describe('tracing on', () => {
+  beforeAll(() => {
+    tracing = startTracing('test-service', {}, exporter);
+  });
+  afterAll(async () => {
+    await tracing?.shutdown();
+  });
+
+  it('continues a remote traceparent, makes the span active for what it awaits and links', async () => {
+    const inner = await inSpan('handler', { kind: SpanKind.SERVER, parent: REMOTE }, async () => {
+      expect(traceLogFields()).toEqual({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: expect.stringMatching(/^[0-9a-f]{16}$/) });
+      await inChildSpan('db SELECT', { 'db.system.name': 'postgresql' }, () => Promise.resolve(1));
+      return currentTraceparent();
+    });
+    const delivery = startSpan('webhook delivery', { root: true, links: [inner, 'not a traceparent'] });
+    delivery?.end();
+    await tracing?.flush();
+    const spans = exporter.getFinishedSpans();
+    const handler = spans.find((span) => span.name === 'handler');
+    const db = spans.find((span) => span.name === 'db SELECT');
+    const linked = spans.find((span) => span.name === 'webhook delivery');
+    expect(handler?.spanContext().traceId).toBe('4bf92f3577b34da6a3ce929d0e0e4736');
+    expect(handler?.parentSpanContext?.spanId).toBe('00f067aa0ba902b7');
+    expect(handler?.resource.attributes['service.name']).toBe('test-service');
+    expect(db?.parentSpanContext?.spanId).toBe(handler?.spanContext().spanId);
+    expect(inner).toBe(`00-${handler?.spanContext().traceId}-${handler?.spanContext().spanId}-01`);
+    expect(linked?.spanContext().traceId).not.toBe(handler?.spanContext().traceId);
+    expect(linked?.links.map((link) => link.context.spanId)).toEqual([handler?.spanContext().spanId]);
+  });
+
+  it('records no database span outside a traced operation', async () => {
+    expect(await inChildSpan('db SELECT', {}, () => Promise.resolve('ran'))).toBe('ran');
+  });
+});
+
+describe('traceparentOf', () => {
+  it('writes the W3C form', () => {
+    const span = { spanContext: () => ({ traceId: 'a'.repeat(32), spanId: 'b'.repeat(16), traceFlags: 1 }) };
+    expect(traceparentOf(span as never)).toBe(`00-${'a'.repeat(32)}-${'b'.repeat(16)}-01`);
+  });
+});
