@@ -7,6 +7,11 @@ export interface RequestContext {
   readonly principalId: string;
   readonly role: Role;
   readonly requestId: string;
+  /**
+   * W3C traceparent of the gateway's HTTP span, only when the gateway traces: the NATS request
+   * span is its child. The service continues the trace from the `traceparent` NATS header.
+   */
+  readonly traceparent?: string;
 }
 
 /** What travels over NATS: the caller's context beside the validated input. */

@@ -2,6 +2,7 @@ import type { ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg } from 
 import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
 import type { AnyDomainEvent } from '@service/contracts';
+import { inSpan, SpanKind, type SpanOptions, TRACEPARENT } from '@service/tracing';
 import type { EventLogger, SqlExecutor, TransactionalSql } from './sql.js';
 import { type EventStreamConfig, ensureEventStream, isNotFound } from './stream.js';
 import { watchConsumer } from './metrics.js';
@@ -83,14 +84,17 @@ export class DurableConsumer<Tx extends SqlExecutor> {
       return;
     }
     try {
-      await db.$transaction(async (tx) => {
-        const fresh = await tx.$executeRawUnsafe(
-          'INSERT INTO processed_events (consumer, event_id) VALUES ($1, $2::uuid) ON CONFLICT DO NOTHING',
-          durable,
-          event.id,
-        );
-        if (fresh === 1) await handle(event, tx);
-      });
+      // A consumer span continuing the trace of the request that wrote the event (tracing on).
+      await inSpan(`${durable} ${event.type}`, consumerSpan(message, event), () =>
+        db.$transaction(async (tx) => {
+          const fresh = await tx.$executeRawUnsafe(
+            'INSERT INTO processed_events (consumer, event_id) VALUES ($1, $2::uuid) ON CONFLICT DO NOTHING',
+            durable,
+            event.id,
+          );
+          if (fresh === 1) await handle(event, tx);
+        }),
+      );
       message.ack();
     } catch (error) {
       const delay = redeliveryDelayMs(message);
@@ -143,4 +147,13 @@ export function parseDomainEvent(message: JsMsg): AnyDomainEvent | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The options of the span that handles `event`: a consumer span whose parent is the message's `traceparent`. */
+export function consumerSpan(message: JsMsg, event: { readonly id: string }): SpanOptions {
+  return {
+    kind: SpanKind.CONSUMER,
+    parent: message.headers?.get(TRACEPARENT),
+    attributes: { 'messaging.system': 'nats', 'messaging.destination.name': message.subject, 'messaging.message.id': event.id },
+  };
 }

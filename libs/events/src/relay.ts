@@ -1,5 +1,7 @@
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
+import { headers } from '@nats-io/transport-node';
 import { type DomainEvent, type DomainEventType, eventSubject } from '@service/contracts';
+import { TRACEPARENT } from '@service/tracing';
 import type { EventLogger, SqlExecutor, TransactionalSql } from './sql.js';
 import { PollingLoop } from './polling-loop.js';
 import { type EventStreamConfig, ensureEventStream } from './stream.js';
@@ -11,6 +13,7 @@ interface OutboxRow {
   org_id: string;
   payload: unknown;
   occurred_at: Date;
+  trace_context: string | null;
 }
 
 export interface OutboxRelayOptions<Tx extends SqlExecutor> extends EventStreamConfig {
@@ -25,7 +28,8 @@ export interface OutboxRelayOptions<Tx extends SqlExecutor> extends EventStreamC
 }
 
 /**
- * Publishes committed outbox rows to JetStream, oldest first, with the row id as `Nats-Msg-Id`.
+ * Publishes committed outbox rows to JetStream, oldest first, with the row id as `Nats-Msg-Id`
+ * and the trace context of the request that wrote the row as `traceparent` (when it has one).
  * Rows are claimed with `FOR UPDATE SKIP LOCKED`, so replicas share the work; a crash between
  * publish and marking re-publishes, and the stream's duplicate window drops the copy.
  */
@@ -73,7 +77,7 @@ export class OutboxRelay<Tx extends SqlExecutor> {
     const { db, js, source, subjectPrefix } = this.options;
     return db.$transaction(async (tx) => {
       const rows = await tx.$queryRawUnsafe<OutboxRow[]>(
-        `SELECT id::text AS id, type, org_id, payload, occurred_at FROM outbox_events
+        `SELECT id::text AS id, type, org_id, payload, occurred_at, trace_context FROM outbox_events
           WHERE published_at IS NULL ORDER BY occurred_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
         this.options.batchSize ?? 100,
       );
@@ -88,7 +92,7 @@ export class OutboxRelay<Tx extends SqlExecutor> {
             occurredAt: row.occurred_at.toISOString(),
             payload: row.payload,
           };
-          return js.publish(eventSubject(subjectPrefix, source, row.type), JSON.stringify(event), { msgID: row.id });
+          return js.publish(eventSubject(subjectPrefix, source, row.type), JSON.stringify(event), { msgID: row.id, headers: traceHeaders(row.trace_context) });
         }),
       );
       await tx.$executeRawUnsafe(
@@ -99,4 +103,12 @@ export class OutboxRelay<Tx extends SqlExecutor> {
       return rows.length;
     });
   }
+}
+
+/** A `traceparent` header for a row written inside a traced request, else none. */
+function traceHeaders(traceContext: string | null): ReturnType<typeof headers> | undefined {
+  if (!traceContext) return undefined;
+  const carrier = headers();
+  carrier.set(TRACEPARENT, traceContext);
+  return carrier;
 }

@@ -1,6 +1,7 @@
 import type { Msg, NatsConnection } from '@nats-io/transport-node';
-import { createInbox } from '@nats-io/transport-node';
+import { createInbox, headers, type PublishOptions } from '@nats-io/transport-node';
 import { isRpcErrorPayload, ServiceError } from '@service/errors';
+import { endSpan, type Span, SpanKind, startSpan, TRACEPARENT, traceparentOf, tracingEnabled } from '@service/tracing';
 import { errorOutcome } from '@service/metrics';
 import type { NatsClientMetrics, NatsClientOutcome } from './metrics.js';
 
@@ -35,6 +36,8 @@ export class NatsRequester {
   private readonly inbox = `${createInbox()}.`;
   private readonly pending = new Map<string, Pending>();
   private sequence = 0;
+  /** Client spans of requests in flight, by token (tracing on only). */
+  private readonly spans = new Map<string, Span>();
 
   constructor(
     private readonly connection: NatsConnection,
@@ -77,7 +80,7 @@ export class NatsRequester {
       const timer = setTimeout(this.expire, timeoutMs, token, 'timeout');
       this.pending.set(token, { resolve, reject, timer, forward, subject, sentAt: performance.now() });
       try {
-        this.connection.publish(subject, payload, { reply: this.inbox + token });
+        this.connection.publish(subject, payload, tracingEnabled() ? this.traced(subject, data, token) : { reply: this.inbox + token });
       } catch {
         // A closed or draining connection.
         this.expire(token, 'unavailable');
@@ -90,13 +93,35 @@ export class NatsRequester {
     const pending = this.pending.get(token);
     if (!pending) return;
     clearTimeout(pending.timer);
-    this.pending.delete(token);
+    this.forget(token, 'no reply');
     this.observe(pending, outcome);
     pending.reject(unavailable());
   };
 
   private observe(pending: Pending, outcome: NatsClientOutcome): void {
     this.metrics?.observe(pending.subject, outcome, (performance.now() - pending.sentAt) / 1000);
+  }
+
+  /**
+   * Publish options of a traced request: a client span, child of the gateway's HTTP span (the
+   * `traceparent` in `ctx`) or of the active span, travels as the W3C `traceparent` NATS header.
+   */
+  private traced(subject: string, data: unknown, token: string): PublishOptions {
+    const parent = (data as { ctx?: { traceparent?: string } } | null)?.ctx?.traceparent;
+    const span = startSpan(subject, { kind: SpanKind.CLIENT, parent, attributes: { 'messaging.system': 'nats', 'rpc.method': subject } });
+    if (!span) return { reply: this.inbox + token };
+    this.spans.set(token, span);
+    const carrier = headers();
+    carrier.set(TRACEPARENT, traceparentOf(span));
+    return { reply: this.inbox + token, headers: carrier };
+  }
+
+  /** Drops a request that got its reply or never will, and ends its span (if traced). */
+  private forget(token: string, failure?: string): void {
+    this.pending.delete(token);
+    if (this.spans.size === 0) return;
+    endSpan(this.spans.get(token), failure);
+    this.spans.delete(token);
   }
 
   private settle(error: Error | null, message: Msg | undefined): void {
@@ -111,7 +136,7 @@ export class NatsRequester {
       return;
     }
     clearTimeout(pending.timer);
-    this.pending.delete(token);
+    this.forget(token);
     const text = message.string();
     try {
       const value = pending.forward ? forwardedReply(text, token) : unwrapReply(text);

@@ -11,6 +11,7 @@ import type { ServiceConfig } from './config.js';
 import { HealthService } from './health.js';
 import { NestPinoLogger } from './logger.js';
 import { ServiceRpcExceptionFilter } from './rpc-exception.filter.js';
+import { traceMessages } from './traced-nats-server.js';
 
 export interface RunningService {
   readonly app: INestMicroservice;
@@ -115,14 +116,16 @@ export async function bootstrapService(options: {
   const { name, config, logger } = options;
   collectProcessMetrics();
   const app = await NestFactory.createMicroservice<MicroserviceOptions>(options.module, {
-    strategy: new ServiceNatsServer({
-      servers: config.NATS_URL.split(',').map((server) => server.trim()),
-      queue: queueGroupOf(name),
-      name: `${name}-service`,
-      maxReconnectAttempts: -1,
-      gracefulShutdown: true,
-      gracePeriod: 2_000,
-    }),
+    strategy: traceMessages(
+      new ServiceNatsServer({
+        servers: config.NATS_URL.split(',').map((server) => server.trim()),
+        queue: queueGroupOf(name),
+        name: `${name}-service`,
+        maxReconnectAttempts: -1,
+        gracefulShutdown: true,
+        gracePeriod: 2_000,
+      }),
+    ),
     logger: new NestPinoLogger(logger),
   });
   app.useGlobalFilters(new ServiceRpcExceptionFilter(logger));

@@ -1,12 +1,17 @@
 import type { LoggerService } from '@nestjs/common';
+import { traceLogFields, tracingEnabled } from '@service/tracing';
 import { pino, type Logger } from 'pino';
 
-/** Structured JSON logs, one object per line, with the process name on every line. */
+/**
+ * Structured JSON logs, one object per line, with the process name on every line and, when
+ * tracing was started before (see @service/tracing), the active span's `traceId` and `spanId`.
+ */
 export function createLogger(name: string, level: string): Logger {
   return pino({
     name,
     level,
     base: { service: name },
+    ...(tracingEnabled() && { mixin: traceLogFields }),
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: ['*.authorization', '*.secret', '*.password', 'req.headers.authorization'], censor: '[redacted]' },
   });

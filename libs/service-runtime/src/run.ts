@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import type { DynamicModule } from '@nestjs/common';
 import type { ServiceName } from '@service/contracts';
+import { startTracing } from '@service/tracing';
 import type { Logger } from 'pino';
 import { bootstrapService, type RunningService } from './bootstrap.js';
 import {
@@ -36,6 +37,7 @@ export async function runService<S extends ConfigSpec = Record<never, never>>(op
     }
     throw error;
   }
+  startTracing(`${options.name}-service`, options.env ?? process.env);
   const logger = createLogger(`${options.name}-service`, config.LOG_LEVEL);
   try {
     return await bootstrapService({ name: options.name, module: options.module(config, logger), config, logger });

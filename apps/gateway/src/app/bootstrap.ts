@@ -16,6 +16,7 @@ import { TokenVerifier } from './auth/token-verifier.js';
 import { OpenApiDocument } from './docs/docs.controller.js';
 import { HttpErrorFilter } from './http/http-exception.filter.js';
 import { registerRequestHooks } from './http/request-hooks.js';
+import { registerTracingHooks } from './http/tracing-hooks.js';
 import { writeResponsesPerTurn } from './http/response-batch.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 import { SERVICES_CLIENT } from './services.js';
@@ -72,6 +73,7 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
   });
   // API keys: looked up in identity-service on a miss; its revocation broadcasts evict them here.
   const keys = new ApiKeyVerifier(identityAuthority(app.get<ServiceClient>(SERVICES_CLIENT)), natsKeyBroadcasts(nats));
+  registerTracingHooks(app.getHttpAdapter().getInstance());
   registerRequestHooks(app.getHttpAdapter().getInstance(), {
     verifier: new BearerAuth(tokens, keys),
     limiter: new RateLimiter(

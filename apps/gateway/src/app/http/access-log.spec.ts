@@ -88,6 +88,20 @@ describe('AccessLog', () => {
     log?.close();
   });
 
+  it('carries the traceId and spanId of a traced request, as pino lines do', async () => {
+    const { logger, writes } = capturingLogger();
+    const log = AccessLog.of(logger);
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const spanId = '00f067aa0ba902b7';
+    log?.write({ ...entry, traceparent: `00-${traceId}-${spanId}-01` });
+    log?.write(entry);
+    await flushed();
+    const [traced, untraced] = (writes[0] ?? '').split('\n').map((line) => (line ? (JSON.parse(line) as Record<string, unknown>) : undefined));
+    expect(traced).toMatchObject({ requestId: 'req-1', status: 200, traceId, spanId });
+    expect(untraced).not.toHaveProperty('traceId');
+    log?.close();
+  });
+
   it('writes the lines of a short while together, one line each', async () => {
     const { logger, writes } = capturingLogger();
     const log = AccessLog.of(logger);

@@ -8,6 +8,8 @@ export interface AccessLogEntry {
   readonly route: string;
   readonly status: number;
   readonly durationMs: number;
+  /** The request's span as a W3C traceparent, when traced: written as `traceId` and `spanId`. */
+  readonly traceparent?: string | undefined;
 }
 
 /** Lines wait at most this long to be written together... */
@@ -21,6 +23,11 @@ const PLAIN = /^[\w .:/{}*@$-]*$/;
 /** `JSON.stringify(text)`, a third of the cost for the strings an access line mostly holds. */
 export function quoted(text: string): string {
   return PLAIN.test(text) ? `"${text}"` : JSON.stringify(text);
+}
+
+/** `,"traceId":…,"spanId":…` of a traceparent (`00-<32 hex>-<16 hex>-<flags>`, hex only: no escaping). */
+function traceFields(traceparent: string): string {
+  return `,"traceId":"${traceparent.slice(3, 35)}","spanId":"${traceparent.slice(36, 52)}"`;
 }
 
 interface Destination {
@@ -74,7 +81,7 @@ export class AccessLog {
     this.buffer +=
       `{"level":${INFO},"time":"${this.iso}"${this.prefix}${quoted(entry.requestId)}${orgId}` +
       `,"method":${quoted(entry.method)},"route":${quoted(entry.route)},"status":${entry.status}` +
-      `,"durationMs":${entry.durationMs}}\n`;
+      `,"durationMs":${entry.durationMs}${entry.traceparent ? traceFields(entry.traceparent) : ''}}\n`;
     if (this.buffer.length >= FLUSH_BYTES) this.flush();
     else this.timer ??= setTimeout(this.flushNow, FLUSH_AFTER_MS).unref();
   }

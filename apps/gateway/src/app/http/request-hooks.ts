@@ -116,6 +116,7 @@ export function registerRequestHooks(
       route: route ?? request.url.split('?', 1)[0] ?? request.url,
       status: reply.statusCode,
       durationMs,
+      traceparent: request.traceparent,
     });
     done();
   });

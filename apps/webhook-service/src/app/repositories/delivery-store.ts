@@ -15,6 +15,8 @@ export interface ClaimedDelivery {
    * the others. It is failed without being sent.
    */
   registration_deleted: boolean;
+  /** W3C traceparent of the span that recorded the delivery (the event's consumer span), if traced. */
+  trace_context: string | null;
 }
 
 /**
@@ -65,19 +67,19 @@ WITH busy AS (
      SET lease_until = now() + make_interval(secs => $3::double precision / 1000),
          attempt_count = d.attempt_count + 1, updated_at = now()
     FROM locked WHERE d.id = locked.id
-  RETURNING d.id, d.registration_id, d.attempt_count, d.event_type, d.body
+  RETURNING d.id, d.registration_id, d.attempt_count, d.event_type, d.body, d.trace_context
 ), emitted AS (
   INSERT INTO emissions (id, delivery_id, attempt_number, requested_at)
   SELECT gen_random_uuid(), id, attempt_count, now() FROM claimed
   RETURNING id, delivery_id
 )
 SELECT c.id::text AS id, c.registration_id::text AS registration_id, c.attempt_count, c.event_type, c.body,
-       e.id::text AS emission_id, r.url, r.secret_enc, r.deleted_at IS NOT NULL AS registration_deleted
+       e.id::text AS emission_id, r.url, r.secret_enc, r.deleted_at IS NOT NULL AS registration_deleted, c.trace_context
   FROM claimed c
   JOIN emitted e ON e.delivery_id = c.id
   JOIN registrations r ON r.id = c.registration_id
 UNION ALL
-SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
  WHERE (SELECT count(*) FROM window_rows) > (SELECT count(*) FROM claimed)
     OR (SELECT cardinality(ids) FROM saturated) > 0`;
 

@@ -13,8 +13,8 @@ import { deliveryBody } from '../domain/delivery-body.js';
  */
 const FAN_OUT_SQL = `
 WITH events AS (
-  SELECT * FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
-    AS e(event_id, type, org_id, body, envelope_head, envelope_tail)
+  SELECT * FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $9::text[])
+    AS e(event_id, type, org_id, body, envelope_head, envelope_tail, trace_context)
 ), fresh AS (
   INSERT INTO processed_events (consumer, event_id) SELECT $1, event_id FROM events
   ON CONFLICT DO NOTHING
@@ -32,17 +32,26 @@ WITH events AS (
 ), numbered AS (
   SELECT gen_random_uuid() AS delivery_id, t.* FROM targets t
 )
-INSERT INTO deliveries (id, org_id, family, registration_id, source_event_id, event_type, body, status, next_attempt_at, updated_at)
+INSERT INTO deliveries (id, org_id, family, registration_id, source_event_id, event_type, body, status, next_attempt_at, updated_at, trace_context)
 SELECT n.delivery_id, n.registration_org_id, n.family, n.registration_id, n.event_id, n.type,
        CASE WHEN n.family = 'gvault' THEN n.envelope_head || n.delivery_id::text || n.envelope_tail ELSE n.body END,
-       'pending', now(), now()
+       'pending', now(), now(), n.trace_context
   FROM numbered n
 ON CONFLICT (registration_id, source_event_id) DO NOTHING
 RETURNING registration_id::text AS registration_id`;
 
 const ENVELOPE_ID_AT = '{"id":"'.length;
 
-export async function fanOut(db: SqlExecutor, consumer: string, events: readonly DomainEvent[]): Promise<string[]> {
+/**
+ * `traceContexts` (optional) holds, per event id, the traceparent each of its deliveries keeps, so
+ * the delivery's span can link to the request that caused the event.
+ */
+export async function fanOut(
+  db: SqlExecutor,
+  consumer: string,
+  events: readonly DomainEvent[],
+  traceContexts?: ReadonlyMap<string, string>,
+): Promise<string[]> {
   const unique = [...new Map(events.map((event) => [event.id, event])).values()];
   if (unique.length === 0) return [];
   const envelopes = unique.map((event) => {
@@ -60,6 +69,7 @@ export async function fanOut(db: SqlExecutor, consumer: string, events: readonly
     envelopes.map((envelope) => envelope.slice(0, ENVELOPE_ID_AT)),
     envelopes.map((envelope) => envelope.slice(ENVELOPE_ID_AT)),
     ALL_ORGANIZATIONS,
+    unique.map((event) => traceContexts?.get(event.id) ?? null),
   );
   return rows.map((row) => row.registration_id);
 }

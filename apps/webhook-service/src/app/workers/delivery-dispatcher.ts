@@ -1,6 +1,7 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { PollingLoop } from '@service/events';
 import { SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
+import { endSpan, SpanKind, startSpan } from '@service/tracing';
 import type { Logger } from 'pino';
 import type { WebhookConfig } from '../../config.js';
 import { classifyResponse, nextRetryDelayMs } from '../domain/retry-policy.js';
@@ -114,12 +115,21 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
 
   private async attempt(delivery: ClaimedDelivery): Promise<void> {
     this.sending += 1;
+    // Its own trace (an attempt may come hours later), linked to the request that caused the event.
+    const span = startSpan('webhook delivery', {
+      kind: SpanKind.CLIENT,
+      root: true,
+      links: [delivery.trace_context],
+      attributes: { 'webhook.delivery.id': delivery.id, 'webhook.event.type': delivery.event_type, 'webhook.attempt': delivery.attempt_count },
+    });
     let result: SendResult;
     try {
       result = delivery.registration_deleted ? REGISTRATION_DELETED : await this.send(delivery);
     } finally {
       this.sending -= 1;
     }
+    if (result.status !== null) span?.setAttribute('http.response.status_code', result.status);
+    endSpan(span, result.error ?? undefined);
     try {
       const completion = this.completionOf(delivery, result);
       await this.recorder.record({ delivery, responseStatus: result.status, responseMs: result.ms, error: result.error }, completion);

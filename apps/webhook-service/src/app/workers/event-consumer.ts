@@ -2,8 +2,9 @@ import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationB
 import { type ConsumerMessages, jetstream, jetstreamManager, type JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { DomainEvent } from '@service/contracts';
-import { ensureDurableConsumer, ensureEventStream, parseDomainEvent, redeliveryDelayMs, watchConsumer } from '@service/events';
+import { consumerSpan, ensureDurableConsumer, ensureEventStream, parseDomainEvent, redeliveryDelayMs, watchConsumer } from '@service/events';
 import { NATS_CONNECTION, SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
+import { endSpan, type Span, startSpan, traceparentOf, tracingEnabled } from '@service/tracing';
 import type { Logger } from 'pino';
 import type { WebhookConfig } from '../../config.js';
 import { fanOut } from '../repositories/fan-out.js';
@@ -108,11 +109,14 @@ export class EventConsumerService implements OnApplicationBootstrap, BeforeAppli
       }
     }
     if (events.length === 0) return;
+    const spans = tracingEnabled() ? events.map(({ message, event }) => startSpan(`${DELIVERIES_DURABLE} ${event.type}`, consumerSpan(message, event))) : [];
     try {
-      const registrations = await fanOut(this.sql, DELIVERIES_DURABLE, events.map(({ event }) => event));
+      const registrations = await fanOut(this.sql, DELIVERIES_DURABLE, events.map(({ event }) => event), traceContexts(events, spans));
+      for (const span of spans) endSpan(span);
       for (const { message } of events) message.ack();
       if (registrations.length > 0) this.dispatcher.wake(registrations);
     } catch (error) {
+      for (const span of spans) endSpan(span, error);
       if (events.length > 1) {
         // Find the event that fails: every other one is recorded now.
         for (const { message } of events) await this.record([message]);
@@ -124,4 +128,18 @@ export class EventConsumerService implements OnApplicationBootstrap, BeforeAppli
       message.nak(delay);
     }
   }
+}
+
+/**
+ * Per event id, the traceparent of the consumer span that recorded it (each span continues the
+ * trace of the request that wrote the event): its deliveries keep it for their own span's link.
+ */
+function traceContexts(events: readonly { event: DomainEvent }[], spans: readonly (Span | undefined)[]): Map<string, string> | undefined {
+  if (spans.length === 0) return undefined;
+  const contexts = new Map<string, string>();
+  events.forEach(({ event }, index) => {
+    const span = spans[index];
+    if (span) contexts.set(event.id, traceparentOf(span));
+  });
+  return contexts;
 }
