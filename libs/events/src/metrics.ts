@@ -16,11 +16,11 @@ const waiting = gauge({
 
 /**
  * The outbox relay's metrics. Lag is observed per row as it is published (the rows of a batch
- * carry `occurred_at`). Waiting rows are counted with a COUNT on the partial index of unpublished
- * rows (`WHERE published_at IS NULL`) when Prometheus scrapes, at most every 15 s: a batch only
- * knows whether more than one batch waits, not how many, and an alert on a growing outbox needs
- * the number. The index holds only unpublished rows, so the count is cheap however large the
- * table grows.
+ * carry `occurred_at`). Waiting rows are counted (`WHERE published_at IS NULL`) when Prometheus
+ * scrapes, at most every 15 s: a batch only knows whether more than one batch waits, not how
+ * many, and an alert on a growing outbox needs the number. The outbox's
+ * `(published_at, occurred_at)` index leads with `published_at`, so the count reads only the
+ * index entries of unpublished rows, however large the table grows.
  */
 export class OutboxMetrics {
   private readonly lag: ReturnType<typeof publishLag.labels>;
