@@ -4,10 +4,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type ServiceSystem, startServiceSystem } from '@service/testing';
-import { Client, WALLET_TEST_ENV } from './wallet-system.js';
+import { CASH, Client, JAAA, WALLET_TEST_ENV } from './wallet-system.js';
 
-const CASH = 'cash:ethereum_sepolia:usdc';
-const JAAA = 'service-jaaa-usdc-vault';
 
 /** One span as the OTLP/JSON exporter sends it, with the name of the service that sent it. */
 interface ExportedSpan {
