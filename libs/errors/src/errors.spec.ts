@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ERROR_STATUS, ServiceError, statusOf, toHttpErrorBody, toRpcError, isRpcErrorPayload } from './index.js';
+import { ERROR_STATUS, ServiceError, statusOf, toHttpErrorBody, toRpcError, isRpcErrorPayload, thrownCode } from './index.js';
 
 describe('error codes', () => {
   it('knows every stable code of the interface with its architecture status', () => {
@@ -80,5 +80,17 @@ describe('toHttpErrorBody', () => {
     expect(isRpcErrorPayload(payload)).toBe(true);
     expect(isRpcErrorPayload({ ...payload, details: 'text' })).toBe(false);
     expect(toHttpErrorBody(payload)).toEqual({ error: 'Too much.', code: 'insufficient_funds', balance: { totalUsd: '1.000000' } });
+  });
+});
+
+describe('thrownCode', () => {
+  it("names the code of a ServiceError, the text of another error, and nothing when nothing is thrown", () => {
+    expect(thrownCode(() => {
+      throw new ServiceError('wallet_not_found', 'gone');
+    })).toBe('wallet_not_found');
+    expect(thrownCode(() => {
+      throw new Error('boom');
+    })).toBe('Error: boom');
+    expect(thrownCode(() => 1)).toBeUndefined();
   });
 });

@@ -70,3 +70,13 @@ export function isRpcErrorPayload(value: unknown): value is RpcErrorPayload {
     (candidate['details'] === undefined || (typeof candidate['details'] === 'object' && candidate['details'] !== null && !Array.isArray(candidate['details'])))
   );
 }
+
+/** The stable code of the ServiceError `fn` throws (for checks and tests); undefined when it throws nothing, the text of any other error. */
+export function thrownCode(fn: () => unknown): string | undefined {
+  try {
+    fn();
+    return undefined;
+  } catch (error) {
+    return error instanceof ServiceError ? error.code : String(error);
+  }
+}

@@ -1,16 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { ServiceError } from '@service/errors';
+import { thrownCode } from '@service/errors';
 import { formatUsd, parseUsd } from './index.js';
-
-const codeOf = (fn: () => unknown): string | undefined => {
-  try {
-    fn();
-    return undefined;
-  } catch (error) {
-    return error instanceof ServiceError ? error.code : String(error);
-  }
-};
-
 
 describe('parseUsd', () => {
   it.each([
@@ -26,16 +16,16 @@ describe('parseUsd', () => {
   });
 
   it('rejects a seventh decimal with precision_overflow, for strings and numbers', () => {
-    expect(codeOf(() => parseUsd('1.0000001'))).toBe('precision_overflow');
-    expect(codeOf(() => parseUsd(1e-7))).toBe('precision_overflow');
+    expect(thrownCode(() => parseUsd('1.0000001'))).toBe('precision_overflow');
+    expect(thrownCode(() => parseUsd(1e-7))).toBe('precision_overflow');
   });
 
   it.each([['abc'], [''], ['1,5'], ['1e3'], [null], [Number.NaN], [{}]])('rejects %p with validation_error', (input) => {
-    expect(codeOf(() => parseUsd(input))).toBe('validation_error');
+    expect(thrownCode(() => parseUsd(input))).toBe('validation_error');
   });
 
   it('rejects negatives unless allowed', () => {
-    expect(codeOf(() => parseUsd('-1'))).toBe('validation_error');
+    expect(thrownCode(() => parseUsd('-1'))).toBe('validation_error');
     expect(parseUsd('-1.5', { allowNegative: true })).toBe(-1_500_000n);
   });
 });

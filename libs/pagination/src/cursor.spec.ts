@@ -1,16 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { ServiceError } from '@service/errors';
+import { thrownCode } from '@service/errors';
 import { decodeCursor, encodeCursor, parseLimit, toPage } from './index.js';
-
-const codeOf = (fn: () => unknown): string | undefined => {
-  try {
-    fn();
-    return undefined;
-  } catch (error) {
-    return error instanceof ServiceError ? error.code : String(error);
-  }
-};
-
 
 describe('cursors', () => {
   const filters = { type: 'deposit', walletId: ['a'] };
@@ -26,11 +16,11 @@ describe('cursors', () => {
 
   it('rejects cursors from another list, other filters, malformed text or another shape', () => {
     const cursor = encodeCursor('activity', filters, ['t', 'id']);
-    expect(codeOf(() => decodeCursor(cursor, 'webhooks', filters, 2))).toBe('invalid_cursor');
-    expect(codeOf(() => decodeCursor(cursor, 'activity', { type: 'withdrawal' }, 2))).toBe('invalid_cursor');
-    expect(codeOf(() => decodeCursor(cursor, 'activity', filters, 3))).toBe('invalid_cursor');
-    expect(codeOf(() => decodeCursor('not a cursor!', 'activity', filters, 2))).toBe('invalid_cursor');
-    expect(codeOf(() => decodeCursor('bm90IGpzb24', 'activity', filters, 2))).toBe('invalid_cursor');
+    expect(thrownCode(() => decodeCursor(cursor, 'webhooks', filters, 2))).toBe('invalid_cursor');
+    expect(thrownCode(() => decodeCursor(cursor, 'activity', { type: 'withdrawal' }, 2))).toBe('invalid_cursor');
+    expect(thrownCode(() => decodeCursor(cursor, 'activity', filters, 3))).toBe('invalid_cursor');
+    expect(thrownCode(() => decodeCursor('not a cursor!', 'activity', filters, 2))).toBe('invalid_cursor');
+    expect(thrownCode(() => decodeCursor('bm90IGpzb24', 'activity', filters, 2))).toBe('invalid_cursor');
   });
 });
 
@@ -42,7 +32,7 @@ describe('parseLimit', () => {
     expect(parseLimit('100')).toBe(100);
     for (const bad of ['0', '101', '-1', '1.5', 'ten', '']) {
       if (bad === '') continue;
-      expect(codeOf(() => parseLimit(bad))).toBe('validation_error');
+      expect(thrownCode(() => parseLimit(bad))).toBe('validation_error');
     }
   });
 });

@@ -1,15 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { ServiceError } from '@service/errors';
+import { thrownCode } from '@service/errors';
 import { ACTIVITY_DEFAULT_LIMIT, encodeCursor, KeysetPage, NewestFirst } from './index.js';
-
-const codeOf = (fn: () => unknown): string | undefined => {
-  try {
-    fn();
-    return undefined;
-  } catch (error) {
-    return error instanceof ServiceError ? error.code : String(error);
-  }
-};
 
 const rows = (count: number) =>
   Array.from({ length: count }, (_, index) => ({
@@ -57,14 +48,14 @@ describe('NewestFirst', () => {
   it('refuses a cursor of another list, other filters, or holding anything but a millisecond timestamp and a UUID', () => {
     const cursor = new NewestFirst('wallets', { orgId: 'o' }, {}).cursorOf(rows(1)[0]!);
     const read = (list: string, filters: Record<string, unknown>, text: string) => () => new NewestFirst(list, filters, { cursor: text });
-    expect(codeOf(read('wallets', { orgId: 'o' }, cursor))).toBeUndefined();
-    expect(codeOf(read('deposits', { orgId: 'o' }, cursor))).toBe('invalid_cursor');
-    expect(codeOf(read('wallets', { orgId: 'p' }, cursor))).toBe('invalid_cursor');
+    expect(thrownCode(read('wallets', { orgId: 'o' }, cursor))).toBeUndefined();
+    expect(thrownCode(read('deposits', { orgId: 'o' }, cursor))).toBe('invalid_cursor');
+    expect(thrownCode(read('wallets', { orgId: 'p' }, cursor))).toBe('invalid_cursor');
     const id = rows(1)[0]!.id;
     for (const position of [['2026-13-45T99:00:00.000Z', id], ['yesterday', id], ['2026-11-21T10:00:00Z', id], ['2026-11-21T10:00:00.000Z', 'not-a-uuid'], [1, id]]) {
-      expect(codeOf(read('wallets', {}, encodeCursor('wallets', {}, position as (string | number)[])))).toBe('invalid_cursor');
+      expect(thrownCode(read('wallets', {}, encodeCursor('wallets', {}, position as (string | number)[])))).toBe('invalid_cursor');
     }
-    expect(codeOf(read('wallets', {}, 'not a cursor'))).toBe('invalid_cursor');
+    expect(thrownCode(read('wallets', {}, 'not a cursor'))).toBe('invalid_cursor');
   });
 });
 
@@ -84,9 +75,9 @@ describe('KeysetPage', () => {
     const row = rows(1)[0]!;
     const desc = new NewestFirst('deposits', { walletId: 'w' }, {}).cursorOf(row);
     const asc = new KeysetPage('deposits', { walletId: 'w' }, {}, { order: 'asc' }).cursorOf(row);
-    expect(codeOf(() => new KeysetPage('deposits', { walletId: 'w' }, { cursor: desc }, { order: 'asc' }))).toBe('invalid_cursor');
-    expect(codeOf(() => new KeysetPage('deposits', { walletId: 'w' }, { cursor: asc }, { order: 'desc' }))).toBe('invalid_cursor');
-    expect(codeOf(() => new KeysetPage('deposits', { walletId: 'w' }, { cursor: desc }, { order: 'desc' }))).toBeUndefined();
-    expect(codeOf(() => new KeysetPage('deposits', { walletId: 'w' }, { cursor: asc }, { order: 'asc' }))).toBeUndefined();
+    expect(thrownCode(() => new KeysetPage('deposits', { walletId: 'w' }, { cursor: desc }, { order: 'asc' }))).toBe('invalid_cursor');
+    expect(thrownCode(() => new KeysetPage('deposits', { walletId: 'w' }, { cursor: asc }, { order: 'desc' }))).toBe('invalid_cursor');
+    expect(thrownCode(() => new KeysetPage('deposits', { walletId: 'w' }, { cursor: desc }, { order: 'desc' }))).toBeUndefined();
+    expect(thrownCode(() => new KeysetPage('deposits', { walletId: 'w' }, { cursor: asc }, { order: 'asc' }))).toBeUndefined();
   });
 });

@@ -1,17 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { ServiceError } from '@service/errors';
+import { thrownCode } from '@service/errors';
 import { deriveDepositAddresses } from './deposit-addresses.js';
 import { addressKey, checkAddress } from './payout-address.js';
 import { crc16xmodem, isStellarAccountId, stellarAccountId } from './strkey.js';
-
-const codeOf = (fn: () => unknown): string | undefined => {
-  try {
-    fn();
-    return undefined;
-  } catch (error) {
-    return error instanceof ServiceError ? error.code : String(error);
-  }
-};
 
 describe('Stellar StrKey', () => {
   it('computes the CRC16-XModem check value', () => {
@@ -55,7 +46,7 @@ describe('payout addresses', () => {
     ['stellar_testnet', 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v'],
     ['tron_nile', 42],
   ])('refuses a %s address %p with invalid_destination_address', (chain, address) => {
-    expect(codeOf(() => checkAddress(chain, address))).toBe('invalid_destination_address');
+    expect(thrownCode(() => checkAddress(chain, address))).toBe('invalid_destination_address');
   });
 
   it('compares EVM addresses without letter case and others exactly', () => {
