@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { type ApiKeyPrincipal, BROADCASTS, type BroadcastPayloadOf, type RequestContext, SUBJECTS } from '@service/contracts';
 import { ServiceError } from '@service/errors';
@@ -39,8 +39,8 @@ interface Entry {
 
 /**
  * Verifies organization API keys (`service_sandbox_...` / `service_prod_...`) for the gateway.
- * A presented key is remembered under its SHA-256 (never the key itself) for 30 s at most and never
- * past its expiry; a key that does not work is remembered as such for 5 s. On a miss the identity
+ * A presented key is remembered (in memory only, like the JWT cache's tokens; never logged) for 30 s at
+ * most and never past its expiry; a key that does not work is remembered as such for 5 s. On a miss the identity
  * service is asked (`identity.api-keys.authenticate`), which does the same work for every key, so
  * a miss costs the same whether the key exists or not. A revocation broadcast evicts the key's
  * entries on every replica, and the key id stays refused here for a cache lifetime, so a lookup
@@ -48,13 +48,13 @@ interface Entry {
  */
 export class ApiKeyVerifier {
   private readonly cache = new Map<string, Entry>();
-  /** Cache entries (hashes) of each key id, to evict them by id. */
-  private readonly hashesOf = new Map<string, Set<string>>();
+  /** Cached keys of each key id, to evict them by id. */
+  private readonly keysOf = new Map<string, Set<string>>();
   /** Key ids revoked recently -> until when they stay refused without asking. */
   private readonly revoked = new Map<string, number>();
   /** Key id -> when its next use may be reported. */
   private readonly reportDue = new Map<string, number>();
-  /** Lookups under way, by hash: concurrent first requests with one key ask once. */
+  /** Lookups under way, by key: concurrent first requests with one key ask once. */
   private readonly inFlight = new Map<string, Promise<Entry>>();
 
   constructor(
@@ -66,7 +66,7 @@ export class ApiKeyVerifier {
 
   /** The principal of a key verified recently, without waiting; undefined when it must be looked up (or does not work). */
   recall(key: string): Principal | undefined {
-    const entry = this.cache.get(hashOf(key));
+    const entry = this.cache.get(key);
     if (entry === undefined || entry.principal === null) return undefined;
     const now = Date.now();
     if (entry.until <= now) return undefined;
@@ -76,14 +76,13 @@ export class ApiKeyVerifier {
 
   async verify(key: string): Promise<Principal> {
     if (key.length > MAX_KEY_LENGTH || !KEY_SHAPE.test(key)) throw invalidKey();
-    const hash = hashOf(key);
     const now = Date.now();
-    let entry = this.cache.get(hash);
+    let entry = this.cache.get(key);
     if (entry === undefined || entry.until <= now) {
-      let lookup = this.inFlight.get(hash);
+      let lookup = this.inFlight.get(key);
       if (!lookup) {
-        lookup = this.lookUp(key, hash).finally(() => this.inFlight.delete(hash));
-        this.inFlight.set(hash, lookup);
+        lookup = this.lookUp(key).finally(() => this.inFlight.delete(key));
+        this.inFlight.set(key, lookup);
       }
       entry = await lookup;
     }
@@ -101,36 +100,36 @@ export class ApiKeyVerifier {
     }
     this.revoked.delete(keyId);
     this.revoked.set(keyId, now + API_KEY_CACHE_TTL_MS);
-    for (const hash of this.hashesOf.get(keyId) ?? []) this.cache.delete(hash);
-    this.hashesOf.delete(keyId);
+    for (const key of this.keysOf.get(keyId) ?? []) this.cache.delete(key);
+    this.keysOf.delete(keyId);
     this.reportDue.delete(keyId);
   }
 
-  private async lookUp(key: string, hash: string): Promise<Entry> {
+  private async lookUp(key: string): Promise<Entry> {
     let found: ApiKeyPrincipal;
     try {
       found = await this.authority.authenticate(key);
     } catch (error) {
       // Unavailability is not an answer about the key: not remembered, the caller gets the 503.
-      if (error instanceof ServiceError && error.code === 'unauthenticated') return this.remember(hash, null, null);
+      if (error instanceof ServiceError && error.code === 'unauthenticated') return this.remember(key, null, null);
       throw error;
     }
     const now = Date.now();
-    if ((this.revoked.get(found.keyId) ?? 0) > now) return this.remember(hash, null, null);
+    if ((this.revoked.get(found.keyId) ?? 0) > now) return this.remember(key, null, null);
     const expiresAt = found.expiresAt === null ? Number.POSITIVE_INFINITY : Date.parse(found.expiresAt);
     const principal: Principal = { principalId: `key_${found.keyId}`, orgId: found.orgId, role: found.role };
-    return this.remember(hash, found.keyId, principal, Math.min(now + API_KEY_CACHE_TTL_MS, expiresAt));
+    return this.remember(key, found.keyId, principal, Math.min(now + API_KEY_CACHE_TTL_MS, expiresAt));
   }
 
-  private remember(hash: string, keyId: string | null, principal: Principal | null, until = Date.now() + API_KEY_NEGATIVE_TTL_MS): Entry {
+  private remember(key: string, keyId: string | null, principal: Principal | null, until = Date.now() + API_KEY_NEGATIVE_TTL_MS): Entry {
     const entry: Entry = { principal, keyId, until };
     if (this.cache.size >= CACHE_MAX_ENTRIES) this.dropOldest();
-    this.cache.delete(hash);
-    this.cache.set(hash, entry);
+    this.cache.delete(key);
+    this.cache.set(key, entry);
     if (keyId !== null) {
-      let hashes = this.hashesOf.get(keyId);
-      if (!hashes) this.hashesOf.set(keyId, (hashes = new Set()));
-      hashes.add(hash);
+      let keys = this.keysOf.get(keyId);
+      if (!keys) this.keysOf.set(keyId, (keys = new Set()));
+      keys.add(key);
     }
     return entry;
   }
@@ -138,9 +137,9 @@ export class ApiKeyVerifier {
   private dropOldest(): void {
     const oldest = this.cache.entries().next().value;
     if (!oldest) return;
-    const [hash, entry] = oldest;
-    this.cache.delete(hash);
-    if (entry.keyId !== null) this.hashesOf.get(entry.keyId)?.delete(hash);
+    const [key, entry] = oldest;
+    this.cache.delete(key);
+    if (entry.keyId !== null) this.keysOf.get(entry.keyId)?.delete(key);
   }
 
   /** Reports a use to the identity service at most once a minute per key, off the request path. */
@@ -151,11 +150,6 @@ export class ApiKeyVerifier {
     this.reportDue.set(keyId, now + API_KEY_USE_REPORT_MS);
     this.broadcasts.reportUse(keyId);
   }
-}
-
-/** The cache key of a presented key: its SHA-256, so the key itself is never held or logged. */
-function hashOf(key: string): string {
-  return createHash('sha256').update(key).digest('base64');
 }
 
 function invalidKey(): ServiceError {
