@@ -16,6 +16,14 @@ interface ExportedSpan {
   readonly name: string;
   readonly kind: number;
   readonly links: readonly { traceId: string; spanId: string }[];
+  readonly attributes?: readonly { key: string; value: { stringValue?: string; intValue?: number | string } }[];
+  readonly status?: { code?: number; message?: string };
+}
+
+/** A span attribute's value, as OTLP/JSON carries it. */
+function attribute(span: ExportedSpan, key: string): string | number | undefined {
+  const value = span.attributes?.find((entry) => entry.key === key)?.value;
+  return value?.stringValue ?? (value?.intValue === undefined ? undefined : Number(value.intValue));
 }
 
 /** A loopback OTLP/HTTP receiver: collects the spans every app exports as JSON. */
@@ -119,5 +127,22 @@ describe('traces (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
     );
     expect(delivery.links).toEqual([expect.objectContaining({ traceId: http.traceId, spanId: consumer.spanId })]);
     expect(received.some((body) => body.includes(wallet.id))).toBe(true);
+  }, 60_000);
+
+  it('records the code of an error reply on the service span, and marks only server failures as errors', async () => {
+    const owner = new Client(base.url, await base.token(`org_${randomUUID().slice(0, 8)}`, 'owner'));
+    const missing = randomUUID();
+    const reply = await owner.get(`/v2/wallets/${missing}`);
+    expect(reply.status).toBe(404);
+    const http = await collector.until(() =>
+      collector.spans.find((span) => span.service === 'gateway' && span.kind === 2 && span.name === 'GET /v2/wallets/:id' && attribute(span, 'http.response.status_code') === 404),
+    );
+    const handler = await collector.until(() =>
+      collector.spans.find((span) => span.traceId === http.traceId && span.service === 'wallet-service' && span.kind === 2),
+    );
+    expect(attribute(handler, 'rpc.error.code')).toBe(reply.body.code);
+    expect(attribute(handler, 'rpc.error.status')).toBe(404);
+    // A refused request is not a failed span (OTLP status code 2 is ERROR).
+    expect(handler.status?.code ?? 0).not.toBe(2);
   }, 60_000);
 });

@@ -2,6 +2,7 @@ import { type DynamicModule, Global, Inject, Module, type OnApplicationShutdown 
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { ServiceName } from '@service/contracts';
 import { connectNats } from '@service/nats';
+import { shutdownTracing } from '@service/tracing';
 import type { Logger } from 'pino';
 import type { ServiceConfig } from './config.js';
 import { NATS_CONNECTION, SERVICE_CONFIG, SERVICE_LOGGER, SERVICE_NAME } from './injection.js';
@@ -12,6 +13,8 @@ class NatsConnectionCloser implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     // Drain lets in-flight publishes and acks finish before the socket closes.
     if (!this.connection.isClosed()) await this.connection.drain();
+    // Last: the spans of the messages just finished leave before the process does.
+    await shutdownTracing();
   }
 }
 

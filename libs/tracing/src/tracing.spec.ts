@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
+import { SpanStatusCode } from '@opentelemetry/api';
+import { ExportResultCode } from '@opentelemetry/core';
+import { InMemorySpanExporter, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import {
   currentTraceparent,
   inChildSpan,
   inSpan,
+  recordErrorReply,
+  shutdownTracing,
   SpanKind,
   startSpan,
   startTracing,
@@ -66,5 +70,34 @@ describe('traceparentOf', () => {
   it('writes the W3C form', () => {
     const span = { spanContext: () => ({ traceId: 'a'.repeat(32), spanId: 'b'.repeat(16), traceFlags: 1 }) };
     expect(traceparentOf(span as never)).toBe(`00-${'a'.repeat(32)}-${'b'.repeat(16)}-01`);
+  });
+});
+
+describe('recordErrorReply and shutdownTracing', () => {
+  /** Keeps what it is given past shutdown (the in-memory exporter forgets its spans then). */
+  const exported: ReadableSpan[] = [];
+  const keeping: SpanExporter = {
+    export(spans, done) {
+      exported.push(...spans);
+      done({ code: ExportResultCode.SUCCESS });
+    },
+    shutdown: () => Promise.resolve(),
+  };
+
+  it('marks a server failure as an error, a refused request only by its code, and flushes the batch on shutdown', async () => {
+    startTracing('test-service', {}, keeping);
+    await inSpan('refused', {}, () => recordErrorReply({ code: 'not_found', status: 404, message: 'No such wallet.' }));
+    await inSpan('failed', {}, () => recordErrorReply({ code: 'internal_error', status: 500, message: 'Something broke.' }));
+    recordErrorReply({ code: 'internal_error', status: 500, message: 'outside any span: nothing to mark' });
+    expect(exported).toEqual([]);
+    await shutdownTracing();
+    expect(tracingEnabled()).toBe(false);
+    const refused = exported.find((span) => span.name === 'refused');
+    const failed = exported.find((span) => span.name === 'failed');
+    expect(refused?.attributes).toEqual({ 'rpc.error.code': 'not_found', 'rpc.error.status': 404 });
+    expect(refused?.status.code).toBe(SpanStatusCode.UNSET);
+    expect(failed?.attributes).toEqual({ 'rpc.error.code': 'internal_error', 'rpc.error.status': 500 });
+    expect(failed?.status).toEqual({ code: SpanStatusCode.ERROR, message: 'Something broke.' });
+    await expect(shutdownTracing()).resolves.toBeUndefined();
   });
 });

@@ -25,6 +25,8 @@ export type { Span };
 export const TRACEPARENT = 'traceparent';
 
 let tracer: Tracer | undefined;
+/** The SDK {@link startTracing} started in this process, for {@link shutdownTracing}. */
+let started: Tracing | undefined;
 
 /** A started SDK: flush and stop it on the way out. */
 export interface Tracing {
@@ -50,13 +52,23 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
   tracer = provider.getTracer('@service/tracing');
-  return {
+  started = {
     flush: () => provider.forceFlush(),
     async shutdown() {
       tracer = undefined;
+      started = undefined;
       await provider.shutdown();
     },
   };
+  return started;
+}
+
+/**
+ * Exports the spans still batched and stops the SDK this process started, if any: call it last on
+ * the way out (a SIGTERM would otherwise drop up to a batch delay's worth of spans).
+ */
+export async function shutdownTracing(): Promise<void> {
+  await started?.shutdown();
 }
 
 /** Whether spans are recorded in this process. */
@@ -118,6 +130,18 @@ export function endSpan(span: Span | undefined, error?: unknown): void {
     span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
   }
   span.end();
+}
+
+/**
+ * Records on the active span (if any) the error a handler answered with: its stable `code` and
+ * `status` as attributes, and an error status when the failure is the server's (status 500 and
+ * up, the rule the gateway applies to its HTTP spans); a refused request (4xx) is not a failed span.
+ */
+export function recordErrorReply(error: { readonly code: string; readonly status: number; readonly message: string }): void {
+  const span = tracer && trace.getActiveSpan();
+  if (!span) return;
+  span.setAttributes({ 'rpc.error.code': error.code, 'rpc.error.status': error.status });
+  if (error.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
 }
 
 /**

@@ -1,4 +1,5 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { shutdownTracing } from '@service/tracing';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -27,6 +28,8 @@ class ConnectionCloser implements OnApplicationShutdown {
     // The HTTP server has finished its in-flight requests by now.
     if (!this.nats.isClosed()) await this.nats.drain();
     this.redis.disconnect();
+    // Last: the spans of the requests just finished leave before the process does.
+    await shutdownTracing();
   }
 }
 
