@@ -4,7 +4,7 @@
  * when something fails (a process does not start, a request fails, the run hangs).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { REPO_ROOT, startTestSystem, TEST_REDIS_URL, type TestSystem } from '@service/testing';
 import { benchActivity } from './activity.js';
 import { cpuMsOf, failuresOf, machineBusyMs, pidOf, runLoad } from './load.js';
+import { collectProfile, CPU_PROFILE, profilerEnv, startProfile } from './profiling.js';
 import { benchWallets } from './wallets.js';
 import { benchWebhooks } from './webhooks.js';
 
@@ -30,31 +31,22 @@ const WARMUP_S = wholeNumberFromEnv('BENCH_WARMUP_S', 3, 0);
 const ROUNDS = wholeNumberFromEnv('BENCH_ROUNDS', 3, 1);
 /** Later rounds find every process warm: a short warm-up re-opens the connections. */
 const LATER_WARMUP_S = Math.min(WARMUP_S, 1);
-/**
- * BENCH_CPU_PROF=1 samples the gateway's CPU during each measured window (see cpu-profiler.cjs):
- * tools/bench/results/profiles/gateway-<scenario>.cpuprofile. Profiling slows the gateway down, so
- * such a run's numbers are not comparable with others.
- */
-const CPU_PROFILE = process.env['BENCH_CPU_PROF'] === '1';
-const PROFILES_DIR = path.join(RESULTS_DIR, 'profiles');
 const TARGETS = { pingShareOfBare: 0.4, natsShareOfBare: 0.2, p99BelowMs: 25, keyPointsBelowPing: 0.05 } as const;
 /** Other processes using more than this share of one core during a scenario make its numbers suspect. */
 const BACKGROUND_WARNING = 0.1;
 /**
- * Which parts run: `gateway` (the three scenarios above), `wallets` (wallet read and allocate),
+ * Which parts run: `gateway` (the three scenarios above), `wallets` (wallet reads and writes against
+ * the NATS route and pgbench),
  * `webhooks` (signed deliveries) and `activity` (feed pages over a million items). BENCH_SUITES=gateway runs the first alone.
  */
 const SUITES = new Set((process.env['BENCH_SUITES'] ?? 'gateway,wallets,webhooks,activity').split(',').map((name) => name.trim()));
 /** Generous bound on the whole run: start-up, three scenarios, the service suites and shutdown. */
-const RUN_BUDGET_MS = (4 * ROUNDS * (WARMUP_S + DURATION_S) + 180 + (SUITES.has('wallets') ? 120 : 0) + (SUITES.has('webhooks') ? 180 : 0) + (SUITES.has('activity') ? 300 : 0)) * 1000;
+const RUN_BUDGET_MS = (4 * ROUNDS * (WARMUP_S + DURATION_S) + 180 + (SUITES.has('wallets') ? 180 + 8 * ROUNDS * (DURATION_S + 2) : 0) + (SUITES.has('webhooks') ? 180 : 0) + (SUITES.has('activity') ? 300 : 0)) * 1000;
 /**
  * Each scenario's principal spends its own read budget, far above what 50 connections can send in
  * one scenario, so the limiter runs on every request (a real Redis round trip) but never says 429.
  */
 const GATEWAY_ENV = { RATE_LIMIT_READ_PER_MINUTE: '1000000' };
-
-/** The bare server's req/s of this run, for the service benches' ratios (unset without `gateway`). */
-let bareRequestsPerSecond: number | undefined;
 
 type ScenarioKey = 'bare' | 'ping' | 'key' | 'nats';
 
@@ -114,8 +106,6 @@ interface Measurement {
   readonly requestLogLines?: number;
 }
 
-/** Profiles each process has written so far (BENCH_CPU_PROF=1). */
-const profilesWritten = new Map<number, number>();
 const cleanups: { name: string; run: () => Promise<unknown> }[] = [];
 let cleaning: Promise<void> | undefined;
 
@@ -160,7 +150,7 @@ try {
 /** The service benches, each against its own isolated system; results beside latest.json. */
 async function serviceSuites(): Promise<void> {
   const suites = {
-    wallets: () => benchWallets({ bareRequestsPerSecond, durationS: DURATION_S }),
+    wallets: () => benchWallets({ durationS: DURATION_S, rounds: ROUNDS }),
     webhooks: () => benchWebhooks(),
     activity: () => benchActivity(),
   } as const;
@@ -183,10 +173,6 @@ async function main(): Promise<void> {
   cleanups.push({ name: 'hello server', run: () => stopChild(hello.child) });
 
   console.log('bench: starting gvault-service, identity-service and the gateway (isolated schemas, stream and signing key)');
-  const profilerEnv = (name: string): Record<string, string> =>
-    CPU_PROFILE
-      ? { NODE_OPTIONS: `--require ${path.join(HERE, 'cpu-profiler.cjs')}`, BENCH_CPU_PROF_DIR: PROFILES_DIR, BENCH_CPU_PROF_NAME: name }
-      : {};
   const system: TestSystem = await startTestSystem({ services: ['gvault', 'identity'], gateways: 0, serviceEnv: { gvault: profilerEnv('gvault') } });
   cleanups.push({ name: 'test system', run: () => system.stop() });
   const gateway = await system.startGateway({ ...GATEWAY_ENV, ...profilerEnv('gateway') });
@@ -263,7 +249,6 @@ async function main(): Promise<void> {
     }
     rounds.push(toRound(round));
   }
-  bareRequestsPerSecond = median(rounds.map((round) => round.bare.requestsPerSecond));
   report(rounds);
 }
 
@@ -284,7 +269,7 @@ async function measure(scenario: Scenario, options: { warmUpS: number; profile: 
   const profiled = Object.entries(CPU_PROFILE && options.profile ? (scenario.profiled ?? {}) : {}).filter(
     (entry): entry is [string, number] => entry[1] !== undefined,
   );
-  for (const [, pid] of profiled) process.kill(pid, 'SIGUSR2');
+  for (const [, pid] of profiled) startProfile(pid);
   const before = { processes: cpuOf(watched), self: process.cpuUsage(), machine: machineBusyMs(), at: performance.now() };
   const result = await runLoad({ ...load, durationS: DURATION_S });
   const after = { processes: cpuOf(watched), self: process.cpuUsage(before.self), machine: machineBusyMs(), at: performance.now() };
@@ -490,24 +475,6 @@ async function startHelloServer(): Promise<{ url: string; child: ChildProcess }>
     throw error;
   });
   return { url: `http://127.0.0.1:${port}`, child };
-}
-
-/** Stops the sampling in `pid` and names its profile after the scenario. */
-async function collectProfile(name: string, pid: number, scenario: ScenarioKey): Promise<void> {
-  const count = (profilesWritten.get(pid) ?? 0) + 1;
-  profilesWritten.set(pid, count);
-  process.kill(pid, 'SIGUSR2');
-  const written = path.join(PROFILES_DIR, `${name}-${pid}-${count}.cpuprofile`);
-  for (let waited = 0; waited < 10_000; waited += 100) {
-    if (existsSync(written)) {
-      const target = path.join(PROFILES_DIR, `${name}-${scenario}.cpuprofile`);
-      renameSync(written, target);
-      console.log(`bench: CPU profile of ${name} in ${path.relative(REPO_ROOT, target)}`);
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${name} wrote no CPU profile to ${written}`);
 }
 
 async function stopChild(child: ChildProcess, graceMs = 5_000): Promise<void> {

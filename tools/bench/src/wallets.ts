@@ -1,30 +1,96 @@
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
-import { startTestSystem } from '@service/testing';
-import { failuresOf, runLoad } from './load.js';
+import { promisify } from 'node:util';
+import { startTestSystem, TEST_DATABASE_URL, type TestSystem } from '@service/testing';
+import pg from 'pg';
+import { cpuMsOf, failuresOf, runLoad } from './load.js';
+import { collectProfile, CPU_PROFILE, profilerEnv, startProfile } from './profiling.js';
 
 /**
- * Wallet routes through the gateway: `GET /v2/wallets/{id}` under autocannon (50 connections),
- * and `POST /v2/wallets/{id}/allocate` with a new requestId per request (each one creates a
- * workflow, reserves money and writes outbox events), driven by 20 concurrent clients.
+ * The wallet routes users call, measured in rounds beside what they are held against:
+ * - reads (`GET /v2/wallets/{id}`, the first pages of `GET /v2/wallets` and `GET /v2/activity`,
+ *   autocannon, 50 connections) against the gateway -> NATS -> gvault route of the same round;
+ * - writes (`POST .../allocate` and `POST .../withdrawals`, a new requestId each, 20 closed-loop
+ *   clients over 20 wallets picked at random, as TPC-B picks its branches) against
+ *   `pgbench -M prepared` TPC-B-like transactions at 20 clients on the same PostgreSQL, in a
+ *   database of its own (scale factor 20) that the bench creates and drops;
+ * - the outbox relay's publish lag (committed event -> marked published) over each write window.
+ * Each ratio is taken within one round; the report gives the median round's ratio and the worst p99.
  */
 export interface WalletsBenchOptions {
   readonly durationS?: number;
-  readonly allocateClients?: number;
-  /** Bare node:http req/s measured in the same run, for the ratios. */
-  readonly bareRequestsPerSecond?: number;
+  readonly rounds?: number;
+  /** Closed-loop write clients and pgbench clients (and wallets, and pgbench's scale factor). */
+  readonly clients?: number;
 }
 
 export interface RouteResult {
   readonly requestsPerSecond: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
-  readonly shareOfBare: number | null;
+  /** CPU time per request of the wallet service, the activity service and the gateway (µs). */
+  readonly cpuMicrosPerRequest?: Record<string, number | null>;
 }
 
+type ReadKey = 'nats' | 'wallet' | 'wallets' | 'activity';
+type WriteKey = 'allocate' | 'withdraw';
+
+export interface WalletsRound {
+  readonly reads: Record<ReadKey, RouteResult>;
+  readonly pgbench: { readonly tps: number; readonly latencyAverageMs: number };
+  readonly writes: Record<WriteKey, RouteResult & { readonly outboxLagMs: OutboxLag }>;
+  /** Read req/s over the NATS route's, write req/s over pgbench's tps. */
+  readonly ratios: Record<Exclude<ReadKey, 'nats'> | WriteKey, number>;
+}
+
+interface OutboxLag {
+  readonly events: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+}
+
+interface Target {
+  readonly name: string;
+  readonly actual: string;
+  readonly met: boolean;
+}
+
+export interface WalletsBenchResult {
+  readonly settings: { durationS: number; rounds: number; readConnections: number; writeClients: number; pgbenchScale: number };
+  readonly rounds: WalletsRound[];
+  readonly targets: Target[];
+  readonly allTargetsMet: boolean;
+}
+
+const READ_CONNECTIONS = 50;
 const CASH = 'cash:ethereum_sepolia:usdc';
 const JAAA = 'service-jaaa-usdc-vault';
+const SOLANA = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
+const TARGETS = {
+  walletShareOfNats: 0.6,
+  listShareOfNats: 0.5,
+  readP99Ms: 25,
+  writeShareOfPgbench: 0.4,
+  writeP99Ms: 60,
+  outboxLagP99Ms: 200,
+} as const;
+const READS: Record<Exclude<ReadKey, 'nats'>, string> = {
+  wallet: 'GET /v2/wallets/{id}',
+  wallets: 'GET /v2/wallets (first page)',
+  activity: 'GET /v2/activity (first page)',
+};
+const WRITES: Record<WriteKey, string> = { allocate: 'POST /v2/wallets/{id}/allocate', withdraw: 'POST /v2/wallets/{id}/withdrawals' };
+
+const run = promisify(execFile);
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+const pct = (share: number) => `${(share * 100).toFixed(1)}%`;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
 
 async function json(response: Response): Promise<Record<string, unknown>> {
   const body = (await response.json()) as Record<string, unknown>;
@@ -41,17 +107,31 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Pr
   throw new Error('the wallet did not reach the expected state');
 }
 
-/** Closed loop: each client sends its next allocate when the previous one answered. */
-async function allocateLoad(url: string, headers: Record<string, string>, clients: number, durationS: number): Promise<{ count: number; latencies: number[] }> {
+/** CPU time (ms) of the named processes so far. */
+function cpuOf(pids: Record<string, number | undefined>): Record<string, number | undefined> {
+  return Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMsOf(pid)]));
+}
+
+function perRequest(before: Record<string, number | undefined>, after: Record<string, number | undefined>, requests: number): Record<string, number | null> {
+  return Object.fromEntries(
+    Object.keys(before).map((name) => {
+      const start = before[name];
+      const end = after[name];
+      return [name, start === undefined || end === undefined || requests === 0 ? null : Math.round(((end - start) * 1000) / requests)];
+    }),
+  );
+}
+
+/** Closed loop: each client sends its next request when the previous one answered. */
+async function closedLoop(clients: number, durationS: number, send: () => Promise<Response>): Promise<{ count: number; latencies: number[] }> {
   const latencies: number[] = [];
   const deadline = performance.now() + durationS * 1000;
   const client = async () => {
     while (performance.now() < deadline) {
       const started = performance.now();
-      const body = JSON.stringify({ requestId: randomUUID(), allocations: [{ from: CASH, to: JAAA, amountUsd: '0.000001' }] });
-      const response = await fetch(url, { method: 'POST', headers, body });
-      await response.arrayBuffer();
-      if (response.status !== 200) throw new Error(`allocate answered ${response.status}`);
+      const response = await send();
+      const body = await response.text();
+      if (response.status !== 200) throw new Error(`${response.url} answered ${response.status}: ${body.slice(0, 300)}`);
       latencies.push(performance.now() - started);
     }
   };
@@ -59,41 +139,294 @@ async function allocateLoad(url: string, headers: Record<string, string>, client
   return { count: latencies.length, latencies: latencies.sort((a, b) => a - b) };
 }
 
-export async function benchWallets(options: WalletsBenchOptions = {}): Promise<{ get: RouteResult; allocate: RouteResult }> {
-  const durationS = options.durationS ?? 10;
-  const share = (rps: number) => (options.bareRequestsPerSecond ? round(rps / options.bareRequestsPerSecond, 3) : null);
+/** pgbench's own database: created, initialised at `scale`, and a function that drops it. */
+async function pgbenchDatabase(scale: number): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `bench_pgbench_${randomUUID().slice(0, 8)}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  const drop = async () => {
+    const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await client.connect();
+    try {
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    } finally {
+      await client.end();
+    }
+  };
+  try {
+    console.log(`bench: pgbench -i -s ${scale} in ${name}`);
+    await run('pgbench', ['-i', '-s', String(scale), '-q', url.toString()], { maxBuffer: 16 * 1024 * 1024 });
+  } catch (error) {
+    await drop();
+    throw error;
+  }
+  return { url: url.toString(), drop };
+}
+
+async function pgbench(url: string, clients: number, durationS: number): Promise<{ tps: number; latencyAverageMs: number }> {
+  const { stdout } = await run('pgbench', ['-M', 'prepared', '-c', String(clients), '-j', '2', '-T', String(durationS), '-n', url], {
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  const tps = /tps = ([\d.]+)/.exec(stdout)?.[1];
+  const latency = /latency average = ([\d.]+) ms/.exec(stdout)?.[1];
+  if (tps === undefined) throw new Error(`pgbench printed no tps: ${stdout}`);
+  return { tps: round(Number(tps), 0), latencyAverageMs: Number(latency ?? Number.NaN) };
+}
+
+/** Publish lag of the wallet service's outbox events that occurred in [from, to): once all are published. */
+async function outboxLag(db: pg.Client, schema: string, from: Date, to: Date): Promise<OutboxLag> {
+  for (let attempt = 0; ; attempt += 1) {
+    const { rows } = await db.query<{ pending: string; events: string; p50: number | null; p99: number | null }>(
+      `SELECT count(*) FILTER (WHERE published_at IS NULL) AS pending, count(*) AS events,
+              percentile_disc(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM published_at - occurred_at) * 1000) AS p50,
+              percentile_disc(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM published_at - occurred_at) * 1000) AS p99
+         FROM "${schema}".outbox_events WHERE occurred_at >= $1 AND occurred_at < $2`,
+      [from, to],
+    );
+    const row = rows[0];
+    if (row && (Number(row.pending) === 0 || attempt >= 100)) {
+      return { events: Number(row.events), p50Ms: round(Number(row.p50 ?? 0), 1), p99Ms: Number(row.pending) > 0 ? Number.POSITIVE_INFINITY : round(Number(row.p99 ?? 0), 1) };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+interface Setup {
+  readonly system: TestSystem;
+  readonly base: string;
+  readonly headers: Record<string, string>;
+  readonly wallets: string[];
+  readonly db: pg.Client;
+  readonly schema: string;
+  readonly pgbenchUrl: string;
+  readonly processes: Record<string, number | undefined>;
+}
+
+async function setUp(clients: number, cleanups: (() => Promise<void>)[]): Promise<Setup> {
   const system = await startTestSystem({
-    services: ['wallet'],
+    services: ['wallet', 'gvault', 'activity'],
     gateways: 1,
     gatewayEnv: { RATE_LIMIT_READ_PER_MINUTE: '1000000', RATE_LIMIT_WRITE_PER_MINUTE: '1000000' },
-    serviceEnv: { wallet: { WALLET_DEPOSIT_SETTLEMENT_MS: '50', WALLET_REBALANCE_PROCESSING_MS: '100', WALLET_WORKER_POLL_MS: '50' } },
+    serviceEnv: {
+      wallet: { WALLET_DEPOSIT_SETTLEMENT_MS: '50', WALLET_REBALANCE_PROCESSING_MS: '100', WALLET_WORKER_POLL_MS: '50', ...profilerEnv('wallet') },
+    },
   });
-  try {
-    const base = system.gateways[0]?.url ?? '';
-    const headers = { authorization: `Bearer ${await system.auth.token({ org: 'org_bench_wallets', role: 'owner' })}`, 'content-type': 'application/json' };
-    const post = (path: string, body: unknown) => fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) }).then(json);
-    const get = (path: string) => fetch(`${base}${path}`, { headers }).then(json);
-    const wallet = await post('/v2/wallets', { requestId: randomUUID(), strategy: { allocations: { usdc: [{ yieldSourceId: JAAA, pct: 100 }] } } });
-    const walletPath = `/v2/wallets/${String(wallet['id'])}`;
-    await until(() => get(walletPath), (body) => body['status'] === 'idle');
-    const deposit = await post(`${walletPath}/deposits/simulate`, { amountUsd: '1000000' });
-    await until(() => get(`${walletPath}/deposits/${String(deposit['id'])}`), (body) => body['status'] === 'completed');
+  cleanups.push(() => system.stop());
+  const db = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await db.connect();
+  cleanups.push(() => db.end());
+  const pgbenchDb = await pgbenchDatabase(clients);
+  cleanups.push(pgbenchDb.drop);
 
-    await runLoad({ url: `${base}${walletPath}`, headers, connections: 50, durationS: 2 });
-    const read = await runLoad({ url: `${base}${walletPath}`, headers, connections: 50, durationS });
-    if (failuresOf(read) > 0) throw new Error(`GET wallet had ${failuresOf(read)} failed requests`);
-    const writes = await allocateLoad(`${base}${walletPath}/allocate`, headers, options.allocateClients ?? 20, durationS);
-    const at = (share: number) => round(writes.latencies[Math.min(writes.latencies.length - 1, Math.floor(share * writes.latencies.length))] ?? 0);
-    const allocateRps = round(writes.count / durationS, 0);
+  const base = system.gateways[0]?.url ?? '';
+  const headers = { authorization: `Bearer ${await system.auth.token({ org: 'org_bench_wallets', role: 'owner' })}`, 'content-type': 'application/json' };
+  const post = (path: string, body: unknown) => fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) }).then(json);
+  const get = (path: string) => fetch(`${base}${path}`, { headers }).then(json);
+  console.log(`bench: ${clients} funded wallets`);
+  const wallets = await Promise.all(
+    Array.from({ length: clients }, async () => {
+      const wallet = await post('/v2/wallets', { requestId: randomUUID(), strategy: { allocations: { usdc: [{ yieldSourceId: JAAA, pct: 100 }] } } });
+      const walletPath = `/v2/wallets/${String(wallet['id'])}`;
+      await until(() => get(walletPath), (body) => body['status'] === 'idle');
+      const deposit = await post(`${walletPath}/deposits/simulate`, { amountUsd: '1000000' });
+      await until(() => get(`${walletPath}/deposits/${String(deposit['id'])}`), (body) => body['status'] === 'completed');
+      return String(wallet['id']);
+    }),
+  );
+  return {
+    system,
+    base,
+    headers,
+    wallets,
+    db,
+    schema: system.serviceEnv('wallet')['DATABASE_SCHEMA'] ?? '',
+    pgbenchUrl: pgbenchDb.url,
+    processes: {
+      wallet: system.services.get('wallet')?.child.pid,
+      activity: system.services.get('activity')?.child.pid,
+      gateway: system.gateways[0]?.process.child.pid,
+    },
+  };
+}
+
+async function measureRead(setup: Setup, path: string, durationS: number, profile: string | undefined): Promise<RouteResult> {
+  const url = `${setup.base}${path}`;
+  const checked = await fetch(url, { headers: setup.headers });
+  if (checked.status !== 200) throw new Error(`GET ${path} answered ${checked.status}: ${await checked.text()}`);
+  await checked.arrayBuffer();
+  await runLoad({ url, headers: setup.headers, connections: READ_CONNECTIONS, durationS: 1 });
+  const walletPid = setup.processes['wallet'];
+  if (profile && walletPid) startProfile(walletPid);
+  const before = cpuOf(setup.processes);
+  const result = await runLoad({ url, headers: setup.headers, connections: READ_CONNECTIONS, durationS });
+  const after = cpuOf(setup.processes);
+  if (profile && walletPid) await collectProfile('wallet', walletPid, profile);
+  if (failuresOf(result) > 0) throw new Error(`GET ${path} had ${failuresOf(result)} failed requests`);
+  const requests = result['2xx'];
+  return {
+    requestsPerSecond: Math.round(requests / result.duration),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    cpuMicrosPerRequest: perRequest(before, after, requests),
+  };
+}
+
+async function measureWrite(setup: Setup, key: WriteKey, clients: number, durationS: number, profile: string | undefined): Promise<RouteResult & { outboxLagMs: OutboxLag }> {
+  const pick = () => setup.wallets[Math.floor(Math.random() * setup.wallets.length)] ?? '';
+  const send =
+    key === 'allocate'
+      ? () =>
+          fetch(`${setup.base}/v2/wallets/${pick()}/allocate`, {
+            method: 'POST',
+            headers: setup.headers,
+            body: JSON.stringify({ requestId: randomUUID(), allocations: [{ from: CASH, to: JAAA, amountUsd: '0.000001' }] }),
+          })
+      : () =>
+          fetch(`${setup.base}/v2/wallets/${pick()}/withdrawals`, {
+            method: 'POST',
+            headers: setup.headers,
+            body: JSON.stringify({ requestId: randomUUID(), destinationChain: 'solana_devnet', destinationAddress: SOLANA, amountUsd: '1' }),
+          });
+  await closedLoop(clients, 1, send);
+  const walletPid = setup.processes['wallet'];
+  if (profile && walletPid) startProfile(walletPid);
+  const from = new Date();
+  const before = cpuOf(setup.processes);
+  const writes = await closedLoop(clients, durationS, send);
+  const after = cpuOf(setup.processes);
+  const to = new Date();
+  if (profile && walletPid) await collectProfile('wallet', walletPid, profile);
+  const at = (share: number) => round(writes.latencies[Math.min(writes.latencies.length - 1, Math.floor(share * writes.latencies.length))] ?? 0);
+  return {
+    requestsPerSecond: round(writes.count / ((to.getTime() - from.getTime()) / 1000), 0),
+    p50Ms: at(0.5),
+    p99Ms: at(0.99),
+    cpuMicrosPerRequest: perRequest(before, after, writes.count),
+    outboxLagMs: await outboxLag(setup.db, setup.schema, from, to),
+  };
+}
+
+function targetsOf(rounds: WalletsRound[]): Target[] {
+  const medianOf = (key: keyof WalletsRound['ratios']) => median(rounds.map((each) => each.ratios[key]));
+  const worst = (values: number[]) => Math.max(...values);
+  const readP99 = (key: ReadKey) => worst(rounds.map((each) => each.reads[key].p99Ms));
+  const writeP99 = (key: WriteKey) => worst(rounds.map((each) => each.writes[key].p99Ms));
+  const lagP99 = worst(rounds.flatMap((each) => [each.writes.allocate.outboxLagMs.p99Ms, each.writes.withdraw.outboxLagMs.p99Ms]));
+  const share = (key: keyof WalletsRound['ratios'], label: string, required: number, of: string): Target => {
+    const actual = medianOf(key);
+    return { name: `${label} req/s >= ${pct(required)} of ${of}`, actual: pct(actual), met: actual >= required };
+  };
+  const p99 = (label: string, actual: number, atMost: number): Target => ({ name: `${label} p99 <= ${atMost} ms`, actual: `${actual} ms`, met: actual <= atMost });
+  return [
+    share('wallet', READS.wallet, TARGETS.walletShareOfNats, 'the NATS route'),
+    p99(READS.wallet, readP99('wallet'), TARGETS.readP99Ms),
+    share('wallets', READS.wallets, TARGETS.listShareOfNats, 'the NATS route'),
+    share('activity', READS.activity, TARGETS.listShareOfNats, 'the NATS route'),
+    share('allocate', WRITES.allocate, TARGETS.writeShareOfPgbench, 'pgbench TPC-B tps'),
+    p99(WRITES.allocate, writeP99('allocate'), TARGETS.writeP99Ms),
+    share('withdraw', WRITES.withdraw, TARGETS.writeShareOfPgbench, 'pgbench TPC-B tps'),
+    p99(WRITES.withdraw, writeP99('withdraw'), TARGETS.writeP99Ms),
+    p99('outbox publish lag under the write load', lagP99, TARGETS.outboxLagP99Ms),
+  ];
+}
+
+function report(rounds: WalletsRound[], targets: Target[]): void {
+  const cpu = (result: RouteResult) =>
+    Object.entries(result.cpuMicrosPerRequest ?? {})
+      .map(([name, micros]) => `${name} ${micros ?? '?'}`)
+      .join(', ');
+  const lines: string[][] = [];
+  rounds.forEach((each, index) => {
+    const n = `${index + 1}: `;
+    lines.push([`${n}gateway -> NATS -> gvault`, String(each.reads.nats.requestsPerSecond), String(each.reads.nats.p50Ms), String(each.reads.nats.p99Ms), '100%', cpu(each.reads.nats), '']);
+    for (const key of Object.keys(READS) as (keyof typeof READS)[]) {
+      const result = each.reads[key];
+      lines.push([`${n}${READS[key]}`, String(result.requestsPerSecond), String(result.p50Ms), String(result.p99Ms), pct(each.ratios[key]), cpu(result), '']);
+    }
+    lines.push([`${n}pgbench -M prepared TPC-B`, String(each.pgbench.tps), String(each.pgbench.latencyAverageMs), '', '100%', '', '']);
+    for (const key of Object.keys(WRITES) as WriteKey[]) {
+      const result = each.writes[key];
+      const lag = result.outboxLagMs;
+      lines.push([`${n}${WRITES[key]}`, String(result.requestsPerSecond), String(result.p50Ms), String(result.p99Ms), pct(each.ratios[key]), cpu(result), `${lag.events} events, p50 ${lag.p50Ms}, p99 ${lag.p99Ms}`]);
+    }
+  });
+  const header = ['round: scenario', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'CPU µs/req', 'outbox publish lag ms'];
+  const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => (line[column] ?? '').length)));
+  const format = (cells: string[]) => cells.map((cell, column) => (column === 0 || column >= 5 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ').trimEnd();
+  console.log('');
+  console.log([format(header), widths.map((width) => '-'.repeat(width)).join('  '), ...lines.map(format)].join('\n'));
+  console.log('\nreads as a share of the round\'s NATS route, writes of its pgbench tps (p50 column: pgbench\'s average latency)');
+  console.log(`Of ${rounds.length} rounds: the median round's ratio, the worst round's p99.`);
+  for (const target of targets) console.log(`${target.met ? 'MET   ' : 'MISSED'}  ${target.name}: ${target.actual}`);
+}
+
+export async function benchWallets(options: WalletsBenchOptions = {}): Promise<WalletsBenchResult> {
+  const durationS = options.durationS ?? 10;
+  const rounds = options.rounds ?? 3;
+  const clients = options.clients ?? 20;
+  const cleanups: (() => Promise<void>)[] = [];
+  try {
+    const setup = await setUp(clients, cleanups);
+    const results: WalletsRound[] = [];
+    const wallet = setup.wallets[0] ?? '';
+    for (let index = 0; index < rounds; index += 1) {
+      console.log(`bench: wallets round ${index + 1} of ${rounds}`);
+      const profile = CPU_PROFILE && index === 0;
+      const reads = {
+        nats: await measureRead(setup, '/v2/gvaults/yield-sources', durationS, undefined),
+        wallet: await measureRead(setup, `/v2/wallets/${wallet}`, durationS, profile ? 'get-wallet' : undefined),
+        wallets: await measureRead(setup, '/v2/wallets', durationS, profile ? 'list-wallets' : undefined),
+        activity: await measureRead(setup, '/v2/activity', durationS, undefined),
+      };
+      const baseline = await pgbench(setup.pgbenchUrl, clients, durationS);
+      const writes = {
+        allocate: await measureWrite(setup, 'allocate', clients, durationS, profile ? 'allocate' : undefined),
+        withdraw: await measureWrite(setup, 'withdraw', clients, durationS, profile ? 'withdraw' : undefined),
+      };
+      const readShare = (key: ReadKey) => round(reads[key].requestsPerSecond / reads.nats.requestsPerSecond, 3);
+      const writeShare = (key: WriteKey) => round(writes[key].requestsPerSecond / baseline.tps, 3);
+      results.push({
+        reads,
+        pgbench: baseline,
+        writes,
+        ratios: {
+          wallet: readShare('wallet'),
+          wallets: readShare('wallets'),
+          activity: readShare('activity'),
+          allocate: writeShare('allocate'),
+          withdraw: writeShare('withdraw'),
+        },
+      });
+    }
+    const targets = targetsOf(results);
+    report(results, targets);
     return {
-      get: { requestsPerSecond: read.requests.average, p50Ms: read.latency.p50, p99Ms: read.latency.p99, shareOfBare: share(read.requests.average) },
-      allocate: { requestsPerSecond: allocateRps, p50Ms: at(0.5), p99Ms: at(0.99), shareOfBare: share(allocateRps) },
+      settings: { durationS, rounds, readConnections: READ_CONNECTIONS, writeClients: clients, pgbenchScale: clients },
+      rounds: results,
+      targets,
+      allTargetsMet: targets.every((target) => target.met),
     };
   } finally {
-    await system.stop();
+    for (const cleanup of cleanups.reverse()) {
+      try {
+        await cleanup();
+      } catch (error) {
+        console.error(`bench: cleaning up failed: ${(error as Error).message}`);
+      }
+    }
   }
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  console.log(JSON.stringify(await benchWallets(), null, 2));
+  const durationS = process.env['BENCH_DURATION_S'] ? Number(process.env['BENCH_DURATION_S']) : undefined;
+  const rounds = process.env['BENCH_ROUNDS'] ? Number(process.env['BENCH_ROUNDS']) : undefined;
+  await benchWallets({ durationS, rounds });
+  process.exit(0);
 }
