@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { collectProcessMetrics } from '@service/metrics';
 import { connectNats, ForwardedJson, type ServiceClient } from '@service/nats';
 import { NestPinoLogger } from '@service/service-runtime';
@@ -14,6 +13,7 @@ import { ApiKeyVerifier, identityAuthority, natsKeyBroadcasts } from './auth/api
 import { BearerAuth } from './auth/bearer-auth.js';
 import { TokenVerifier } from './auth/token-verifier.js';
 import { OpenApiDocument } from './docs/docs.controller.js';
+import { buildOpenApiDocument } from './docs/openapi.js';
 import { HttpErrorFilter } from './http/http-exception.filter.js';
 import { registerRequestHooks } from './http/request-hooks.js';
 import { registerTracingHooks } from './http/tracing-hooks.js';
@@ -96,19 +96,7 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     // Requests still running after the grace period are cut off rather than holding the pod.
     process.once(signal, () => setTimeout(() => process.exit(1), config.SHUTDOWN_GRACE_MS).unref());
   }
-  app.get(OpenApiDocument).document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Portfolio Wallet, gtoken and MicroVault API')
-      .setVersion('2.0.0')
-      .addBearerAuth({
-        type: 'http',
-        scheme: 'bearer',
-        bearerFormat: 'API key or JWT',
-        description: 'An organization API key (`service_sandbox_...` / `service_prod_...`) or a JWT of a trusted issuer.',
-      })
-      .build(),
-  );
+  app.get(OpenApiDocument).document = buildOpenApiDocument(app);
 
   await app.listen(config.PORT, config.HOST);
   const address = app.getHttpAdapter().getInstance().server.address();
