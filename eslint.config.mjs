@@ -16,13 +16,15 @@ const depConstraints = [
   { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'], bannedExternalImports: nestServerPackages },
   { sourceTag: 'type:runtime', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:runtime'] },
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:runtime', 'type:testing'] },
+  // The published SDK (packages/sdk) stands alone: it imports no lib, app or server code.
+  { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: ['type:sdk'], bannedExternalImports: ['@nestjs/*'] },
 ];
 
-/** Tests may also use the testing lib, which production code never imports. */
+/** Tests may also use the testing lib, which production code never imports, and call the system through the SDK. */
 const testDepConstraints = depConstraints.map((constraint) =>
-  constraint.onlyDependOnLibsWithTags.includes('type:testing')
+  constraint.sourceTag === 'type:sdk'
     ? constraint
-    : { ...constraint, onlyDependOnLibsWithTags: [...constraint.onlyDependOnLibsWithTags, 'type:testing'] },
+    : { ...constraint, onlyDependOnLibsWithTags: [...new Set([...constraint.onlyDependOnLibsWithTags, 'type:testing', 'type:sdk'])] },
 );
 
 const boundaries = (constraints) => [

@@ -13,6 +13,8 @@ module.exports = function preset(projectRoot) {
     testMatch: ['<rootDir>/**/*.spec.ts'],
     testPathIgnorePatterns: ['/node_modules/', '/dist/'],
     moduleNameMapper: {
+      // The SDK is a package of its own (packages/sdk), tested from its sources like the libs.
+      '^@service/sdk$': path.join(root, 'packages/sdk/src/index.ts'),
       '^@service/([a-z-]+)$': path.join(root, 'libs/$1/src/index.ts'),
       '^(\\.{1,2}/.*)\\.js$': '$1',
     },

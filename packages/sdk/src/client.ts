@@ -1,0 +1,49 @@
+import { ClientCore, type ServiceClientOptions } from './core.js';
+import type { operations } from './generated/openapi.js';
+import { Activity, AddressBook, ApiKeys, Approvals, Deposits, GVaults, MicroVaults, System, Wallets, WebhookFamily, Withdrawals } from './resources.js';
+
+type BodyOf<K extends keyof operations> = operations[K] extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
+
+/**
+ * The API client: one resource group per area, each call typed from the OpenAPI document.
+ *
+ * ```ts
+ * const client = new ServiceClient({ apiKey: process.env.API_KEY, baseUrl: 'http://127.0.0.1:3000' });
+ * const wallet = await client.wallets.create({ strategy: { allocations: { usdc: [{ yieldSourceId: 'service-ustb-vault', pct: 100 }] } } });
+ * for await (const item of client.activity.list({ limit: 50 })) console.log(item.type);
+ * ```
+ */
+export class ServiceClient {
+  /** The transport: `send` (any status) and `call` (2xx or throw) for routes by path, and the typed `api`. */
+  readonly core: ClientCore;
+  readonly wallets: Wallets;
+  readonly deposits: Deposits;
+  readonly withdrawals: Withdrawals;
+  readonly approvals: Approvals;
+  readonly addressBook: AddressBook;
+  readonly activity: Activity;
+  /** Portfolio wallet webhooks (`/v2/webhooks`). */
+  readonly webhooks: WebhookFamily<BodyOf<'WebhooksController_create'>, BodyOf<'WebhooksController_update'>>;
+  /** Webhook endpoints (`/v2/webhook-endpoints`). */
+  readonly webhookEndpoints: WebhookFamily<BodyOf<'WebhookEndpointsController_create'>, BodyOf<'WebhookEndpointsController_update'>>;
+  readonly gvaults: GVaults;
+  readonly microvaults: MicroVaults;
+  readonly apiKeys: ApiKeys;
+  readonly system: System;
+
+  constructor(options: ServiceClientOptions) {
+    this.core = new ClientCore(options);
+    this.wallets = new Wallets(this.core);
+    this.deposits = new Deposits(this.core);
+    this.withdrawals = new Withdrawals(this.core);
+    this.approvals = new Approvals(this.core);
+    this.addressBook = new AddressBook(this.core);
+    this.activity = new Activity(this.core);
+    this.webhooks = new WebhookFamily(this.core, '/v2/webhooks');
+    this.webhookEndpoints = new WebhookFamily(this.core, '/v2/webhook-endpoints');
+    this.gvaults = new GVaults(this.core);
+    this.microvaults = new MicroVaults(this.core);
+    this.apiKeys = new ApiKeys(this.core);
+    this.system = new System(this.core);
+  }
+}
