@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- HTTP bodies are checked by the assertions, not by types */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CASH, Client, JAAA, micros, startWalletSystem, USTB, eventsOf, type WalletSystem } from './wallet-system.js';
+import { CASH, Client, JAAA, failure, micros, startWalletSystem, USTB, eventsOf, type WalletSystem } from './wallet-system.js';
 
 let system: WalletSystem;
 let owner: Client;
@@ -57,9 +57,9 @@ describe('POST /v2/wallets/{id}/allocate', () => {
     const body = { requestId: randomUUID(), allocations: [move(CASH, JAAA, '10')] };
     const first = await allocate(owner, wallet.id, body);
     await owner.waitFor(`/v2/wallets/${wallet.id}`, (w) => w.balance.reservedUsd === '0.000000');
-    const replay = await allocate(owner, wallet.id, body);
-    expect(replay).toEqual(first);
-    const conflict = await allocate(owner, wallet.id, { ...body, allocations: [move(CASH, JAAA, '11')] });
+    const replay = await owner.sdk.wallets.allocate(wallet.id, body);
+    expect({ status: 200, body: replay }).toEqual(first);
+    const conflict = await failure(owner.sdk.wallets.allocate(wallet.id, { ...body, allocations: [move(CASH, JAAA, '11')] }));
     expect(conflict).toEqual({ status: 409, body: { error: expect.any(String), code: 'request_id_conflict' } });
   });
 
@@ -93,15 +93,15 @@ describe('POST /v2/wallets/{id}/allocate', () => {
     const body = { requestId: randomUUID(), allocations: instructions };
     // insufficient_funds carries the wallet's balance (issue 14).
     const balance = code === 'insufficient_funds' ? { balance: { totalUsd: '100.000000', withdrawableUsd: '100.000000', reservedUsd: '0.000000' } } : {};
-    expect(await allocate(owner, wallet.id, body)).toEqual({ status, body: { error: expect.any(String), code, ...balance } });
-    expect((await owner.post(`/v2/wallets/${wallet.id}/allocate-preview`, body)).body.code).toBe(code);
+    expect(await failure(owner.sdk.wallets.allocate(wallet.id, body))).toEqual({ status, body: { error: expect.any(String), code, ...balance } });
+    expect(await failure(owner.sdk.wallets.previewAllocation(wallet.id, { allocations: instructions }))).toMatchObject({ status, body: { code } });
   });
 
   it('is for owners and admins only', async () => {
     const wallet = await fundedWallet();
     const body = { requestId: randomUUID(), allocations: [move(CASH, JAAA, '1')] };
     const member = await Client.of(system, org, 'member');
-    expect(await allocate(member, wallet.id, body)).toEqual({ status: 403, body: { error: expect.any(String), code: 'forbidden' } });
+    expect(await failure(member.sdk.wallets.allocate(wallet.id, body))).toEqual({ status: 403, body: { error: expect.any(String), code: 'forbidden' } });
     const admin = await Client.of(system, org, 'admin');
     expect((await allocate(admin, wallet.id, body)).status).toBe(200);
   });
@@ -128,6 +128,7 @@ describe('POST /v2/wallets/{id}/allocate-preview', () => {
     const wallet = await fundedWallet();
     const reply = await owner.post(`/v2/wallets/${wallet.id}/allocate-preview`, { allocations: [move(CASH, JAAA, '25.5')] });
     expect(reply.status).toBe(200);
+    expect(await owner.sdk.wallets.previewAllocation(wallet.id, { allocations: [move(CASH, JAAA, '25.5')] })).toEqual(reply.body);
     expect(reply.body.allocations).toEqual([move(CASH, JAAA, '25.500000')]);
     expect(reply.body.before).toEqual([expect.objectContaining({ id: CASH, valueUsd: '100.000000', pct: 100 })]);
     expect(reply.body.after).toEqual([
@@ -174,8 +175,7 @@ describe('money and yield', () => {
     const wallet = await fundedWallet('1000');
     await owner.allocateAndSettle(wallet.id, [move(CASH, JAAA, '600'), move(CASH, USTB, '400')]);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const reply = await owner.get(`/v2/wallets/${wallet.id}/yield`);
-    expect(reply.status).toBe(200);
+    const reply = { body: await owner.sdk.wallets.yield(wallet.id) };
     expect(micros(reply.body.earnedUsd)).toBeGreaterThan(0n);
     expect(reply.body.positions).toEqual([
       { yieldSourceId: JAAA, name: expect.any(String), apyBps: 585, pct: expect.any(Number), deployedValueUsd: expect.stringMatching(/^60\d\.\d{6}$/) },

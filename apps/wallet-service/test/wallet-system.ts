@@ -1,7 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- HTTP bodies are checked by the assertions, not by types */
-import { randomUUID } from 'node:crypto';
-import { expect } from '@jest/globals';
-import { callGateway, startServiceSystem, TEST_DATABASE_URL, type TestSystem } from '@service/testing';
+import { ServiceApiError, ServiceClient } from '@service/sdk';
+import { startServiceSystem, TEST_DATABASE_URL, type TestSystem } from '@service/testing';
 import pg from 'pg';
 
 /** Delays scaled down so a workflow runs in a fraction of a second, and sandbox yield runs fast. */
@@ -49,19 +48,24 @@ export interface Reply<T = any> {
   body: T;
 }
 
-/** HTTP through the gateway as one organization and role. */
+/**
+ * HTTP through the gateway as one organization and role, by the SDK: `sdk` for typed calls,
+ * `call` and its shorthands for any route by path with the answer as it came (status and body).
+ */
 export class Client {
-  constructor(
-    private readonly url: string,
-    private readonly token: string,
-  ) {}
+  readonly sdk: ServiceClient;
+
+  constructor(url: string, token: string) {
+    this.sdk = new ServiceClient({ token, baseUrl: url });
+  }
 
   static async of(system: WalletSystem, org: string, role = 'owner'): Promise<Client> {
     return new Client(system.url, await system.system.auth.token({ org, role, sub: `user_${org}_${role}` }));
   }
 
-  call<T = any>(method: string, path: string, body?: unknown): Promise<Reply<T>> {
-    return callGateway<T>(this.url, this.token, method, path, body);
+  async call<T = any>(method: string, path: string, body?: unknown): Promise<Reply<T>> {
+    const reply = await this.sdk.core.send<T>(method, path, typeof body === 'string' ? { rawBody: body } : { body });
+    return { status: reply.status, body: reply.body };
   }
 
   get<T = any>(path: string) {
@@ -77,11 +81,10 @@ export class Client {
     return this.call<T>('DELETE', path);
   }
 
-  /** Creates a wallet and waits until it is provisioned. */
-  async idleWallet(strategy: unknown = { usdc: [{ yieldSourceId: 'service-jaaa-usdc-vault', pct: 100 }] }, autoRebalance = false): Promise<any> {
-    const created = await this.post('/v2/wallets', { requestId: randomUUID(), autoRebalance, strategy: { allocations: strategy } });
-    expect(created.status).toBe(200);
-    return this.waitFor(`/v2/wallets/${created.body.id}`, (wallet) => wallet.status === 'idle');
+  /** Creates a wallet (the SDK adds its requestId) and waits until it is provisioned. */
+  async idleWallet(strategy: Record<string, unknown> = { usdc: [{ yieldSourceId: 'service-jaaa-usdc-vault', pct: 100 }] }, autoRebalance = false): Promise<any> {
+    const created = await this.sdk.wallets.create({ autoRebalance, strategy: { allocations: strategy } });
+    return this.waitFor(`/v2/wallets/${created.id}`, (wallet) => wallet.status === 'idle');
   }
 
   /** Polls a resource until `done` holds (or fails after `timeoutMs`). */
@@ -97,9 +100,8 @@ export class Client {
 
   /** A completed deposit of `amountUsd`. */
   async deposit(walletId: string, amountUsd: string, extra: object = {}): Promise<any> {
-    const created = await this.post(`/v2/wallets/${walletId}/deposits/simulate`, { amountUsd, ...extra });
-    expect(created.status).toBe(200);
-    return this.waitFor(`/v2/wallets/${walletId}/deposits/${created.body.id}`, (deposit) => deposit.status === 'completed');
+    const created = await this.sdk.deposits.simulate(walletId, { amountUsd, ...extra });
+    return this.waitFor(`/v2/wallets/${walletId}/deposits/${created.id}`, (deposit) => deposit.status === 'completed');
   }
 
   /** An idle wallet holding `cashUsd` in Sepolia USDC cash and the given amounts in yield sources. */
@@ -113,11 +115,21 @@ export class Client {
   }
 
   /** Allocates and waits for the workflow to finish moving the amounts. */
-  async allocateAndSettle(walletId: string, allocations: unknown[]): Promise<any> {
-    const reply = await this.post(`/v2/wallets/${walletId}/allocate`, { requestId: randomUUID(), allocations });
-    expect(reply.status).toBe(200);
+  async allocateAndSettle(walletId: string, allocations: { from: string; to: string; amountUsd: string }[]): Promise<any> {
+    await this.sdk.wallets.allocate(walletId, { allocations });
     return this.waitFor(`/v2/wallets/${walletId}`, (wallet) => wallet.status === 'idle' && wallet.balance.reservedUsd === '0.000000');
   }
+}
+
+/** The status and body of the SDK error a call is expected to end with, to assert them exactly. */
+export async function failure(call: Promise<unknown>): Promise<Reply> {
+  try {
+    await call;
+  } catch (error) {
+    if (error instanceof ServiceApiError) return { status: error.status, body: error.body };
+    throw error;
+  }
+  throw new Error('the call succeeded');
 }
 
 export interface OutboxRow {

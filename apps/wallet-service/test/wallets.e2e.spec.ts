@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { isNonzeroEvmAddress } from '@service/evm';
-import { Client, eventsOf, startWalletSystem, type WalletSystem } from './wallet-system.js';
+import { Client, eventsOf, failure, startWalletSystem, type WalletSystem } from './wallet-system.js';
 
 let system: WalletSystem;
 let owner: Client;
@@ -28,6 +28,7 @@ describe('GET /v2/wallets/yield-sources', () => {
     const reply = await owner.get('/v2/wallets/yield-sources');
     expect(reply.status).toBe(200);
     expect(reply.body.nextCursor).toBeNull();
+    expect(await owner.sdk.wallets.yieldSources().toArray()).toEqual(reply.body.data);
     const byId = Object.fromEntries(reply.body.data.map((source: any) => [source.id, source]));
     expect(Object.keys(byId)).toEqual(
       expect.arrayContaining(['service-jaaa-usdc-vault', 'service-jaaa-usdt-vault', 'service-ustb-vault', 'service-justlend-usdt-tron-market']),
@@ -53,21 +54,23 @@ describe('GET /v2/wallets/yield-sources', () => {
   });
 
   it('pages with an opaque cursor and refuses a foreign one', async () => {
-    const first = await owner.get('/v2/wallets/yield-sources?limit=3');
-    expect(first.body.data).toHaveLength(3);
-    const second = await owner.get(`/v2/wallets/yield-sources?limit=3&cursor=${first.body.nextCursor}`);
-    expect(second.body).toMatchObject({ data: [expect.any(Object)], nextCursor: null });
-    const wallets = await owner.get(`/v2/wallets?cursor=${first.body.nextCursor}`);
+    const sources = owner.sdk.wallets.yieldSources({ limit: 3 });
+    const first = await sources.page();
+    expect(first.data).toHaveLength(3);
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const second = await sources.page(first.nextCursor ?? undefined);
+    expect(second).toMatchObject({ data: [expect.any(Object)], nextCursor: null });
+    const wallets = await failure(owner.sdk.wallets.list().page(first.nextCursor ?? undefined));
     expect(wallets).toEqual({ status: 400, body: { error: expect.any(String), code: 'invalid_cursor' } });
   });
 });
 
 describe('POST /v2/wallets', () => {
   it('creates a wallet that becomes idle with real deposit addresses, and announces it', async () => {
-    const created = await create(owner, { label: 'Treasury', ...allocations('usdc', [{ yieldSourceId: JAAA_USDC, pct: 60 }, { yieldSourceId: 'service-ustb-vault', pct: 40 }]) });
-    expect(created.status).toBe(200);
-    expect(created.body).toMatchObject({ status: 'creating', label: 'Treasury', autoRebalance: false, failureReason: null });
-    const wallet = await owner.waitFor(`/v2/wallets/${created.body.id}`, (body) => body.status === 'idle');
+    const created = await owner.sdk.wallets.create({ label: 'Treasury', ...allocations('usdc', [{ yieldSourceId: JAAA_USDC, pct: 60 }, { yieldSourceId: 'service-ustb-vault', pct: 40 }]) });
+    expect(created).toMatchObject({ status: 'creating', label: 'Treasury', autoRebalance: false, failureReason: null });
+    const wallet = await owner.waitFor(`/v2/wallets/${created.id}`, (body) => body.status === 'idle');
+    expect(await owner.sdk.wallets.get(wallet.id)).toEqual(wallet);
     expect(Object.keys(wallet.depositAddresses).sort()).toEqual(['ethereum_sepolia', 'solana_devnet', 'tron_nile']);
     expect(isNonzeroEvmAddress(wallet.depositAddresses.ethereum_sepolia)).toBe(true);
     expect(wallet.depositAddresses.solana_devnet).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
@@ -123,12 +126,12 @@ describe('POST /v2/wallets', () => {
     const client = await Client.of(system, freshOrg());
     const requestId = randomUUID();
     const body = { requestId, label: 'A', ...allocations('usdc', [{ yieldSourceId: JAAA_USDC, pct: 100 }]) };
-    const [first, second] = await Promise.all([client.post('/v2/wallets', body), client.post('/v2/wallets', body)]);
+    const [first, second] = await Promise.all([client.post('/v2/wallets', body), client.sdk.wallets.create(body)]);
     expect(first.status).toBe(200);
-    expect(second.body.id).toBe(first.body.id);
-    const conflict = await client.post('/v2/wallets', { ...body, label: 'B' });
+    expect(second.id).toBe(first.body.id);
+    const conflict = await failure(client.sdk.wallets.create({ ...body, label: 'B' }));
     expect(conflict).toEqual({ status: 409, body: { error: expect.any(String), code: 'request_id_conflict' } });
-    expect((await client.get('/v2/wallets')).body.data).toHaveLength(1);
+    expect(await client.sdk.wallets.list().toArray()).toHaveLength(1);
   });
 
   it('stops at the per-organization limit', async () => {
@@ -151,9 +154,12 @@ describe('reading and changing wallets', () => {
     expect(first.body.data.map((wallet: any) => wallet.id)).toEqual([ids[2], ids[1]]);
     const second = await client.get(`/v2/wallets?limit=2&cursor=${first.body.nextCursor}`);
     expect(second.body).toEqual({ data: [expect.objectContaining({ id: ids[0] })], nextCursor: null });
+    const walked: string[] = [];
+    for await (const wallet of client.sdk.wallets.list({ limit: 2 })) walked.push(wallet.id);
+    expect(walked).toEqual([ids[2], ids[1], ids[0]]);
     const stranger = await Client.of(system, freshOrg());
-    expect((await stranger.get('/v2/wallets')).body).toEqual({ data: [], nextCursor: null });
-    expect(await stranger.get(`/v2/wallets/${ids[0]}`)).toEqual({ status: 404, body: { error: expect.any(String), code: 'wallet_not_found' } });
+    expect(await stranger.sdk.wallets.list().page()).toEqual({ data: [], nextCursor: null });
+    expect(await failure(stranger.sdk.wallets.get(ids[0]))).toEqual({ status: 404, body: { error: expect.any(String), code: 'wallet_not_found' } });
     expect((await stranger.patch(`/v2/wallets/${ids[0]}`, { label: 'mine' })).body.code).toBe('wallet_not_found');
     expect((await stranger.get(`/v2/wallets/${ids[0]}/deposits`)).body.code).toBe('wallet_not_found');
     expect((await stranger.get(`/v2/wallets/${ids[0]}/yield`)).body.code).toBe('wallet_not_found');
@@ -229,8 +235,8 @@ describe('sandbox deposits', () => {
       { id: 'cash:ethereum_sepolia:usdc', kind: 'cash', label: 'USDC on Ethereum Sepolia', valueUsd: '125.500000', pct: 100, yieldSourceId: null, token: 'usdc' },
     ]);
     expect(after.balance).toEqual({ totalUsd: '125.500000', withdrawableUsd: '125.500000', reservedUsd: '0.000000', earnedUsd: '0.000000' });
-    const list = await owner.get(`/v2/wallets/${wallet.id}/deposits`);
-    expect(list.body).toEqual({ data: [done], nextCursor: null });
+    expect(await owner.sdk.deposits.list(wallet.id).page()).toEqual({ data: [done], nextCursor: null });
+    expect(await owner.sdk.deposits.get(wallet.id, done.id)).toEqual(done);
     const types = (await eventsOf(system, wallet.id)).map((event) => event.type);
     expect(types.filter((type) => type === 'portfolio_wallet.deposit.status_changed')).toHaveLength(2);
     const events = await eventsOf(system, wallet.id);
@@ -246,10 +252,10 @@ describe('sandbox deposits', () => {
 
   it('take any deposit chain of the wallet in its own formats', async () => {
     const wallet = await owner.idleWallet();
-    const solana = await owner.post(`/v2/wallets/${wallet.id}/deposits/simulate`, { amountUsd: '1', chain: 'solana_devnet' });
-    expect(solana.body).toMatchObject({ chain: 'solana_devnet', token: 'usdc', fromAddress: expect.stringMatching(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/) });
-    const tron = await owner.post(`/v2/wallets/${wallet.id}/deposits/simulate`, { amountUsd: '2', chain: 'tron_nile' });
-    expect(tron.body).toMatchObject({ chain: 'tron_nile', token: 'usdt', fromAddress: expect.stringMatching(/^T/) });
+    const solana = await owner.sdk.deposits.simulate(wallet.id, { amountUsd: '1', chain: 'solana_devnet' });
+    expect(solana).toMatchObject({ chain: 'solana_devnet', token: 'usdc', fromAddress: expect.stringMatching(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/) });
+    const tron = await owner.sdk.deposits.simulate(wallet.id, { amountUsd: '2', chain: 'tron_nile' });
+    expect(tron).toMatchObject({ chain: 'tron_nile', token: 'usdt', fromAddress: expect.stringMatching(/^T/) });
   });
 
   it.each([
@@ -267,8 +273,9 @@ describe('sandbox deposits', () => {
 
   it('answers deposit_not_found and wallet_not_found', async () => {
     const wallet = await owner.idleWallet();
-    expect((await owner.get(`/v2/wallets/${wallet.id}/deposits/${randomUUID()}`)).body.code).toBe('deposit_not_found');
-    expect((await owner.post(`/v2/wallets/${randomUUID()}/deposits/simulate`, { amountUsd: '1' })).body.code).toBe('wallet_not_found');
+    const notFound = (code: string) => ({ status: 404, body: { error: expect.any(String), code } });
+    expect(await failure(owner.sdk.deposits.get(wallet.id, randomUUID()))).toEqual(notFound('deposit_not_found'));
+    expect(await failure(owner.sdk.deposits.simulate(randomUUID(), { amountUsd: '1' }))).toEqual(notFound('wallet_not_found'));
   });
 
   it('are allocated per strategy on an autoRebalance wallet', async () => {

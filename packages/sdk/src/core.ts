@@ -37,7 +37,10 @@ export interface ApiResponse<T = unknown> {
 
 export interface SendOptions {
   query?: object;
+  /** Sent as JSON. */
   body?: unknown;
+  /** Sent as it is, with `content-type: application/json` (e.g. to try a malformed body). */
+  rawBody?: string;
   headers?: Record<string, string>;
 }
 
@@ -90,11 +93,11 @@ export class ClientCore {
 
   /** One request, whatever its status (retried on 429 and retryable 503 like every other). */
   async send<T = unknown>(method: string, path: string, options: SendOptions = {}): Promise<ApiResponse<T>> {
-    const hasBody = options.body !== undefined;
+    const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
     const request = new Request(`${this.baseUrl}${path}${queryString(options.query)}`, {
       method,
-      headers: { ...this.headers, ...(hasBody && { 'content-type': 'application/json' }), ...options.headers },
-      body: hasBody ? JSON.stringify(options.body) : undefined,
+      headers: { ...this.headers, ...(body !== undefined && { 'content-type': 'application/json' }), ...options.headers },
+      body,
     });
     const response = await this.fetch(request);
     return { status: response.status, body: (await parse(response)) as T, headers: response.headers };
