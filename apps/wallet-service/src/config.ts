@@ -66,6 +66,11 @@ export const walletConfigSpec = {
     default: '5000',
     parse: parsers.integer(0, 86_400_000),
   },
+  WALLET_APPROVAL_TTL_MS: {
+    description: 'how long a pending customer-approval activity (payout leg, Stellar setup) waits for quorum before it fails',
+    default: '86400000',
+    parse: parsers.integer(1_000, 30 * 86_400_000),
+  },
   WALLET_YIELD_TIME_SCALE: {
     description: 'sandbox: simulated seconds of yield accrual per real second (1 = real time)',
     default: '1',

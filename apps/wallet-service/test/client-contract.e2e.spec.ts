@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client, startWalletSystem, type WalletSystem } from './wallet-system.js';
 
 /** A field's published type: a primitive, a nullable one, an enum, an object shape or a list of one. */
-type Shape = 'string' | 'string?' | 'number' | 'number?' | 'integer' | 'integer?' | 'boolean' | 'uuid' | 'usd' | 'usd?' | 'time' | 'time?' | readonly string[] | { [field: string]: Shape } | [Shape];
+type Shape = 'string' | 'string?' | 'number' | 'number?' | 'integer' | 'integer?' | 'boolean' | 'uuid' | 'uuid?' | 'usd' | 'usd?' | 'time' | 'time?' | readonly string[] | { [field: string]: Shape } | [Shape];
 
 const USD = /^-?\d+\.\d{6}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -95,6 +95,10 @@ const LEG: Shape = {
   stepsCompleted: 'integer',
   stepsTotal: 'integer',
   steps: [STEP],
+  // The customer-approval activity and its deadline while `pending_customer_approval`, else null (issue 15).
+  turnkeyActivityId: 'uuid?',
+  approvalRequestedAt: 'time?',
+  approvalValidBefore: 'time?',
 };
 const WITHDRAWAL: Shape = {
   id: 'uuid',

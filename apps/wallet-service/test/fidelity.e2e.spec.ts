@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SUBJECTS } from '@service/contracts';
 import { connectNats, NatsRequester, ServiceClient } from '@service/nats';
+import { type ApproverKey, registerApprover, vote } from './approvals-support.js';
 import { CASH, Client, EVM, JAAA, micros, startWalletSystem, type WalletSystem } from './wallet-system.js';
 
 const suffix = randomUUID().slice(0, 8);
@@ -146,12 +147,15 @@ describe('wallets', () => {
 describe('payout legs: retry and cancel', () => {
   let armed: Client;
   let approver: Client;
+  let approverKey: ApproverKey;
   let member: Client;
 
   beforeAll(async () => {
     armed = await Client.of(system, ARMED_ORG, 'admin');
     approver = await Client.of(system, APPROVAL_ORG, 'admin');
     member = await Client.of(system, ARMED_ORG, 'member');
+    // The environment's policy for APPROVAL_ORG asks every leg for one approver's stamped vote.
+    approverKey = await registerApprover(approver);
   });
 
   const retry = (client: Client, walletId: string, id: string, payoutId: string, body: object = {}) =>
@@ -216,7 +220,7 @@ describe('payout legs: retry and cancel', () => {
     const wallet = await walletWith(approver, '60', { [JAAA]: '40' });
     const created = await withdraw(approver, wallet.id, { amountUsd: '70' });
     const [first, second] = created.body.payoutLegs;
-    await legsIn(approver, wallet.id, created.body.id, ['pending_customer_approval', 'waiting_for_prior_approval']);
+    const parked = await legsIn(approver, wallet.id, created.body.id, ['pending_customer_approval', 'waiting_for_prior_approval']);
     const requestId = randomUUID();
     const cancelled = await cancelLeg(approver, wallet.id, created.body.id, second.id, { requestId });
     expect(cancelled.status).toBe(200);
@@ -224,7 +228,7 @@ describe('payout legs: retry and cancel', () => {
     expect(await cancelLeg(approver, wallet.id, created.body.id, second.id, { requestId })).toEqual(cancelled);
     expect(await cancelLeg(approver, wallet.id, created.body.id, second.id)).toEqual(errorOf(409, 'payout_already_terminal'));
     expect(await cancelLeg(await Client.of(system, APPROVAL_ORG, 'member'), wallet.id, created.body.id, first.id)).toEqual(errorOf(403, 'forbidden'));
-    await approver.post(`${withdrawalPath(wallet.id, created.body.id)}/payouts/0/approve`, {});
+    expect((await vote(approver, parked.payoutLegs[0].turnkeyActivityId, approverKey)).body).toMatchObject({ approved: true });
     await approver.waitFor(withdrawalPath(wallet.id, created.body.id), (body) => ['broadcasted', 'processing'].includes(body.payoutLegs[0].status));
     expect(await cancelLeg(approver, wallet.id, created.body.id, first.id)).toEqual(errorOf(409, 'payout_in_progress'));
     const done = await settled(approver, wallet.id, created.body.id);
@@ -292,7 +296,8 @@ describe('roles', () => {
       'POST /v2/wallets/{id}/withdrawal-preview': everyRole,
       'POST /v2/wallets/{id}/withdrawals': everyRole,
       'POST /v2/wallets/{id}/withdrawals/{withdrawalId}/cancel': everyRole,
-      'POST /v2/wallets/{id}/withdrawals/{withdrawalId}/payouts/{legIndex}/approve': ownersAndAdmins,
+      // Gone (410 approval_flow_changed) for every role: stamped votes release legs now.
+      'POST /v2/wallets/{id}/withdrawals/{withdrawalId}/payouts/{legIndex}/approve': everyRole,
       'POST /v2/wallets/{id}/withdrawals/{withdrawalId}/payouts/{payoutId}/retry': ownersAndAdmins,
       'POST /v2/wallets/{id}/withdrawals/{withdrawalId}/payouts/{payoutId}/cancel': ownersAndAdmins,
       'POST /v2/address-book/entries': ownersAndAdmins,

@@ -1,6 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- HTTP bodies are checked by the assertions, not by types */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { type ApproverKey, newKey, registerApprover, vote } from './approvals-support.js';
 import { CASH, Client, EVM, JAAA, micros, SOLANA, startWalletSystem, STELLAR, TRON, eventsOf, type WalletSystem } from './wallet-system.js';
 
 const suffix = randomUUID().slice(0, 8);
@@ -41,7 +42,21 @@ const WITHDRAWAL_FIELDS = [
   'payoutLegs',
   'status',
 ];
-const LEG_FIELDS = ['amountUsd', 'completedAt', 'from', 'id', 'startedAt', 'status', 'steps', 'stepsCompleted', 'stepsTotal', 'to'];
+const LEG_FIELDS = [
+  'amountUsd',
+  'approvalRequestedAt',
+  'approvalValidBefore',
+  'completedAt',
+  'from',
+  'id',
+  'startedAt',
+  'status',
+  'steps',
+  'stepsCompleted',
+  'stepsTotal',
+  'to',
+  'turnkeyActivityId',
+];
 
 const withdraw = (client: Client, walletId: string, body: object) =>
   client.post(`/v2/wallets/${walletId}/withdrawals`, {
@@ -255,35 +270,36 @@ describe('POST /v2/wallets/{id}/withdrawals', () => {
 describe('customer approval and cancel', () => {
   let approver: Client;
   let member: Client;
+  let key: ApproverKey;
 
   beforeAll(async () => {
     approver = await Client.of(system, APPROVAL_ORG, 'admin');
     member = await Client.of(system, APPROVAL_ORG, 'member');
+    // The environment's policy for APPROVAL_ORG asks every leg for one approver's stamped vote.
+    key = await registerApprover(approver);
   });
 
-  const approve = (client: Client, walletId: string, id: string, leg: number | string) =>
-    client.post(`${withdrawalPath(walletId, id)}/payouts/${leg}/approve`, {});
+  const approveLeg = async (withdrawal: any, index: number) => {
+    const reply = await vote(approver, withdrawal.payoutLegs[index].turnkeyActivityId, key);
+    expect(reply.body).toMatchObject({ approved: true, status: 'ACTIVITY_STATUS_COMPLETED', resultStatus: 'pending_broadcast' });
+  };
 
-  it('holds legs for approval one per wallet and chain, and pays once each is approved by an owner or admin', async () => {
+  it('holds legs for approval one per wallet and chain, and pays once an approver approves each by a stamped vote', async () => {
     const wallet = await walletWith(approver, '60', { [JAAA]: '40' });
     const created = await withdraw(approver, wallet.id, { amountUsd: '70' });
-    await legsIn(approver, wallet.id, created.body.id, ['pending_customer_approval', 'waiting_for_prior_approval']);
+    const parked = await legsIn(approver, wallet.id, created.body.id, ['pending_customer_approval', 'waiting_for_prior_approval']);
+    expect(parked.payoutLegs[1]).toMatchObject({ turnkeyActivityId: null, approvalRequestedAt: null, approvalValidBefore: null });
     const other = await withdraw(approver, wallet.id, { amountUsd: '5' });
     await legsIn(approver, wallet.id, other.body.id, ['waiting_for_prior_approval']);
-    expect(await approve(approver, wallet.id, created.body.id, 1)).toEqual(errorOf(409, 'workflow_conflict'));
-    expect(await approve(member, wallet.id, created.body.id, 0)).toEqual(errorOf(403, 'forbidden'));
-    expect(await approve(approver, wallet.id, created.body.id, 7)).toEqual(errorOf(404, 'payout_not_found'));
-    expect(await approve(approver, wallet.id, created.body.id, 'x')).toEqual(errorOf(400, 'validation_error'));
-    const approved = await approve(approver, wallet.id, created.body.id, 0);
-    expect(approved.body.payoutLegs[0].status).toBe('pending_broadcast');
-    await legsIn(approver, wallet.id, created.body.id, ['completed', 'pending_customer_approval']);
-    expect(await approve(approver, wallet.id, created.body.id, 0)).toEqual(errorOf(409, 'payout_already_terminal'));
+    expect(await approver.post(`${withdrawalPath(wallet.id, created.body.id)}/payouts/0/approve`, {})).toEqual(errorOf(410, 'approval_flow_changed'));
+    expect(await member.post('/v2/approvals/approvers', { label: 'mine', publicKey: newKey().publicKey })).toEqual(errorOf(403, 'forbidden'));
+    await approveLeg(parked, 0);
+    const second = await legsIn(approver, wallet.id, created.body.id, ['completed', 'pending_customer_approval']);
     expect((await approver.get(withdrawalPath(wallet.id, other.body.id))).body.payoutLegs[0].status).toBe('waiting_for_prior_approval');
-    await approve(approver, wallet.id, created.body.id, 1);
+    await approveLeg(second, 1);
     const done = await settled(approver, wallet.id, created.body.id);
     expect(done).toMatchObject({ status: 'completed', amountPaidUsd: '69.500000' });
-    await legsIn(approver, wallet.id, other.body.id, ['pending_customer_approval']);
-    await approve(approver, wallet.id, other.body.id, 0);
+    await approveLeg(await legsIn(approver, wallet.id, other.body.id, ['pending_customer_approval']), 0);
     expect(await settled(approver, wallet.id, other.body.id)).toMatchObject({ status: 'completed' });
   });
 
@@ -291,22 +307,22 @@ describe('customer approval and cancel', () => {
     const wallet = await walletWith(approver, '60', { [JAAA]: '40' });
     const cancel = (id: string) => approver.post(`${withdrawalPath(wallet.id, id)}/cancel`, {});
     const waiting = await withdraw(approver, wallet.id, { amountUsd: '70' });
-    await legsIn(approver, wallet.id, waiting.body.id, ['pending_customer_approval', 'waiting_for_prior_approval']);
+    const parked = await legsIn(approver, wallet.id, waiting.body.id, ['pending_customer_approval', 'waiting_for_prior_approval']);
     const cancelled = await cancel(waiting.body.id);
     expect(cancelled.status).toBe(200);
     expect(cancelled.body).toMatchObject({ status: 'cancelled', amountPaidUsd: null, legsCompleted: 0, completedAt: expect.any(String) });
     expect(cancelled.body.payoutLegs.map((leg: any) => leg.status)).toEqual(['skipped', 'skipped']);
     expect(await cancel(waiting.body.id)).toEqual(errorOf(409, 'withdrawal_already_cancelled'));
-    expect(await approve(approver, wallet.id, waiting.body.id, 0)).toEqual(errorOf(409, 'payout_already_terminal'));
+    // The cancelled leg's activity is no longer pending: a vote on it counts for nothing.
+    expect(await vote(approver, parked.payoutLegs[0].turnkeyActivityId, key)).toEqual(errorOf(409, 'approval_expired'));
     const idle = await approver.waitFor(`/v2/wallets/${wallet.id}`, (body) => body.status === 'idle');
     expect(idle.balance.reservedUsd).toBe('0.000000');
 
     const running = await withdraw(approver, wallet.id, { amountUsd: '70' });
-    await legsIn(approver, wallet.id, running.body.id, ['pending_customer_approval', 'waiting_for_prior_approval']);
-    await approve(approver, wallet.id, running.body.id, 0);
-    await legsIn(approver, wallet.id, running.body.id, ['completed', 'pending_customer_approval']);
+    await approveLeg(await legsIn(approver, wallet.id, running.body.id, ['pending_customer_approval', 'waiting_for_prior_approval']), 0);
+    const second = await legsIn(approver, wallet.id, running.body.id, ['completed', 'pending_customer_approval']);
     expect(await cancel(running.body.id)).toEqual(errorOf(409, 'withdrawal_payout_in_progress'));
-    await approve(approver, wallet.id, running.body.id, 1);
+    await approveLeg(second, 1);
     await settled(approver, wallet.id, running.body.id);
     expect(await cancel(running.body.id)).toEqual(errorOf(409, 'withdrawal_not_cancellable'));
     expect(await approver.post(`${withdrawalPath(wallet.id, randomUUID())}/cancel`, {})).toEqual(errorOf(404, 'withdrawal_not_found'));

@@ -1,3 +1,17 @@
+import type {
+  ApprovalAuditListDto,
+  ApprovalPolicyDto,
+  ApprovalRequestDto,
+  ApprovalRequestResponseDto,
+  ApproverDeletedDto,
+  ApproverDto,
+  ApproverListDto,
+  CreateApproverDto,
+  PendingActivitiesDto,
+  PutApprovalPolicyDto,
+  VoteDto,
+  VoteResponseDto,
+} from './dto/approval.dto.js';
 import type { ActivityPageDto, ActivityQueryDto } from './dto/activity.dto.js';
 import type {
   ApiKeyDto,
@@ -113,13 +127,21 @@ export interface WalletContract {
   'wallet.withdrawals.list': Rpc<WalletRef & WithdrawalListQueryDto, WithdrawalListDto>;
   'wallet.withdrawals.get': Rpc<WithdrawalRef, WithdrawalDto>;
   'wallet.withdrawals.cancel': Rpc<WithdrawalRef & CancelWithdrawalDto, WithdrawalDto>;
-  'wallet.payouts.approve': Rpc<WithdrawalRef & { readonly legIndex: number }, WithdrawalDto>;
   'wallet.payouts.retry': Rpc<PayoutRef & PayoutRequestDto, PayoutLegDto>;
   'wallet.payouts.cancel': Rpc<PayoutRef & PayoutRequestDto, PayoutLegDto>;
   'wallet.address-book.create': Rpc<CreateAddressBookEntryDto, AddressBookEntryCreatedDto>;
   'wallet.address-book.list': Rpc<PageQueryDto, AddressBookEntryListDto>;
   'wallet.address-book.delete': Rpc<{ readonly entryId: string }, AddressBookEntryDeletedDto>;
   'wallet.deposit-addresses.enable': Rpc<WalletRef & { readonly chain: string }, DepositAddressSetupDto>;
+  'wallet.approvers.create': Rpc<CreateApproverDto, ApproverDto>;
+  'wallet.approvers.list': Rpc<PageQueryDto, ApproverListDto>;
+  'wallet.approvers.delete': Rpc<{ readonly approverId: string }, ApproverDeletedDto>;
+  'wallet.approval-policy.get': Rpc<NoInput, ApprovalPolicyDto>;
+  'wallet.approval-policy.put': Rpc<PutApprovalPolicyDto, ApprovalPolicyDto>;
+  'wallet.approval-audit.list': Rpc<PageQueryDto, ApprovalAuditListDto>;
+  'wallet.turnkey.pending': Rpc<NoInput, PendingActivitiesDto>;
+  'wallet.turnkey.approval-request': Rpc<ApprovalRequestDto, ApprovalRequestResponseDto>;
+  'wallet.turnkey.vote': Rpc<VoteDto & { readonly activityId: string }, VoteResponseDto>;
   'wallet.sandbox.fail-next-payout': Rpc<NoInput, { orgId: string; armedAt: string }>;
 }
 

@@ -12,10 +12,20 @@ export const ERROR_STATUS = {
   invalid_cursor: 400,
   invalid_position_weight: 400,
   invalid_withdrawal_plan: 400,
+  /** An approval policy whose quorum exceeds the organization's approvers. */
+  approval_quorum_unreachable: 400,
   unauthenticated: 401,
+  /** Customer approvals: a stamp that cannot be read or whose signature does not verify over the request. */
+  invalid_stamp: 401,
+  /** The stamped request's `timestampMs` is more than 5 minutes from now. */
+  stale_stamp: 401,
   forbidden: 403,
   withdrawal_policy_required: 403,
   address_book_whitelist_violation: 403,
+  /** Customer approvals: the stamp's key is not a current approver of the activity's organization. */
+  approver_not_authorized: 403,
+  /** The stamped request names another activity (fingerprint) or organization, or another action. */
+  approval_request_mismatch: 403,
   wallet_not_found: 404,
   withdrawal_not_found: 404,
   deposit_not_found: 404,
@@ -25,6 +35,9 @@ export const ERROR_STATUS = {
   address_book_entry_not_found: 404,
   /** API keys (identity-service): an unknown key id, another organization's or a revoked one. */
   api_key_not_found: 404,
+  approver_not_found: 404,
+  /** An unknown pending activity, or another organization's. */
+  activity_not_found: 404,
   webhook_duplicate_url: 409,
   duplicate_request_id: 409,
   request_id_conflict: 409,
@@ -39,6 +52,15 @@ export const ERROR_STATUS = {
   payout_not_retryable: 409,
   address_book_duplicate_entry: 409,
   wallet_limit_reached: 409,
+  approver_duplicate_key: 409,
+  /** This approver has already voted on the activity. */
+  approval_already_voted: 409,
+  /** The activity's `approvalValidBefore` has passed. */
+  approval_expired: 409,
+  /** A Stellar deposit-address setup needs approvers (`POST /v2/approvals/approvers`) first. */
+  approvers_required: 409,
+  /** The old role-based payout approve route: approvals are stamped votes now. */
+  approval_flow_changed: 410,
   rate_limited: 429,
   rate_limit_exceeded: 429,
   internal_error: 500,

@@ -13,10 +13,16 @@ describe('error codes', () => {
       rate_limit_exceeded internal_error wallet_creation_failed service_temporarily_unavailable operation_not_supported`
       .split(/\s+/)
       .filter(Boolean);
-    // Codes of what the interface leaves open, added by the architecture (API keys: issue 16).
-    const added = ['api_key_not_found'];
+    // Codes of what the interface leaves open, added by the architecture (API keys: issue 16;
+    // customer approvals: issue 15).
+    const approvals = `approval_quorum_unreachable invalid_stamp stale_stamp approver_not_authorized approval_request_mismatch
+      approver_not_found activity_not_found approver_duplicate_key approval_already_voted approval_expired approvers_required
+      approval_flow_changed`.split(/\s+/);
+    const added = ['api_key_not_found', ...approvals];
     expect(Object.keys(ERROR_STATUS).sort()).toEqual([...spec, ...added].sort());
     expect(statusOf('api_key_not_found')).toBe(404);
+    expect(statusOf('invalid_stamp')).toBe(401);
+    expect(statusOf('approval_flow_changed')).toBe(410);
     expect(statusOf('operation_not_supported')).toBe(409);
     expect(statusOf('wallet_projection_unavailable')).toBe(503);
     expect(statusOf('vault_not_found')).toBe(404);

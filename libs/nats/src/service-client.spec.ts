@@ -58,7 +58,7 @@ export async function driftingCalls(): Promise<void> {
   // @ts-expect-error a required field missing
   await services.forward(SUBJECTS.wallet.walletsUpdate, { ctx, label: 'x' });
   // @ts-expect-error a field of another type
-  await services.request(SUBJECTS.wallet.payoutsApprove, { ctx, walletId: 'w', withdrawalId: 'x', legIndex: '0' });
+  await services.request(SUBJECTS.wallet.approversDelete, { ctx, approverId: 7 });
   // @ts-expect-error no ctx
   await services.request(SUBJECTS.wallet.walletsGet, { walletId: 'w' });
   // @ts-expect-error the response is a wallet, not a list

@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config.js';
 import { ActivityController } from './activity/activity.controller.js';
+import { ApprovalsController, TurnkeyController } from './approvals/approvals.controller.js';
 import { ApiKeysController } from './api-keys/api-keys.controller.js';
 import { DocsController, OpenApiDocument } from './docs/docs.controller.js';
 import { GVaultsController } from './gvaults/gvaults.controller.js';
@@ -38,7 +39,7 @@ export class AppModule {
   static forRoot(deps: { config: GatewayConfig; logger: Logger; nats: NatsConnection; redis: Redis }): DynamicModule {
     return {
       module: AppModule,
-      controllers: [SystemController, GVaultsController, HealthController, DocsController, MicroVaultsController, WebhooksController, WebhookEndpointsController, GVaultWebhooksController, WalletsController, WithdrawalsController, AddressBookController, ActivityController, ApiKeysController],
+      controllers: [SystemController, GVaultsController, HealthController, DocsController, MicroVaultsController, WebhooksController, WebhookEndpointsController, GVaultWebhooksController, WalletsController, WithdrawalsController, AddressBookController, ApprovalsController, TurnkeyController, ActivityController, ApiKeysController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: deps.config },
         { provide: GATEWAY_LOGGER, useValue: deps.logger },

@@ -2,6 +2,9 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { defineServiceModule } from '@service/service-runtime';
 import type { Logger } from 'pino';
 import { type WalletConfig, withWalletDefaults } from '../config.js';
+import { ApprovalsMsController } from './approvals/approvals-ms.controller.js';
+import { ApprovalsService } from './approvals/approvals.service.js';
+import { TurnkeyService } from './approvals/turnkey.service.js';
 import { AddressBookMsController } from './address-book/address-book-ms.controller.js';
 import { AddressBookService } from './address-book/address-book.service.js';
 import { DepositAddressesMsController } from './deposit-addresses/deposit-addresses-ms.controller.js';
@@ -40,6 +43,7 @@ export class AppModule {
         WithdrawalsMsController,
         AddressBookMsController,
         DepositAddressesMsController,
+        ApprovalsMsController,
         SandboxMsController,
       ],
       providers: [
@@ -51,6 +55,8 @@ export class AppModule {
         WithdrawalsService,
         AddressBookService,
         DepositAddressesService,
+        ApprovalsService,
+        TurnkeyService,
         SandboxService,
         WorkflowSteps,
         WorkflowWorker,

@@ -8,3 +8,4 @@ export * from './microvault.dto.js';
 export * from './activity.dto.js';
 export * from './withdrawal.dto.js';
 export * from './api-key.dto.js';
+export * from './approval.dto.js';

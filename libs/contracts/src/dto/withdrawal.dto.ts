@@ -181,6 +181,21 @@ export class PayoutLegDto {
 
   @ApiProperty({ type: [PayoutStepDto] })
   steps!: PayoutStepDto[];
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    format: 'uuid',
+    description: 'While `pending_customer_approval`: the pending activity approvers vote on (`POST /v2/turnkey/activities/{activityId}/vote`); null in every other status.',
+  })
+  // Optional for the type checker only (legs stored before approvals lack them); always sent, as null outside approval.
+  turnkeyActivityId?: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'While `pending_customer_approval`: when approval was requested; else null.' })
+  approvalRequestedAt?: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'While `pending_customer_approval`: the deadline; without quorum by then the leg fails and its money stays in the wallet. Else null.' })
+  approvalValidBefore?: string | null;
 }
 
 export class WithdrawalDto {

@@ -41,6 +41,13 @@ export interface PayoutLeg {
   stepsCompleted: number;
   stepsTotal: number;
   steps: PayoutStep[];
+  /**
+   * The customer-approval activity while the leg is `pending_customer_approval`; null in every
+   * other status (always present on the wire; optional only for legs as the service stores them).
+   */
+  turnkeyActivityId?: string | null;
+  approvalRequestedAt?: Timestamp | null;
+  approvalValidBefore?: Timestamp | null;
 }
 
 export interface WithdrawalObject {
@@ -80,7 +87,8 @@ export interface PortfolioWalletResources {
   'portfolio_wallet.status_changed': { wallet: { id: string; status: string } };
   'portfolio_wallet.deposit.status_changed': { deposit: DepositObject };
   'portfolio_wallet.withdrawal.status_changed': { withdrawal: WithdrawalObject };
-  'portfolio_wallet.withdrawal.payout.status_changed': { withdrawalId: string; payoutLeg: PayoutLeg };
+  /** `turnkeyActivityId`: the leg's latest customer-approval activity (kept after the vote), null if it never needed one. */
+  'portfolio_wallet.withdrawal.payout.status_changed': { withdrawalId: string; turnkeyActivityId: string | null; payoutLeg: PayoutLeg };
   'portfolio_wallet.approval.status_changed': {
     approval: { id: string; kind: string; chain: string; status: string; createdAt: Timestamp; updatedAt: Timestamp };
   };

@@ -124,6 +124,82 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v2/approvals/approvers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's approvers, newest first (owners and admins) */
+        get: operations["ApprovalsController_listApprovers"];
+        put?: never;
+        /**
+         * Register an approver key (owners and admins; a member gets 403 forbidden)
+         * @description A compressed P-256 public key (66 hex characters, as Turnkey API keys and `@turnkey/api-key-stamper` use). Its stamped votes release pending activities. The same key twice: 409 `approver_duplicate_key`. Audited.
+         */
+        post: operations["ApprovalsController_createApprover"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/approvals/approvers/{approverId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove an approver (owners and admins): its later stamps no longer count; votes already counted stay counted. Audited. */
+        delete: operations["ApprovalsController_deleteApprover"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/approvals/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Changes to approvers and policy, newest first: who, when, before and after (owners and admins) */
+        get: operations["ApprovalsController_listAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/approvals/policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The approval policy in force (owners and admins); `updatedAt` null while the environment default applies (sandbox: none) */
+        get: operations["ApprovalsController_getPolicy"];
+        /**
+         * Set which withdrawals wait for customer approval and the quorum (owners and admins). Audited.
+         * @description A policy other than `none` with fewer approvers than `quorum`: 400 `approval_quorum_unreachable`. `thresholdUsd` is required with (and only with) `above_threshold`.
+         */
+        put: operations["ApprovalsController_putPolicy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/gvaults/{gVaultId}/allowlist/{address}": {
         parameters: {
             query?: never;
@@ -362,6 +438,63 @@ export type paths = {
         get: operations["SystemController_ping"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/turnkey/activities/{activityId}/vote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A stamped vote on a pending activity. Every role: the stamp is the authority.
+         * @description Counts only when the stamp verifies over turnkeyRequest (401 `invalid_stamp`), its key is a current approver (403 `approver_not_authorized`), the request names this activity, organization and action (403 `approval_request_mismatch`), `timestampMs` is within 5 minutes (401 `stale_stamp`), the deadline has not passed (409 `approval_expired`) and the approver has not voted on it (409 `approval_already_voted`); otherwise nothing is recorded. Quorum approvals release the leg; one reject cancels it. A vote after the outcome answers `alreadyTerminal`.
+         */
+        post: operations["TurnkeyController_vote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/turnkey/activities/pending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's activities waiting for approvers' votes (`{activities}`, not a page envelope, as the real API answers). Every role. */
+        get: operations["TurnkeyController_pending"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/turnkey/activity-approval-request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The request an approver stamps to approve or reject an activity. Every role.
+         * @description `stampPayload` is the exact JSON text of `turnkeyRequest`: pass it to `ApiKeyStamper.stamp`. Unknown or another organization’s activity: 404 `activity_not_found`.
+         */
+        post: operations["TurnkeyController_approvalRequest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -618,7 +751,11 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Approve a payout leg waiting for the customer (owners and admins) */
+        /**
+         * Gone: a payout leg is released by stamped approver votes now
+         * @deprecated
+         * @description Always 410 `approval_flow_changed`. Register approver keys (`POST /v2/approvals/approvers`), then vote with `POST /v2/turnkey/activities/{activityId}/vote`.
+         */
         post: operations["WithdrawalsController_approve"];
         delete?: never;
         options?: never;
@@ -1071,6 +1208,68 @@ export type components = {
             data: components["schemas"]["ApiKeyDto"][];
             nextCursor: string | null;
         };
+        ApprovalAuditEntryDto: {
+            /** @enum {string} */
+            action: "approver.created" | "approver.deleted" | "policy.updated";
+            /** @description The approver or policy after the change. */
+            after: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The approver or policy before the change. */
+            before: {
+                [key: string]: unknown;
+            } | null;
+            createdAt: string;
+            /** Format: uuid */
+            id: string;
+            /** @description Who made the change (the token subject or API key principal). */
+            principalId: string;
+        };
+        ApprovalAuditListDto: {
+            data: components["schemas"]["ApprovalAuditEntryDto"][];
+            nextCursor: string | null;
+        };
+        ApprovalPolicyDto: {
+            quorum: number;
+            thresholdUsd: string | null;
+            /** @description When the policy was last set; null while the environment default applies. */
+            updatedAt: string | null;
+            /** @enum {string} */
+            withdrawals: "none" | "all" | "above_threshold";
+        };
+        ApprovalRequestDto: {
+            /** @enum {string} */
+            action: "approve" | "reject";
+            /** Format: uuid */
+            activityId: string;
+        };
+        ApprovalRequestResponseDto: {
+            /** @enum {string} */
+            action: "approve" | "reject";
+            /** Format: uuid */
+            activityId: string;
+            /** @description The exact JSON text of turnkeyRequest: the bytes the approver’s key signs (`stamper.stamp(stampPayload)`). */
+            stampPayload: string;
+            turnkeyRequest: components["schemas"]["TurnkeyRequestDto"];
+        };
+        ApproverDeletedDto: {
+            /** @enum {boolean} */
+            deleted: true;
+            /** Format: uuid */
+            id: string;
+        };
+        ApproverDto: {
+            createdAt: string;
+            /** Format: uuid */
+            id: string;
+            label: string;
+            /** @description Compressed P-256 public key, lower-case hex. */
+            publicKey: string;
+        };
+        ApproverListDto: {
+            data: components["schemas"]["ApproverDto"][];
+            nextCursor: string | null;
+        };
         CancelWithdrawalDto: {
             /**
              * Format: uuid
@@ -1085,7 +1284,7 @@ export type components = {
              * @description Stable; safe to switch on.
              * @enum {string}
              */
-            code: "validation_error" | "unknown_parameters" | "unsupported_chain" | "unsupported_token" | "invalid_destination_address" | "precision_overflow" | "invalid_cursor" | "invalid_position_weight" | "invalid_withdrawal_plan" | "unauthenticated" | "forbidden" | "withdrawal_policy_required" | "address_book_whitelist_violation" | "wallet_not_found" | "withdrawal_not_found" | "deposit_not_found" | "yield_source_not_found" | "payout_not_found" | "webhook_not_found" | "address_book_entry_not_found" | "api_key_not_found" | "webhook_duplicate_url" | "duplicate_request_id" | "request_id_conflict" | "workflow_conflict" | "insufficient_funds" | "operation_not_supported" | "withdrawal_not_cancellable" | "withdrawal_already_cancelled" | "withdrawal_payout_in_progress" | "payout_already_terminal" | "payout_in_progress" | "payout_not_retryable" | "address_book_duplicate_entry" | "wallet_limit_reached" | "rate_limited" | "rate_limit_exceeded" | "internal_error" | "wallet_creation_failed" | "service_temporarily_unavailable" | "wallet_projection_unavailable";
+            code: "validation_error" | "unknown_parameters" | "unsupported_chain" | "unsupported_token" | "invalid_destination_address" | "precision_overflow" | "invalid_cursor" | "invalid_position_weight" | "invalid_withdrawal_plan" | "approval_quorum_unreachable" | "unauthenticated" | "invalid_stamp" | "stale_stamp" | "forbidden" | "withdrawal_policy_required" | "address_book_whitelist_violation" | "approver_not_authorized" | "approval_request_mismatch" | "wallet_not_found" | "withdrawal_not_found" | "deposit_not_found" | "yield_source_not_found" | "payout_not_found" | "webhook_not_found" | "address_book_entry_not_found" | "api_key_not_found" | "approver_not_found" | "activity_not_found" | "webhook_duplicate_url" | "duplicate_request_id" | "request_id_conflict" | "workflow_conflict" | "insufficient_funds" | "operation_not_supported" | "withdrawal_not_cancellable" | "withdrawal_already_cancelled" | "withdrawal_payout_in_progress" | "payout_already_terminal" | "payout_in_progress" | "payout_not_retryable" | "address_book_duplicate_entry" | "wallet_limit_reached" | "approver_duplicate_key" | "approval_already_voted" | "approval_expired" | "approvers_required" | "approval_flow_changed" | "rate_limited" | "rate_limit_exceeded" | "internal_error" | "wallet_creation_failed" | "service_temporarily_unavailable" | "wallet_projection_unavailable";
             /** @description Human-readable; may change. */
             error: string;
         };
@@ -1111,6 +1310,15 @@ export type components = {
              * @enum {string}
              */
             role: "owner" | "admin" | "member";
+        };
+        CreateApproverDto: {
+            /** @example Treasury YubiKey */
+            label: string;
+            /**
+             * @description Compressed P-256 public key, 66 hex characters (the form of Turnkey API keys and `@turnkey/api-key-stamper`).
+             * @example 02f739f8c77b32f4d5f13265861febd76e7a9c61a1140d296b8c16302508870316
+             */
+            publicKey: string;
         };
         CreatedApiKeyDto: {
             /** Format: date-time */
@@ -1283,7 +1491,7 @@ export type components = {
              * @description Stable; safe to switch on.
              * @enum {string}
              */
-            code: "validation_error" | "unknown_parameters" | "unsupported_chain" | "unsupported_token" | "invalid_destination_address" | "precision_overflow" | "invalid_cursor" | "invalid_position_weight" | "invalid_withdrawal_plan" | "unauthenticated" | "forbidden" | "withdrawal_policy_required" | "address_book_whitelist_violation" | "wallet_not_found" | "withdrawal_not_found" | "deposit_not_found" | "yield_source_not_found" | "payout_not_found" | "webhook_not_found" | "address_book_entry_not_found" | "api_key_not_found" | "webhook_duplicate_url" | "duplicate_request_id" | "request_id_conflict" | "workflow_conflict" | "insufficient_funds" | "operation_not_supported" | "withdrawal_not_cancellable" | "withdrawal_already_cancelled" | "withdrawal_payout_in_progress" | "payout_already_terminal" | "payout_in_progress" | "payout_not_retryable" | "address_book_duplicate_entry" | "wallet_limit_reached" | "rate_limited" | "rate_limit_exceeded" | "internal_error" | "wallet_creation_failed" | "service_temporarily_unavailable" | "wallet_projection_unavailable";
+            code: "validation_error" | "unknown_parameters" | "unsupported_chain" | "unsupported_token" | "invalid_destination_address" | "precision_overflow" | "invalid_cursor" | "invalid_position_weight" | "invalid_withdrawal_plan" | "approval_quorum_unreachable" | "unauthenticated" | "invalid_stamp" | "stale_stamp" | "forbidden" | "withdrawal_policy_required" | "address_book_whitelist_violation" | "approver_not_authorized" | "approval_request_mismatch" | "wallet_not_found" | "withdrawal_not_found" | "deposit_not_found" | "yield_source_not_found" | "payout_not_found" | "webhook_not_found" | "address_book_entry_not_found" | "api_key_not_found" | "approver_not_found" | "activity_not_found" | "webhook_duplicate_url" | "duplicate_request_id" | "request_id_conflict" | "workflow_conflict" | "insufficient_funds" | "operation_not_supported" | "withdrawal_not_cancellable" | "withdrawal_already_cancelled" | "withdrawal_payout_in_progress" | "payout_already_terminal" | "payout_in_progress" | "payout_not_retryable" | "address_book_duplicate_entry" | "wallet_limit_reached" | "approver_duplicate_key" | "approval_already_voted" | "approval_expired" | "approvers_required" | "approval_flow_changed" | "rate_limited" | "rate_limit_exceeded" | "internal_error" | "wallet_creation_failed" | "service_temporarily_unavailable" | "wallet_projection_unavailable";
             /** @description Human-readable; may change. */
             error: string;
         };
@@ -1383,6 +1591,10 @@ export type components = {
         };
         PayoutLegDto: {
             amountUsd: string;
+            /** @description While `pending_customer_approval`: when approval was requested; else null. */
+            approvalRequestedAt: string | null;
+            /** @description While `pending_customer_approval`: the deadline; without quorum by then the leg fails and its money stays in the wallet. Else null. */
+            approvalValidBefore: string | null;
             completedAt: string | null;
             from: components["schemas"]["PositionRefDto"];
             /**
@@ -1400,6 +1612,11 @@ export type components = {
             stepsCompleted: number;
             stepsTotal: number;
             to: components["schemas"]["PositionRefDto"];
+            /**
+             * Format: uuid
+             * @description While `pending_customer_approval`: the pending activity approvers vote on (`POST /v2/turnkey/activities/{activityId}/vote`); null in every other status.
+             */
+            turnkeyActivityId: string | null;
         };
         PayoutRequestDto: {
             /**
@@ -1415,6 +1632,37 @@ export type components = {
             txHash: string | null;
             /** @enum {string|null} */
             txStatus: "submitted" | "confirmed" | "failed" | null;
+        };
+        PendingActivitiesDto: {
+            activities: components["schemas"]["PendingActivityDto"][];
+        };
+        PendingActivityDto: {
+            /** @enum {string} */
+            activityKind: "withdrawal_payout" | "deposit_address_setup";
+            /** @enum {string} */
+            activityType: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2";
+            destinationAddress: string | null;
+            destinationChain: string | null;
+            destinationToken: string | null;
+            /** @description Amount shown to the approver, in the token’s smallest units. */
+            displayAmountNativeUnits: string | null;
+            /** @description Hex SHA-256 of what is approved; a stamped request names it. */
+            fingerprint: string;
+            firstSeenAt: string;
+            /** @description Amount drawn from the source, in the token’s smallest units (USDC/USDT: 6 decimals). */
+            plannedSourceNativeUnits: string | null;
+            /** Format: uuid */
+            portfolioWalletId: string;
+            /** @enum {string} */
+            status: "ACTIVITY_STATUS_CONSENSUS_NEEDED";
+            /** Format: uuid */
+            turnkeyActivityId: string;
+            /** @description Chain of the transaction to sign. */
+            txChain: string;
+            /** Format: uuid */
+            withdrawalId: string | null;
+            /** Format: uuid */
+            withdrawalLegId: string | null;
         };
         PingErrorBodyDto: {
             error: string;
@@ -1457,6 +1705,20 @@ export type components = {
             /** @description Finite, at most `typicalMaxUnits`. */
             typicalMinUnits: number;
         };
+        PutApprovalPolicyDto: {
+            /** @description Distinct approvers whose approvals release an activity. */
+            quorum: number;
+            /**
+             * @description USD with six decimals; required with `above_threshold`: withdrawals above it wait for approval.
+             * @example 1000.000000
+             */
+            thresholdUsd?: string;
+            /**
+             * @description Which withdrawals wait for customer approval.
+             * @enum {string}
+             */
+            withdrawals: "none" | "all" | "above_threshold";
+        };
         RevokedApiKeyDto: {
             /** Format: uuid */
             id: string;
@@ -1477,6 +1739,12 @@ export type components = {
             chain?: string;
             /** @enum {string} */
             token?: "usdc" | "usdt";
+        };
+        StampHeaderDto: {
+            /** @example X-Stamp */
+            stampHeaderName: string;
+            /** @description base64url JSON `{publicKey, scheme: "SIGNATURE_SCHEME_TK_API_P256", signature}`. */
+            stampHeaderValue: string;
         };
         StrategyDto: {
             /**
@@ -1501,6 +1769,20 @@ export type components = {
             /** @description A yield-source id, or `cash` for what the targets leave in cash. */
             yieldSourceId: string;
         };
+        TurnkeyParametersDto: {
+            fingerprint: string;
+        };
+        TurnkeyRequestDto: {
+            organizationId: string;
+            parameters: components["schemas"]["TurnkeyParametersDto"];
+            /**
+             * @description Milliseconds since the epoch, as a string.
+             * @example 1764000000000
+             */
+            timestampMs: string;
+            /** @enum {string} */
+            type: "ACTIVITY_TYPE_APPROVE_ACTIVITY" | "ACTIVITY_TYPE_REJECT_ACTIVITY";
+        };
         UnauthorizedErrorBodyDto: {
             /** @enum {string|null} */
             code?: "unauthenticated" | "forbidden" | null;
@@ -1512,7 +1794,7 @@ export type components = {
              * @description Stable; safe to switch on.
              * @enum {string}
              */
-            code: "validation_error" | "unknown_parameters" | "unsupported_chain" | "unsupported_token" | "invalid_destination_address" | "precision_overflow" | "invalid_cursor" | "invalid_position_weight" | "invalid_withdrawal_plan" | "unauthenticated" | "forbidden" | "withdrawal_policy_required" | "address_book_whitelist_violation" | "wallet_not_found" | "withdrawal_not_found" | "deposit_not_found" | "yield_source_not_found" | "payout_not_found" | "webhook_not_found" | "address_book_entry_not_found" | "api_key_not_found" | "webhook_duplicate_url" | "duplicate_request_id" | "request_id_conflict" | "workflow_conflict" | "insufficient_funds" | "operation_not_supported" | "withdrawal_not_cancellable" | "withdrawal_already_cancelled" | "withdrawal_payout_in_progress" | "payout_already_terminal" | "payout_in_progress" | "payout_not_retryable" | "address_book_duplicate_entry" | "wallet_limit_reached" | "rate_limited" | "rate_limit_exceeded" | "internal_error" | "wallet_creation_failed" | "service_temporarily_unavailable" | "wallet_projection_unavailable";
+            code: "validation_error" | "unknown_parameters" | "unsupported_chain" | "unsupported_token" | "invalid_destination_address" | "precision_overflow" | "invalid_cursor" | "invalid_position_weight" | "invalid_withdrawal_plan" | "approval_quorum_unreachable" | "unauthenticated" | "invalid_stamp" | "stale_stamp" | "forbidden" | "withdrawal_policy_required" | "address_book_whitelist_violation" | "approver_not_authorized" | "approval_request_mismatch" | "wallet_not_found" | "withdrawal_not_found" | "deposit_not_found" | "yield_source_not_found" | "payout_not_found" | "webhook_not_found" | "address_book_entry_not_found" | "api_key_not_found" | "approver_not_found" | "activity_not_found" | "webhook_duplicate_url" | "duplicate_request_id" | "request_id_conflict" | "workflow_conflict" | "insufficient_funds" | "operation_not_supported" | "withdrawal_not_cancellable" | "withdrawal_already_cancelled" | "withdrawal_payout_in_progress" | "payout_already_terminal" | "payout_in_progress" | "payout_not_retryable" | "address_book_duplicate_entry" | "wallet_limit_reached" | "approver_duplicate_key" | "approval_already_voted" | "approval_expired" | "approvers_required" | "approval_flow_changed" | "rate_limited" | "rate_limit_exceeded" | "internal_error" | "wallet_creation_failed" | "service_temporarily_unavailable" | "wallet_projection_unavailable";
             /** @description Human-readable; may change. */
             error: string;
             /** @description Retry with the same request id when true. */
@@ -1569,6 +1851,29 @@ export type components = {
              * @example https://example.com/hooks
              */
             url?: string;
+        };
+        VoteDto: {
+            /** @enum {string} */
+            action: "approve" | "reject";
+            /** @description What `ApiKeyStamper.stamp(stampPayload)` returned, or its `stampHeaderValue`. */
+            customerApprovalStamp: string | components["schemas"]["StampHeaderDto"];
+            turnkeyRequest: components["schemas"]["TurnkeyRequestDto"];
+        };
+        VoteResponseDto: {
+            /** @enum {string} */
+            action: "approve" | "reject";
+            /** @description The activity had already completed before this vote; nothing recorded. */
+            alreadyCompleted: boolean;
+            /** @description The activity had already ended (completed, rejected or failed) before this vote; nothing recorded. */
+            alreadyTerminal: boolean;
+            /** @description Quorum reached: the leg or setup moves on by itself. */
+            approved: boolean;
+            /** @description A valid reject: the leg is cancelled (or the setup refused). */
+            rejected: boolean;
+            /** @description The status of what the activity releases: the payout leg (`pending_customer_approval`, `pending_broadcast`, `cancelled`, `failed`, ...) or the setup (`pending`, `approved`, `rejected`, `failed`). */
+            resultStatus: string;
+            /** @enum {string} */
+            status: "ACTIVITY_STATUS_CONSENSUS_NEEDED" | "ACTIVITY_STATUS_COMPLETED" | "ACTIVITY_STATUS_REJECTED" | "ACTIVITY_STATUS_FAILED";
         };
         WalletBalanceDto: {
             earnedUsd: string;
@@ -2488,6 +2793,466 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Service temporarily unavailable; retryable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableErrorBodyDto"];
+                };
+            };
+        };
+    };
+    ApprovalsController_listApprovers: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor from a previous page. */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApproverListDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Service temporarily unavailable; retryable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableErrorBodyDto"];
+                };
+            };
+        };
+    };
+    ApprovalsController_createApprover: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApproverDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApproverDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictErrorBodyDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Service temporarily unavailable; retryable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableErrorBodyDto"];
+                };
+            };
+        };
+    };
+    ApprovalsController_deleteApprover: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                approverId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApproverDeletedDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Service temporarily unavailable; retryable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableErrorBodyDto"];
+                };
+            };
+        };
+    };
+    ApprovalsController_listAudit: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor from a previous page. */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalAuditListDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Service temporarily unavailable; retryable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableErrorBodyDto"];
+                };
+            };
+        };
+    };
+    ApprovalsController_getPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalPolicyDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Service temporarily unavailable; retryable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableErrorBodyDto"];
+                };
+            };
+        };
+    };
+    ApprovalsController_putPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutApprovalPolicyDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalPolicyDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
+                };
+            };
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3834,6 +4599,237 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PingErrorBodyDto"];
+                };
+            };
+        };
+    };
+    TurnkeyController_vote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                activityId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VoteDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoteResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictErrorBodyDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Service temporarily unavailable; retryable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableErrorBodyDto"];
+                };
+            };
+        };
+    };
+    TurnkeyController_pending: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingActivitiesDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Service temporarily unavailable; retryable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableErrorBodyDto"];
+                };
+            };
+        };
+    };
+    TurnkeyController_approvalRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApprovalRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalRequestResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Service temporarily unavailable; retryable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableErrorBodyDto"];
                 };
             };
         };
@@ -5233,31 +6229,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
                 /** @description Position of the leg in payoutLegs, from 0 */
                 legIndex: number;
-                withdrawalId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WithdrawalDto"];
-                };
-            };
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
             /** @description Missing, invalid or expired bearer token */
             401: {
                 headers: {
@@ -5267,28 +6245,13 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
                 };
             };
-            403: {
+            /** @description `approval_flow_changed` */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ConflictErrorBodyDto"];
                 };
             };
             /** @description Rate limit exceeded (`rate_limited`) */
@@ -5307,15 +6270,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description Service temporarily unavailable; retryable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnavailableErrorBodyDto"];
                 };
             };
         };

@@ -1,8 +1,9 @@
-import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   CancelWithdrawalDto,
   CreateWithdrawalDto,
+  ErrorBodyDto,
   NoQueryDto,
   PayoutLegDto,
   PayoutPathDto,
@@ -22,12 +23,6 @@ import { OWNERS_AND_ADMINS, RequiredRoles } from '../docs/required-roles.js';
 import { Ctx } from '../http/request-context.js';
 import { UuidParam, ValidBody, ValidParams, ValidQuery } from '../http/validation.js';
 import { ServiceRoutes } from '../services.js';
-
-/** A payout leg's position in `payoutLegs`, counted from 0. */
-function legIndexOf(raw: string): number {
-  if (!/^(0|[1-9][0-9]{0,2})$/.test(raw)) throw new ServiceError('validation_error', 'legIndex must be an integer from 0 to 999.');
-  return Number(raw);
-}
 
 /** The request of a payout action: the leg's ids (lower-cased) and the body. */
 function payoutOf(path: PayoutPathDto, body: PayoutRequestDto) {
@@ -143,19 +138,20 @@ export class WithdrawalsController extends ServiceRoutes {
   }
 
   @Post('withdrawals/:withdrawalId/payouts/:legIndex/approve')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Approve a payout leg waiting for the customer (owners and admins)' })
-  @RequiredRoles(...OWNERS_AND_ADMINS)
-  @ApiParam({ name: 'legIndex', description: "Position of the leg in payoutLegs, from 0", schema: { type: 'integer', minimum: 0 } })
-  @ApiOkResponse({ type: WithdrawalDto })
-  @ApiStandardErrors({ forwarded: true, statuses: [400, 403, 404, 409] })
-  approve(
-    @Ctx() ctx: RequestContext,
-    @ValidQuery(NoQueryDto) _query: NoQueryDto,
-    @UuidParam('id') walletId: string,
-    @UuidParam('withdrawalId') withdrawalId: string,
-    @Param('legIndex') legIndex: string,
-  ): Promise<ForwardedJson<WithdrawalDto>> {
-    return this.ask(SUBJECTS.wallet.payoutsApprove, ctx, { walletId, withdrawalId, legIndex: legIndexOf(legIndex) });
+  @HttpCode(410)
+  @ApiOperation({
+    summary: 'Gone: a payout leg is released by stamped approver votes now',
+    description: 'Always 410 `approval_flow_changed`. Register approver keys (`POST /v2/approvals/approvers`), then vote with `POST /v2/turnkey/activities/{activityId}/vote`.',
+    deprecated: true,
+  })
+  @RequiredRoles()
+  @ApiParam({ name: 'legIndex', description: 'Position of the leg in payoutLegs, from 0', schema: { type: 'integer', minimum: 0 } })
+  @ApiResponse({ status: 410, description: '`approval_flow_changed`', type: ErrorBodyDto })
+  @ApiStandardErrors()
+  approve(): never {
+    throw new ServiceError(
+      'approval_flow_changed',
+      'Payout approval by role is gone: a leg in pending_customer_approval is released by stamped votes of the organization’s approvers. See GET /v2/turnkey/activities/pending, POST /v2/turnkey/activity-approval-request and POST /v2/turnkey/activities/{activityId}/vote.',
+    );
   }
 }

@@ -52,11 +52,28 @@ export function skipLeg(leg: PayoutLeg, now: Date, status: 'skipped' | 'cancelle
   Object.assign(leg, { status, completedAt: now.toISOString() });
 }
 
-/** A retried leg: back to `planning` with fresh steps, as if new. */
+/** A retried leg: back to `planning` with fresh steps, as if new (a new approval if the policy asks for one). */
 export function restartLeg(leg: StoredLeg, now: Date): void {
   for (const step of leg.steps) Object.assign(step, { status: 'pending', txHash: null, txStatus: null });
   Object.assign(leg, { status: 'planning', startedAt: now.toISOString(), completedAt: null, stepsCompleted: 0 });
   delete leg.retryable;
+  delete leg.approvalExpired;
+}
+
+/** A leg parked for customer approval: the activity approvers vote on and its deadline. */
+export function awaitApproval(leg: PayoutLeg, activity: { id: string; createdAt: Date; validBefore: Date }): void {
+  Object.assign(leg, { turnkeyActivityId: activity.id, approvalRequestedAt: activity.createdAt.toISOString(), approvalValidBefore: activity.validBefore.toISOString() });
+}
+
+/** Whether a leg waiting for approval has passed its deadline. */
+export function approvalLapsed(leg: PayoutLeg, now: Date): boolean {
+  return leg.status === 'pending_customer_approval' && leg.approvalValidBefore != null && Date.parse(leg.approvalValidBefore) <= now.getTime();
+}
+
+/** A leg whose approval deadline passed without quorum: `failed`, nothing sent (steps skipped). */
+export function expireLeg(leg: StoredLeg, now: Date): void {
+  for (const step of leg.steps) step.status = 'skipped';
+  Object.assign(leg, { status: 'failed', completedAt: now.toISOString(), approvalExpired: true });
 }
 
 /**

@@ -98,29 +98,40 @@ export function runLegs(
   return changed;
 }
 
-/** When the withdrawal looks again: after a stage while a leg runs or plans, else once parked. */
+/**
+ * When the withdrawal looks again: after a stage while a leg runs or plans, else once parked, or
+ * at the deadline of a leg waiting for approval if that comes first (the leg then fails).
+ */
 export function nextRunOf(legs: readonly PayoutLeg[], now: Date, stepMs: number): Date {
   const running = legs.some((leg) => leg.status === 'planning' || RUNNING.has(leg.status));
-  return new Date(now.getTime() + (running ? stepMs : PARKED_MS));
+  const deadlines = legs.filter((leg) => leg.status === 'pending_customer_approval' && leg.approvalValidBefore).map((leg) => Date.parse(leg.approvalValidBefore as string));
+  return new Date(Math.min(now.getTime() + (running ? stepMs : PARKED_MS), ...deadlines));
 }
 
 function deliveredOf(legs: readonly PayoutLeg[]): bigint {
   return legs.filter((leg) => leg.status === 'completed').reduce((sum, leg) => sum + parseUsd(leg.amountUsd), 0n);
 }
 
-function failureReasonOf(status: string, legs: readonly PayoutLeg[], fee: bigint): string | null {
+/** Why legs that waited for customer approval failed: the deadline passed without quorum. */
+function expiredNote(legs: readonly StoredLeg[]): string {
+  const expired = legs.filter((leg) => leg.approvalExpired);
+  if (expired.length === 0) return '';
+  return ` Customer approval expired without quorum for ${expired.map((leg) => leg.from.label).join(', ')}.`;
+}
+
+function failureReasonOf(status: string, legs: readonly StoredLeg[], fee: bigint): string | null {
   const unpaid = legs.filter((leg) => leg.status === 'failed' || leg.status === 'cancelled');
   const back = formatUsd(unpaid.reduce((sum, leg) => sum + parseUsd(leg.amountUsd), 0n));
-  if (status === 'failed') return `No payout leg delivered; ${back} USD stays in the wallet.`;
+  if (status === 'failed') return `No payout leg delivered; ${back} USD stays in the wallet.${expiredNote(legs)}`;
   if (status !== 'partially_completed') return null;
   const failed = unpaid.filter((leg) => leg.status === 'failed').length;
   const cancelled = unpaid.length - failed;
   const what = [failed > 0 ? `${failed} failed` : '', cancelled > 0 ? `${cancelled} cancelled` : ''].filter(Boolean).join(', ');
-  return `${unpaid.length} of ${legs.length} payout legs did not deliver (${what}: ${unpaid.map((leg) => leg.from.label).join(', ')}); ${back} USD stays in the wallet, the fee of ${formatUsd(fee)} USD was charged once.`;
+  return `${unpaid.length} of ${legs.length} payout legs did not deliver (${what}: ${unpaid.map((leg) => leg.from.label).join(', ')}); ${back} USD stays in the wallet, the fee of ${formatUsd(fee)} USD was charged once.${expiredNote(legs)}`;
 }
 
 /** How a withdrawal whose legs are all terminal ends: what was paid (delivered minus the fee) and why not all. */
-export function settlementOf(legs: readonly PayoutLeg[], fee: bigint, status: SettledStatus): { amountPaid: bigint | null; failureReason: string | null } {
+export function settlementOf(legs: readonly StoredLeg[], fee: bigint, status: SettledStatus): { amountPaid: bigint | null; failureReason: string | null } {
   const delivered = deliveredOf(legs);
   const paid = delivered > fee ? delivered - fee : 0n;
   return { amountPaid: delivered > 0n ? paid : null, failureReason: failureReasonOf(status, legs, fee) };
@@ -164,18 +175,6 @@ export function cancellableLeg(row: WithdrawalRecord, legs: readonly StoredLeg[]
   if (TERMINAL_LEG_STATUSES.has(leg.status)) throw new ServiceError('payout_already_terminal', `Payout leg ${payoutId} is already ${leg.status}.`);
   if (BROADCAST_LEG_STATUSES.has(leg.status)) {
     throw new ServiceError('payout_in_progress', `Payout leg ${payoutId} has been broadcast (${leg.status}); it can no longer be cancelled.`);
-  }
-  return leg;
-}
-
-/** The leg at `legIndex` if it waits for the customer's approval; otherwise why not. */
-export function approvableLeg(row: WithdrawalRecord, legs: readonly PayoutLeg[], legIndex: number): PayoutLeg {
-  const leg = legs[legIndex];
-  if (!leg) throw new ServiceError('payout_not_found', `Withdrawal ${row.id} has no payout leg ${legIndex}.`);
-  if (TERMINAL_LEG_STATUSES.has(leg.status)) throw new ServiceError('payout_already_terminal', `Payout leg ${legIndex} is already ${leg.status}.`);
-  if (RUNNING.has(leg.status)) throw new ServiceError('payout_in_progress', `Payout leg ${legIndex} is already ${leg.status}.`);
-  if (leg.status !== 'pending_customer_approval') {
-    throw new ServiceError('workflow_conflict', `Payout leg ${legIndex} is ${leg.status}; it waits for an earlier approval on this chain first.`);
   }
   return leg;
 }

@@ -7,6 +7,8 @@ import type { WithdrawalRecord } from './records.js';
 export interface StoredLeg extends PayoutLeg {
   /** A failed leg that the retry route may run again. */
   retryable?: boolean;
+  /** A leg that failed because its customer approval passed its deadline without quorum. */
+  approvalExpired?: boolean;
 }
 
 /** A stable uuid-shaped id for a leg stored before legs had ids: from its withdrawal and position. */
@@ -19,10 +21,25 @@ export function legsOf(row: WithdrawalRecord): StoredLeg[] {
   return (row.payoutLegs as unknown as StoredLeg[]).map((leg, index) => (leg.id ? leg : { ...leg, id: legacyLegId(row.id, index) }));
 }
 
-/** A leg as clients see it: exactly the fields of the payout leg. */
+/** A leg as clients see it: exactly the fields of the payout leg; the approval fields only while it waits for approval. */
 export function legView(leg: StoredLeg): PayoutLeg {
   const { id, status, amountUsd, from, to, startedAt, completedAt, stepsCompleted, stepsTotal, steps } = leg;
-  return { id, status, amountUsd, from, to, startedAt, completedAt, stepsCompleted, stepsTotal, steps };
+  const waiting = status === 'pending_customer_approval';
+  return {
+    id,
+    status,
+    amountUsd,
+    from,
+    to,
+    startedAt,
+    completedAt,
+    stepsCompleted,
+    stepsTotal,
+    steps,
+    turnkeyActivityId: waiting ? (leg.turnkeyActivityId ?? null) : null,
+    approvalRequestedAt: waiting ? (leg.approvalRequestedAt ?? null) : null,
+    approvalValidBefore: waiting ? (leg.approvalValidBefore ?? null) : null,
+  };
 }
 
 /** The withdrawal object of the spec, exactly its fields. */

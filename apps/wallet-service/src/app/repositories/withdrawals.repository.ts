@@ -21,7 +21,11 @@ function announceWithdrawal(tx: Tx, row: Withdrawal, now: Date): Promise<string>
 }
 
 function announceLeg(tx: Tx, row: Withdrawal, leg: PayoutLeg, now: Date): Promise<string> {
-  return emitWalletEvent(tx, scopeOf(row, now), 'portfolio_wallet.withdrawal.payout.status_changed', { withdrawalId: row.id, payoutLeg: legView(leg) });
+  return emitWalletEvent(tx, scopeOf(row, now), 'portfolio_wallet.withdrawal.payout.status_changed', {
+    withdrawalId: row.id,
+    turnkeyActivityId: leg.turnkeyActivityId ?? null,
+    payoutLeg: legView(leg),
+  });
 }
 
 /** A withdrawal in `processing` with its legs, announced with each leg. */

@@ -5,9 +5,11 @@ import type { Ledger } from '../domain/ledger.js';
 import { balanceFigures, insufficientFunds } from '../domain/errors.js';
 import { restartLeg, settledStatus, skipLeg, TERMINAL_LEG_STATUSES } from '../domain/payout-legs.js';
 import { type Destination, drawAmounts, newLeg } from '../domain/payout-plan.js';
-import { approvableLeg, cancellableLeg, checkCancellable, nextRunOf, payableFrom, retryableLeg } from '../domain/withdrawal-progress.js';
+import { cancellableLeg, checkCancellable, nextRunOf, payableFrom, retryableLeg } from '../domain/withdrawal-progress.js';
 import { legsOf, type StoredLeg } from '../domain/withdrawal-view.js';
 import type { WalletEnvironment } from '../environment/wallet-environment.js';
+import { FAILED } from '../domain/customer-approvals/activities.js';
+import { endActivity } from '../repositories/approvals.repository.js';
 import type { Tx } from '../repositories/db.js';
 import { saveLedger } from '../repositories/positions.repository.js';
 import { refreshWalletStatus } from '../repositories/wallets.repository.js';
@@ -20,6 +22,11 @@ export interface WithdrawalStep {
   readonly ledger: Ledger;
   readonly env: WalletEnvironment;
   readonly now: Date;
+}
+
+/** A leg that stops waiting for approval (cancelled) ends its pending activity: no vote can release it any more. */
+async function closeApproval(tx: Tx, leg: StoredLeg, now: Date): Promise<void> {
+  if (leg.status === 'pending_customer_approval' && leg.turnkeyActivityId) await endActivity(tx, leg.turnkeyActivityId, FAILED, now);
 }
 
 /** A withdrawal in `processing` with one `planning` leg per source drawn on, each leg's amount reserved. */
@@ -61,6 +68,7 @@ export async function cancelWithdrawal(step: WithdrawalStep, row: Withdrawal): P
   checkCancellable(row, legs);
   // A leg cancelled on its own already freed its money.
   for (const leg of legs.filter((candidate) => !TERMINAL_LEG_STATUSES.has(candidate.status))) {
+    await closeApproval(tx, leg, now);
     ledger.release(leg.from.id, parseUsd(leg.amountUsd));
     skipLeg(leg, now);
   }
@@ -69,15 +77,20 @@ export async function cancelWithdrawal(step: WithdrawalStep, row: Withdrawal): P
   return settleWithdrawal(tx, { wallet, row: saved, legs, status: 'cancelled', now });
 }
 
-/** An owner's or admin's approval of the leg at `legIndex`: `pending_customer_approval` -> `pending_broadcast`. */
-export async function approveLeg(step: WithdrawalStep, row: Withdrawal, legIndex: number): Promise<Withdrawal> {
+/**
+ * Quorum reached on a leg's customer approval: `pending_customer_approval` -> `pending_broadcast`,
+ * and the withdrawal runs now. A leg no longer waiting (expired, cancelled) is left as it is.
+ */
+export async function releaseApprovedLeg(step: WithdrawalStep, row: Withdrawal, legId: string): Promise<StoredLeg | undefined> {
   const { tx, env, now } = step;
   const legs = legsOf(row);
-  const leg = approvableLeg(row, legs, legIndex);
+  const leg = legs.find((candidate) => candidate.id === legId);
+  if (!leg || leg.status !== 'pending_customer_approval') return leg;
   leg.status = 'pending_broadcast';
   await wakeWallet(tx, row.walletId, now);
   const saved = await saveLegs(tx, row, legs, new Set([leg]), nextRunOf(legs, now, env.config.WALLET_PAYOUT_STEP_MS), now);
-  return runNow(tx, saved.id, now);
+  await runNow(tx, saved.id, now);
+  return leg;
 }
 
 /** A change to one payout leg: the withdrawal after it and the leg as it now is. */
@@ -118,6 +131,7 @@ export async function cancelLeg(step: WithdrawalStep, row: Withdrawal, payoutId:
   const { tx, wallet, ledger, env, now } = step;
   const legs = legsOf(row);
   const leg = cancellableLeg(row, legs, payoutId);
+  await closeApproval(tx, leg, now);
   ledger.release(leg.from.id, parseUsd(leg.amountUsd));
   skipLeg(leg, now, 'cancelled');
   await saveLedger(tx, ledger, { orgId: row.orgId, observedAt: now }, false);

@@ -39,11 +39,6 @@ export class WithdrawalsMsController {
     return this.withdrawals.cancel(ctx, input);
   }
 
-  @Handles(SUBJECTS.wallet.payoutsApprove)
-  approve({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.wallet.payoutsApprove>): Promise<WithdrawalDto> {
-    return this.withdrawals.approve(ctx, input);
-  }
-
   @Handles(SUBJECTS.wallet.payoutsRetry)
   retry({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.wallet.payoutsRetry>): Promise<PayoutLegDto> {
     return this.withdrawals.retryPayout(ctx, input);

@@ -33,7 +33,7 @@ import { claimRequestId, rememberResponse } from '../repositories/idempotency-ke
 import { openLedger } from '../repositories/positions.repository.js';
 import { findWallet, lockWallet, requireWallet } from '../repositories/wallets.repository.js';
 import { findWithdrawal, getWithdrawal, listWithdrawals } from '../repositories/withdrawals.repository.js';
-import { approveLeg, cancelLeg, cancelWithdrawal, createWithdrawal, retryLeg, type WithdrawalStep } from './withdrawal-changes.js';
+import { cancelLeg, cancelWithdrawal, createWithdrawal, retryLeg, type WithdrawalStep } from './withdrawal-changes.js';
 
 const LIST = 'wallet-withdrawals';
 const APPROVING_ROLES = new Set(['owner', 'admin']);
@@ -126,12 +126,6 @@ export class WithdrawalsService extends WalletFeature {
   cancelPayout(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.payoutsCancel>): Promise<PayoutLegDto> {
     this.checkPayoutRole(ctx, 'cancel');
     return this.idempotent(ctx, input, 'payout.cancel', input.payoutId, async (step, row) => legView((await cancelLeg(step, row, input.payoutId)).leg));
-  }
-
-  /** Approves one payout leg waiting for the customer (owners and admins). */
-  approve(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.payoutsApprove>): Promise<WithdrawalDto> {
-    this.checkPayoutRole(ctx, 'approve');
-    return this.change(ctx, input, async (step, row) => withdrawalView(await approveLeg(step, row, input.legIndex)));
   }
 
   private checkPayoutRole(ctx: RequestContext, action: string): void {

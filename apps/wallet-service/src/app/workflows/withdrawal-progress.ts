@@ -1,35 +1,82 @@
+import type { PayoutLeg } from '@service/contracts';
+import { parseUsd } from '@service/money';
 import type { Withdrawal } from '../../generated/prisma/client.js';
-import { settledStatus } from '../domain/payout-legs.js';
+import type { ActivitySubject } from '../domain/customer-approvals/activities.js';
+import { FAILED } from '../domain/customer-approvals/activities.js';
+import { type ApprovalPolicyRecord, withdrawalNeedsApproval } from '../domain/customer-approvals/policy.js';
+import { approvalLapsed, awaitApproval, expireLeg, settledStatus } from '../domain/payout-legs.js';
 import { movedMoney, needsApprovalElsewhere, nextConfirmingLeg, nextRunOf, planLegs, runLegs } from '../domain/withdrawal-progress.js';
-import { legsOf } from '../domain/withdrawal-view.js';
+import { legsOf, type StoredLeg } from '../domain/withdrawal-view.js';
+import { createActivity, endActivity } from '../repositories/approvals.repository.js';
 import { announceBalance, saveLedger } from '../repositories/positions.repository.js';
 import { takePayoutFailure } from '../repositories/sandbox-payout-failures.repository.js';
-import { approvalOutstandingElsewhere, saveLegs, settleWithdrawal } from '../repositories/withdrawals.repository.js';
+import { approvalOutstandingElsewhere, saveLegs, settleWithdrawal, wakeWallet } from '../repositories/withdrawals.repository.js';
 import type { WithdrawalStep } from '../withdrawals/withdrawal-changes.js';
 
 /**
- * One stage of a due withdrawal under the wallet lock: legs leave `planning`, running legs move
- * one stage (sandbox: an armed organization's next leg fails retryably), money of delivered legs
- * leaves the wallet and that of failed legs is freed; once
- * every leg is terminal the withdrawal settles. Changed legs and the settled withdrawal are
+ * One stage of a due withdrawal under the wallet lock: a leg whose approval deadline passed fails
+ * (its money freed, its activity `FAILED`), legs leave `planning` (one waiting for approval gets
+ * its pending activity), running legs move one stage (sandbox: an armed organization's next leg
+ * fails retryably), money of delivered legs leaves the wallet and that of failed legs is freed;
+ * once every leg is terminal the withdrawal settles. Changed legs and the settled withdrawal are
  * announced; a stage that changes nothing announces nothing.
  */
-export async function advanceWithdrawal(step: WithdrawalStep, row: Withdrawal, requireApproval: boolean): Promise<void> {
+export async function advanceWithdrawal(step: WithdrawalStep, row: Withdrawal, policy: ApprovalPolicyRecord): Promise<void> {
   const { tx, wallet, ledger, env, now } = step;
   const legs = legsOf(row).map((leg) => structuredClone(leg));
+  const expired = await expireLapsedApprovals(step, legs);
+  const requireApproval = withdrawalNeedsApproval(policy, row.amountRequested);
   const elsewhere = needsApprovalElsewhere(legs, requireApproval) && (await approvalOutstandingElsewhere(tx, row));
   const planned = planLegs(legs, requireApproval, elsewhere);
+  await requestApprovals(step, row, legs, planned, policy.quorum);
   // Sandbox: an armed organization's next leg to confirm a transaction fails retryably.
   const next = env.sandbox ? nextConfirmingLeg(legs, planned) : undefined;
   const failsRetryably = next && (await takePayoutFailure(tx, row.orgId)) ? next : undefined;
-  const ran = runLegs(ledger, row, legs, { skip: planned, failing: env.failingSources, failsRetryably, env, now });
-  const changed = new Set([...planned, ...ran]);
+  const ran = runLegs(ledger, row, legs, { skip: new Set([...planned, ...expired]), failing: env.failingSources, failsRetryably, env, now });
+  const changed = new Set([...expired, ...planned, ...ran]);
   const saved = await saveLegs(tx, row, legs, changed, nextRunOf(legs, now, env.config.WALLET_PAYOUT_STEP_MS), now);
+  const scope = { orgId: row.orgId, observedAt: now };
   if (movedMoney(ran)) {
-    const scope = { orgId: row.orgId, observedAt: now };
     await saveLedger(tx, ledger, scope, true);
     await announceBalance(tx, ledger, scope);
+  } else if (expired.size > 0) {
+    await saveLedger(tx, ledger, scope, false);
   }
   const status = settledStatus(legs);
   if (status) await settleWithdrawal(tx, { wallet, row: saved, legs, status, now });
+}
+
+/** Legs whose approval deadline passed without quorum fail, their money back in the wallet; another withdrawal may take the chain's approval slot. */
+async function expireLapsedApprovals(step: WithdrawalStep, legs: StoredLeg[]): Promise<Set<PayoutLeg>> {
+  const { tx, wallet, ledger, now } = step;
+  const expired = new Set<PayoutLeg>(legs.filter((leg) => approvalLapsed(leg, now)));
+  for (const leg of expired) {
+    ledger.release(leg.from.id, parseUsd(leg.amountUsd));
+    expireLeg(leg, now);
+    if (leg.turnkeyActivityId) await endActivity(tx, leg.turnkeyActivityId, FAILED, now);
+  }
+  if (expired.size > 0) await wakeWallet(tx, wallet.id, now);
+  return expired;
+}
+
+/** Each leg that now waits for customer approval gets its pending activity, valid for WALLET_APPROVAL_TTL_MS. */
+async function requestApprovals(step: WithdrawalStep, row: Withdrawal, legs: StoredLeg[], planned: ReadonlySet<PayoutLeg>, quorum: number): Promise<void> {
+  const { tx, env, now } = step;
+  for (const leg of legs) {
+    if (!planned.has(leg) || leg.status !== 'pending_customer_approval') continue;
+    const units = parseUsd(leg.amountUsd).toString();
+    const subject: ActivitySubject = {
+      withdrawalId: row.id,
+      withdrawalLegId: leg.id,
+      destinationChain: row.destinationChain,
+      destinationToken: row.destinationToken,
+      destinationAddress: row.destinationAddress,
+      plannedSourceNativeUnits: units,
+      displayAmountNativeUnits: units,
+      txChain: leg.from.kind === 'yield_source' ? (env.catalogue.find(leg.from.id)?.chain ?? row.destinationChain) : row.destinationChain,
+    };
+    const validBefore = new Date(now.getTime() + env.config.WALLET_APPROVAL_TTL_MS);
+    const activity = await createActivity(tx, { orgId: row.orgId, walletId: row.walletId, kind: 'withdrawal_payout', quorum, subject, validBefore, now });
+    awaitApproval(leg, activity);
+  }
 }

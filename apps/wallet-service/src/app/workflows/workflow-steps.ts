@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { policyInForce } from '../approvals/policy-in-force.js';
 import { deriveDepositAddresses } from '../domain/addresses/deposit-addresses.js';
-import { policyOf } from '../domain/withdrawal-policy.js';
 import { WalletEnvironment } from '../environment/wallet-environment.js';
 import { inTransaction } from '../repositories/db.js';
 import { getApproval } from '../repositories/deposit-address-approvals.repository.js';
@@ -68,8 +68,8 @@ export class WorkflowSteps {
       const now = new Date();
       if (row.status !== 'processing' || row.nextRunAt > now) return;
       const ledger = await openLedger(tx, wallet.id, this.env, now);
-      const policy = policyOf(this.env.config.WALLET_WITHDRAWAL_POLICIES, wallet.orgId, this.env.sandbox);
-      await advanceWithdrawal({ tx, wallet, ledger, env: this.env, now }, row, policy.requireApproval);
+      const policy = await policyInForce(tx, this.env, wallet.orgId);
+      await advanceWithdrawal({ tx, wallet, ledger, env: this.env, now }, row, policy);
     });
   }
 

@@ -1,0 +1,113 @@
+import { Injectable } from '@nestjs/common';
+import type {
+  TurnkeyActivityStatus,
+  ApprovalRequestResponseDto,
+  PendingActivitiesDto,
+  RequestContext,
+  RequestOf,
+  SUBJECTS,
+  VoteResponseDto,
+} from '@service/contracts';
+import { ServiceError } from '@service/errors';
+import type { ApprovalActivity, Wallet } from '../../generated/prisma/client.js';
+import { COMPLETED, CONSENSUS_NEEDED, outcomeOf, pendingView, REJECTED } from '../domain/customer-approvals/activities.js';
+import { parseStamp, stampSigns } from '../domain/customer-approvals/stamp.js';
+import { canonicalPayload, checkRequest, turnkeyRequestOf } from '../domain/customer-approvals/turnkey-request.js';
+import { legsOf } from '../domain/withdrawal-view.js';
+import { WalletFeature } from '../environment/wallet-feature.js';
+import { endActivity, findActivity, findApproverByKey, listPendingActivities, recordVote, votesOn } from '../repositories/approvals.repository.js';
+import { inTransaction, type Tx } from '../repositories/db.js';
+import { openLedger } from '../repositories/positions.repository.js';
+import { lockWallet } from '../repositories/wallets.repository.js';
+import { findWithdrawal } from '../repositories/withdrawals.repository.js';
+import { cancelLeg, releaseApprovedLeg } from '../withdrawals/withdrawal-changes.js';
+
+type Vote = RequestOf<typeof SUBJECTS.wallet.turnkeyVote>;
+
+function activityNotFound(activityId: string): ServiceError {
+  return new ServiceError('activity_not_found', `Activity ${activityId} was not found.`);
+}
+
+/**
+ * The Turnkey-named routes: the organization's pending activities, the request an approver
+ * stamps, and stamped votes. A vote counts only when its stamp verifies over the canonical
+ * request, its key is a current approver, the request names this activity and organization, is
+ * fresh, the deadline has not passed and the key has not voted on it yet; the vote and what it
+ * releases (the leg moves on or is cancelled) commit in one transaction with their events.
+ */
+@Injectable()
+export class TurnkeyService extends WalletFeature {
+
+  async pending(ctx: RequestContext): Promise<PendingActivitiesDto> {
+    return { activities: (await listPendingActivities(this.prisma, ctx.orgId, new Date())).map(pendingView) };
+  }
+
+  async approvalRequest(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.turnkeyApprovalRequest>): Promise<ApprovalRequestResponseDto> {
+    const activityId = input.activityId.toLowerCase();
+    const activity = await findActivity(this.prisma, ctx.orgId, activityId);
+    if (!activity) throw activityNotFound(activityId);
+    const turnkeyRequest = turnkeyRequestOf({ action: input.action, organizationId: activity.orgId, fingerprint: activity.fingerprint, now: new Date() });
+    return { activityId, action: input.action, turnkeyRequest, stampPayload: canonicalPayload(turnkeyRequest) };
+  }
+
+  async vote(ctx: RequestContext, input: Vote): Promise<VoteResponseDto> {
+    const activityId = input.activityId.toLowerCase();
+    const found = await findActivity(this.prisma, ctx.orgId, activityId);
+    if (!found) throw activityNotFound(activityId);
+    const stamp = parseStamp(input.customerApprovalStamp);
+    if (!stampSigns(stamp, canonicalPayload(input.turnkeyRequest))) {
+      throw new ServiceError('invalid_stamp', 'The stamp’s signature does not verify over turnkeyRequest (sign the stampPayload of POST /v2/turnkey/activity-approval-request as it is).');
+    }
+    const now = new Date();
+    checkRequest(input.turnkeyRequest, { action: input.action, organizationId: found.orgId, fingerprint: found.fingerprint, now });
+    const answer = await inTransaction(this.prisma, async (tx) => {
+      const wallet = await lockWallet(tx, found.orgId, found.walletId);
+      const approver = await findApproverByKey(tx, found.orgId, stamp.publicKey);
+      if (!approver) throw new ServiceError('approver_not_authorized', 'The stamp’s public key is not an approver of this organization.');
+      // Re-read under the wallet lock: votes and the worker's expiry apply one at a time.
+      const activity = (await findActivity(tx, found.orgId, activityId)) as ApprovalActivity;
+      if (activity.status === COMPLETED || activity.status === REJECTED) {
+        return this.answer(input.action, activity.status, await this.currentStatus(tx, activity), true);
+      }
+      if (activity.status !== CONSENSUS_NEEDED || activity.validBefore <= now) {
+        throw new ServiceError('approval_expired', `Activity ${activityId} is no longer pending: its deadline passed or what it approves was cancelled.`);
+      }
+      const recorded = await recordVote(tx, { activityId, publicKey: stamp.publicKey, approverId: approver.id, action: input.action, createdAt: now });
+      if (!recorded) throw new ServiceError('approval_already_voted', `This approver has already voted on activity ${activityId}.`);
+      const outcome = outcomeOf(await votesOn(tx, activityId), activity.quorum);
+      if (outcome === CONSENSUS_NEEDED) return this.answer(input.action, outcome, 'pending_customer_approval', false);
+      const resultStatus = await this.release(tx, wallet, activity, outcome, now);
+      await endActivity(tx, activityId, outcome, now);
+      return this.answer(input.action, outcome, resultStatus, false);
+    });
+    this.publishAndRun();
+    return answer;
+  }
+
+  /** What the outcome does to the leg: quorum sends it on, a reject cancels it. Its status afterwards. */
+  private async release(tx: Tx, wallet: Wallet, activity: ApprovalActivity, outcome: TurnkeyActivityStatus, now: Date): Promise<string> {
+    const row = await findWithdrawal(tx, wallet.id, activity.withdrawalId as string);
+    const step = { tx, wallet, ledger: await openLedger(tx, wallet.id, this.env, now), env: this.env, now };
+    const legId = activity.legId as string;
+    if (outcome === COMPLETED) return (await releaseApprovedLeg(step, row, legId))?.status ?? 'unknown';
+    return (await cancelLeg(step, row, legId)).leg.status;
+  }
+
+  /** The status of what the activity released, as it is now. */
+  private async currentStatus(tx: Tx, activity: ApprovalActivity): Promise<string> {
+    const row = await findWithdrawal(tx, activity.walletId, activity.withdrawalId as string);
+    return legsOf(row).find((leg) => leg.id === activity.legId)?.status ?? 'unknown';
+  }
+
+  private answer(action: Vote['action'], status: TurnkeyActivityStatus, resultStatus: string, after: boolean): VoteResponseDto {
+    return {
+      action,
+      approved: status === COMPLETED,
+      rejected: status === REJECTED,
+      alreadyCompleted: after && status === COMPLETED,
+      alreadyTerminal: after,
+      status,
+      resultStatus,
+    };
+  }
+}

@@ -1,0 +1,62 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- HTTP bodies are checked by the assertions, not by types */
+import { expect } from '@jest/globals';
+import { generateKeyPairSync } from 'node:crypto';
+import { ApiKeyStamper } from '@turnkey/api-key-stamper';
+import type { Client, Reply } from './wallet-system.js';
+
+/** An approver's key pair and the real Turnkey stamper over it. */
+export interface ApproverKey {
+  readonly publicKey: string;
+  readonly stamper: ApiKeyStamper;
+  id?: string;
+}
+
+/** A fresh P-256 key in the Turnkey API key form: compressed public key and private scalar, both hex. */
+export function newKey(): ApproverKey {
+  const jwk = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ format: 'jwk' });
+  const hex = (b64url: string | undefined) => Buffer.from(b64url ?? '', 'base64url').toString('hex');
+  const y = Buffer.from(jwk.y ?? '', 'base64url');
+  const publicKey = ((y[y.length - 1] ?? 0) % 2 === 0 ? '02' : '03') + hex(jwk.x);
+  return { publicKey, stamper: new ApiKeyStamper({ apiPublicKey: publicKey, apiPrivateKey: hex(jwk.d) }) };
+}
+
+/** A new key registered as an approver of the client's organization. */
+export async function registerApprover(client: Client, label = 'approver'): Promise<ApproverKey> {
+  const key = newKey();
+  const created = await client.post('/v2/approvals/approvers', { label, publicKey: key.publicKey });
+  expect(created.status).toBe(201);
+  key.id = created.body.id;
+  return key;
+}
+
+/** The issued request to approve or reject an activity. */
+export async function approvalRequest(client: Client, activityId: string, action: 'approve' | 'reject' = 'approve'): Promise<any> {
+  const reply = await client.post('/v2/turnkey/activity-approval-request', { activityId, action });
+  expect(reply.status).toBe(200);
+  return reply.body;
+}
+
+/** Sends a vote with a stamp over `payload` (by default the request's own canonical text). */
+export async function sendVote(client: Client, activityId: string, input: { key: ApproverKey; request: any; action?: string; payload?: string; stampAs?: 'string' | 'object' }): Promise<Reply> {
+  const stamp = await input.key.stamper.stamp(input.payload ?? JSON.stringify(input.request.turnkeyRequest));
+  return client.post(`/v2/turnkey/activities/${activityId}/vote`, {
+    action: input.action ?? input.request.action,
+    customerApprovalStamp: input.stampAs === 'string' ? stamp.stampHeaderValue : stamp,
+    turnkeyRequest: input.request.turnkeyRequest,
+  });
+}
+
+/** Asks for the request, stamps its `stampPayload` and votes: the whole client flow. */
+export async function vote(client: Client, activityId: string, key: ApproverKey, action: 'approve' | 'reject' = 'approve'): Promise<Reply> {
+  const request = await approvalRequest(client, activityId, action);
+  const stamp = await key.stamper.stamp(request.stampPayload);
+  return client.post(`/v2/turnkey/activities/${activityId}/vote`, { action, customerApprovalStamp: stamp, turnkeyRequest: request.turnkeyRequest });
+}
+
+/** The vote answer, every field. */
+export function voteAnswer(action: string, outcome: Partial<Record<'approved' | 'rejected' | 'alreadyCompleted' | 'alreadyTerminal', boolean>>, status: string, resultStatus: unknown) {
+  return {
+    status: 200,
+    body: { action, approved: false, rejected: false, alreadyCompleted: false, alreadyTerminal: false, ...outcome, status, resultStatus },
+  };
+}

@@ -1,0 +1,305 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- HTTP bodies are checked by the assertions, not by types */
+// Issue 15, "Customer approvals": approvers, policy, pending activities and stamped votes, through
+// the gateway with real services; stamps made by the real @turnkey/api-key-stamper.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { approvalRequest, newKey, registerApprover, sendVote, vote, voteAnswer, type ApproverKey } from './approvals-support.js';
+import { Client, EVM, eventsOf, startWalletSystem, type WalletSystem } from './wallet-system.js';
+
+/** How long an activity waits for quorum here: long enough to vote, short enough to see it lapse. */
+const TTL_MS = 8_000;
+const suffix = randomUUID().slice(0, 8);
+
+let system: WalletSystem;
+
+beforeAll(async () => {
+  system = await startWalletSystem({ WALLET_APPROVAL_TTL_MS: String(TTL_MS), WALLET_PAYOUT_STEP_MS: '40' });
+}, 90_000);
+
+afterAll(async () => {
+  await system?.stop();
+}, 60_000);
+
+const errorOf = (status: number, code: string) => ({ status, body: expect.objectContaining({ error: expect.any(String), code }) });
+const withdrawalPath = (walletId: string, id: string) => `/v2/wallets/${walletId}/withdrawals/${id}`;
+const withdraw = (client: Client, walletId: string, amountUsd: string) =>
+  client.post(`/v2/wallets/${walletId}/withdrawals`, { requestId: randomUUID(), destinationChain: 'ethereum_sepolia', token: 'usdc', destinationAddress: EVM, amountUsd });
+const settled = (client: Client, walletId: string, id: string) => client.waitFor(withdrawalPath(walletId, id), (body) => body.status !== 'processing', 15_000);
+/** The withdrawal once its legs are in these statuses. */
+const legsIn = (client: Client, walletId: string, id: string, statuses: string[]) =>
+  client.waitFor(withdrawalPath(walletId, id), (body) => body.payoutLegs.map((leg: any) => leg.status).join() === statuses.join());
+const balanceOf = async (client: Client, walletId: string) => (await client.get(`/v2/wallets/${walletId}`)).body.balance;
+
+/** An organization with `approvers` registered keys and a policy asking every withdrawal for `quorum` of them. */
+async function organization(name: string, approvers: number, quorum: number): Promise<{ client: Client; keys: ApproverKey[] }> {
+  const client = await Client.of(system, `org_${name}_${suffix}`);
+  const keys: ApproverKey[] = [];
+  for (let i = 0; i < approvers; i += 1) keys.push(await registerApprover(client, `key ${i}`));
+  expect((await client.call('PUT', '/v2/approvals/policy', { withdrawals: 'all', quorum })).status).toBe(200);
+  return { client, keys };
+}
+
+/** A cash wallet of `usd` with one withdrawal of `amountUsd` parked for approval: the withdrawal and its leg's activity id. */
+async function parked(client: Client, usd: string, amountUsd: string): Promise<{ wallet: any; withdrawal: any; activityId: string }> {
+  const wallet = await client.fundedWallet(usd);
+  const created = await withdraw(client, wallet.id, amountUsd);
+  expect(created.status).toBe(200);
+  const withdrawal = await legsIn(client, wallet.id, created.body.id, ['pending_customer_approval']);
+  return { wallet, withdrawal, activityId: withdrawal.payoutLegs[0].turnkeyActivityId };
+}
+
+describe('approvers, policy and audit', () => {
+  it('registers keys, refuses bad and duplicate ones, sets the policy against the approver count, and audits every change', async () => {
+    const owner = await Client.of(system, `org_admin_${suffix}`);
+    const member = await Client.of(system, `org_admin_${suffix}`, 'member');
+    const key = newKey();
+    expect(await member.post('/v2/approvals/approvers', { label: 'x', publicKey: key.publicKey })).toEqual(errorOf(403, 'forbidden'));
+    expect(await member.get('/v2/approvals/policy')).toEqual(errorOf(403, 'forbidden'));
+    expect(await owner.post('/v2/approvals/approvers', { label: 'x', publicKey: key.publicKey.slice(2) })).toEqual(errorOf(400, 'validation_error'));
+    expect(await owner.post('/v2/approvals/approvers', { label: 'x', publicKey: `04${key.publicKey.slice(2)}` })).toEqual(errorOf(400, 'validation_error'));
+    expect(await owner.post('/v2/approvals/approvers', { label: 'x', publicKey: `02${'0'.repeat(63)}7` })).toEqual(errorOf(400, 'validation_error'));
+    const created = await owner.post('/v2/approvals/approvers', { label: 'Treasury key', publicKey: key.publicKey.toUpperCase() });
+    expect(created).toEqual({ status: 201, body: { id: expect.any(String), label: 'Treasury key', publicKey: key.publicKey, createdAt: expect.any(String) } });
+    expect(await owner.post('/v2/approvals/approvers', { label: 'again', publicKey: key.publicKey })).toEqual(errorOf(409, 'approver_duplicate_key'));
+    expect(await owner.get('/v2/approvals/approvers')).toEqual({ status: 200, body: { data: [created.body], nextCursor: null } });
+
+    expect(await owner.get('/v2/approvals/policy')).toEqual({ status: 200, body: { withdrawals: 'none', thresholdUsd: null, quorum: 1, updatedAt: null } });
+    expect(await owner.call('PUT', '/v2/approvals/policy', { withdrawals: 'all', quorum: 2 })).toEqual(errorOf(400, 'approval_quorum_unreachable'));
+    expect(await owner.call('PUT', '/v2/approvals/policy', { withdrawals: 'above_threshold', quorum: 1 })).toEqual(errorOf(400, 'validation_error'));
+    expect(await owner.call('PUT', '/v2/approvals/policy', { withdrawals: 'all', quorum: 11 })).toEqual(errorOf(400, 'validation_error'));
+    expect(await owner.call('PUT', '/v2/approvals/policy', { withdrawals: 'above_threshold', thresholdUsd: '10.5', quorum: 1 })).toEqual(errorOf(400, 'validation_error'));
+    const policy = await owner.call('PUT', '/v2/approvals/policy', { withdrawals: 'above_threshold', thresholdUsd: '100.000000', quorum: 1 });
+    expect(policy).toEqual({ status: 200, body: { withdrawals: 'above_threshold', thresholdUsd: '100.000000', quorum: 1, updatedAt: expect.any(String) } });
+    expect((await owner.get('/v2/approvals/policy')).body).toEqual(policy.body);
+
+    const stranger = await Client.of(system, `org_stranger_${suffix}`);
+    expect(await stranger.delete(`/v2/approvals/approvers/${created.body.id}`)).toEqual(errorOf(404, 'approver_not_found'));
+    expect(await owner.delete(`/v2/approvals/approvers/${created.body.id}`)).toEqual({ status: 200, body: { id: created.body.id, deleted: true } });
+    expect(await owner.delete(`/v2/approvals/approvers/${created.body.id}`)).toEqual(errorOf(404, 'approver_not_found'));
+
+    const audit = await owner.get('/v2/approvals/audit?limit=2');
+    const principalId = `user_org_admin_${suffix}_owner`;
+    expect(audit.body.data).toEqual([
+      { id: expect.any(String), action: 'approver.deleted', principalId, before: created.body, after: null, createdAt: expect.any(String) },
+      {
+        id: expect.any(String),
+        action: 'policy.updated',
+        principalId,
+        before: { withdrawals: 'none', thresholdUsd: null, quorum: 1, updatedAt: null },
+        after: policy.body,
+        createdAt: expect.any(String),
+      },
+    ]);
+    const rest = await owner.get(`/v2/approvals/audit?cursor=${audit.body.nextCursor}`);
+    expect(rest.body).toEqual({ data: [expect.objectContaining({ action: 'approver.created', before: null, after: created.body })], nextCursor: null });
+  });
+
+  it('parks only withdrawals the policy names: none never, above_threshold above its threshold', async () => {
+    const client = await Client.of(system, `org_threshold_${suffix}`);
+    await registerApprover(client);
+    await client.call('PUT', '/v2/approvals/policy', { withdrawals: 'above_threshold', thresholdUsd: '20.000000', quorum: 1 });
+    const wallet = await client.fundedWallet('60');
+    const small = await withdraw(client, wallet.id, '20');
+    expect(await settled(client, wallet.id, small.body.id)).toMatchObject({ status: 'completed' });
+    const large = await withdraw(client, wallet.id, '25');
+    await legsIn(client, wallet.id, large.body.id, ['pending_customer_approval']);
+    await client.post(`${withdrawalPath(wallet.id, large.body.id)}/cancel`, {});
+    await client.call('PUT', '/v2/approvals/policy', { withdrawals: 'none', quorum: 1 });
+    const free = await withdraw(client, wallet.id, '25');
+    const done = await settled(client, wallet.id, free.body.id);
+    expect(done).toMatchObject({ status: 'completed' });
+    expect(done.payoutLegs[0]).toMatchObject({ turnkeyActivityId: null, approvalRequestedAt: null, approvalValidBefore: null });
+    expect((await client.get('/v2/turnkey/activities/pending')).body).toEqual({ activities: [] });
+  });
+});
+
+describe('pending activities and votes', () => {
+  it('releases a leg on one approval (quorum 1), lists it for its organization only, and announces its activity id', async () => {
+    const { client, keys } = await organization('quorum1', 1, 1);
+    const { wallet, withdrawal, activityId } = await parked(client, '30', '10');
+    const leg = withdrawal.payoutLegs[0];
+    expect(leg).toMatchObject({ turnkeyActivityId: expect.any(String), approvalRequestedAt: expect.any(String), approvalValidBefore: expect.any(String) });
+    expect(Date.parse(leg.approvalValidBefore) - Date.parse(leg.approvalRequestedAt)).toBe(TTL_MS);
+    const pending = await client.get('/v2/turnkey/activities/pending');
+    expect(pending).toEqual({
+      status: 200,
+      body: {
+        activities: [
+          {
+            turnkeyActivityId: activityId,
+            status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED',
+            activityType: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2',
+            activityKind: 'withdrawal_payout',
+            fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
+            firstSeenAt: leg.approvalRequestedAt,
+            withdrawalId: withdrawal.id,
+            withdrawalLegId: leg.id,
+            portfolioWalletId: wallet.id,
+            destinationChain: 'ethereum_sepolia',
+            destinationToken: 'usdc',
+            destinationAddress: EVM,
+            plannedSourceNativeUnits: '10000000',
+            displayAmountNativeUnits: '10000000',
+            txChain: 'ethereum_sepolia',
+          },
+        ],
+      },
+    });
+    const { fingerprint } = pending.body.activities[0];
+
+    const stranger = await Client.of(system, `org_other_${suffix}`);
+    const strangerKey = await registerApprover(stranger);
+    expect((await stranger.get('/v2/turnkey/activities/pending')).body).toEqual({ activities: [] });
+    expect(await stranger.post('/v2/turnkey/activity-approval-request', { activityId, action: 'approve' })).toEqual(errorOf(404, 'activity_not_found'));
+    const request = await approvalRequest(client, activityId);
+    expect(await sendVote(stranger, activityId, { key: strangerKey, request })).toEqual(errorOf(404, 'activity_not_found'));
+    expect(await client.post('/v2/turnkey/activity-approval-request', { activityId: randomUUID(), action: 'approve' })).toEqual(errorOf(404, 'activity_not_found'));
+
+    expect(request).toEqual({
+      activityId,
+      action: 'approve',
+      turnkeyRequest: { type: 'ACTIVITY_TYPE_APPROVE_ACTIVITY', timestampMs: expect.stringMatching(/^\d{13}$/), organizationId: `org_quorum1_${suffix}`, parameters: { fingerprint } },
+      stampPayload: JSON.stringify(request.turnkeyRequest),
+    });
+    const member = await Client.of(system, `org_quorum1_${suffix}`, 'member');
+    expect(await sendVote(member, activityId, { key: keys[0] as ApproverKey, request, stampAs: 'string' })).toEqual(
+      voteAnswer('approve', { approved: true }, 'ACTIVITY_STATUS_COMPLETED', 'pending_broadcast'),
+    );
+    expect(await sendVote(client, activityId, { key: keys[0] as ApproverKey, request })).toEqual(
+      voteAnswer('approve', { approved: true, alreadyCompleted: true, alreadyTerminal: true }, 'ACTIVITY_STATUS_COMPLETED', expect.any(String)),
+    );
+    const done = await settled(client, wallet.id, withdrawal.id);
+    expect(done).toMatchObject({ status: 'completed', amountPaidUsd: '9.500000' });
+    expect(done.payoutLegs[0]).toMatchObject({ status: 'completed', turnkeyActivityId: null, approvalRequestedAt: null, approvalValidBefore: null });
+    expect((await client.get('/v2/turnkey/activities/pending')).body).toEqual({ activities: [] });
+    expect(await balanceOf(client, wallet.id)).toMatchObject({ totalUsd: '20.000000', reservedUsd: '0.000000' });
+
+    const legEvents = (await eventsOf(system, wallet.id)).filter((event) => event.type === 'portfolio_wallet.withdrawal.payout.status_changed');
+    const parkedEvent = legEvents.find((event) => event.payload.payoutLeg.status === 'pending_customer_approval');
+    expect(parkedEvent?.payload).toMatchObject({ turnkeyActivityId: activityId, payoutLeg: { turnkeyActivityId: activityId, approvalValidBefore: leg.approvalValidBefore } });
+    expect(legEvents.at(-1)?.payload).toMatchObject({ turnkeyActivityId: activityId, payoutLeg: { status: 'completed', turnkeyActivityId: null } });
+  });
+
+  it('needs two distinct approvers of three and counts only valid, fresh, matching stamps of current approvers', async () => {
+    const { client, keys } = await organization('quorum2', 3, 2);
+    const [first, second, third] = keys as [ApproverKey, ApproverKey, ApproverKey];
+    const { wallet, withdrawal, activityId } = await parked(client, '30', '10');
+    const other = await parked(client, '30', '5');
+    const request = await approvalRequest(client, activityId);
+
+    expect(await sendVote(client, activityId, { key: newKey(), request })).toEqual(errorOf(403, 'approver_not_authorized'));
+    const changed = { ...request, turnkeyRequest: { ...request.turnkeyRequest, timestampMs: String(Number(request.turnkeyRequest.timestampMs) + 1) } };
+    expect(await sendVote(client, activityId, { key: first, request: changed, payload: request.stampPayload })).toEqual(errorOf(401, 'invalid_stamp'));
+    const stale = { ...request, turnkeyRequest: { ...request.turnkeyRequest, timestampMs: String(Date.now() - 6 * 60_000) } };
+    expect(await sendVote(client, activityId, { key: first, request: stale })).toEqual(errorOf(401, 'stale_stamp'));
+    expect(await sendVote(client, other.activityId, { key: first, request })).toEqual(errorOf(403, 'approval_request_mismatch'));
+    expect(await sendVote(client, activityId, { key: first, request, action: 'reject' })).toEqual(errorOf(403, 'approval_request_mismatch'));
+    expect(await client.post(`/v2/turnkey/activities/${activityId}/vote`, { action: 'approve', customerApprovalStamp: 'bm90IGEgc3RhbXA', turnkeyRequest: request.turnkeyRequest })).toEqual(
+      errorOf(401, 'invalid_stamp'),
+    );
+    expect(await client.post(`/v2/turnkey/activities/${activityId}/vote`, { action: 'approve', turnkeyRequest: request.turnkeyRequest })).toEqual(errorOf(400, 'validation_error'));
+
+    expect(await vote(client, activityId, first)).toEqual(voteAnswer('approve', {}, 'ACTIVITY_STATUS_CONSENSUS_NEEDED', 'pending_customer_approval'));
+    expect(await vote(client, activityId, first)).toEqual(errorOf(409, 'approval_already_voted'));
+    // Deleted: its later stamps do not count, its vote already cast does.
+    await client.delete(`/v2/approvals/approvers/${first.id}`);
+    expect(await vote(client, other.activityId, first)).toEqual(errorOf(403, 'approver_not_authorized'));
+    expect((await client.get(withdrawalPath(wallet.id, withdrawal.id))).body.payoutLegs[0].status).toBe('pending_customer_approval');
+    expect(await vote(client, activityId, second)).toEqual(voteAnswer('approve', { approved: true }, 'ACTIVITY_STATUS_COMPLETED', 'pending_broadcast'));
+    expect(await settled(client, wallet.id, withdrawal.id)).toMatchObject({ status: 'completed', amountPaidUsd: '9.500000' });
+
+    expect(await vote(client, other.activityId, second)).toEqual(voteAnswer('approve', {}, 'ACTIVITY_STATUS_CONSENSUS_NEEDED', 'pending_customer_approval'));
+    expect(await vote(client, other.activityId, third)).toEqual(voteAnswer('approve', { approved: true }, 'ACTIVITY_STATUS_COMPLETED', 'pending_broadcast'));
+    expect(await settled(client, other.wallet.id, other.withdrawal.id)).toMatchObject({ status: 'completed', amountPaidUsd: '4.500000' });
+  });
+
+  it('cancels the leg on one valid reject and keeps every dollar in the wallet', async () => {
+    const { client, keys } = await organization('reject', 2, 2);
+    const { wallet, withdrawal, activityId } = await parked(client, '30', '10');
+    expect(await vote(client, activityId, keys[0] as ApproverKey, 'reject')).toEqual(voteAnswer('reject', { rejected: true }, 'ACTIVITY_STATUS_REJECTED', 'cancelled'));
+    expect(await vote(client, activityId, keys[1] as ApproverKey)).toEqual(
+      voteAnswer('approve', { rejected: true, alreadyTerminal: true }, 'ACTIVITY_STATUS_REJECTED', 'cancelled'),
+    );
+    const done = await settled(client, wallet.id, withdrawal.id);
+    expect(done).toMatchObject({ status: 'cancelled', amountPaidUsd: null, legsCompleted: 0 });
+    expect(done.payoutLegs[0].status).toBe('cancelled');
+    expect(await balanceOf(client, wallet.id)).toMatchObject({ totalUsd: '30.000000', withdrawableUsd: '30.000000', reservedUsd: '0.000000' });
+  });
+
+  it('queues a second withdrawal on the same wallet and chain behind the outstanding approval', async () => {
+    const { client, keys } = await organization('queue', 1, 1);
+    const { wallet, withdrawal, activityId } = await parked(client, '40', '10');
+    const second = await withdraw(client, wallet.id, '5');
+    const waiting = await legsIn(client, wallet.id, second.body.id, ['waiting_for_prior_approval']);
+    expect(waiting.payoutLegs[0]).toMatchObject({ turnkeyActivityId: null, approvalValidBefore: null });
+    expect((await client.get('/v2/turnkey/activities/pending')).body.activities.map((activity: any) => activity.turnkeyActivityId)).toEqual([activityId]);
+    await vote(client, activityId, keys[0] as ApproverKey);
+    await settled(client, wallet.id, withdrawal.id);
+    const next = await legsIn(client, wallet.id, second.body.id, ['pending_customer_approval']);
+    const nextActivity = next.payoutLegs[0].turnkeyActivityId;
+    expect(nextActivity).not.toBe(activityId);
+    expect(await vote(client, nextActivity, keys[0] as ApproverKey)).toEqual(voteAnswer('approve', { approved: true }, 'ACTIVITY_STATUS_COMPLETED', 'pending_broadcast'));
+    expect(await settled(client, wallet.id, second.body.id)).toMatchObject({ status: 'completed' });
+    expect(await balanceOf(client, wallet.id)).toMatchObject({ totalUsd: '25.000000', reservedUsd: '0.000000' });
+  });
+
+  it('fails a leg whose deadline passes without quorum and gives its money back', async () => {
+    const { client, keys } = await organization('deadline', 2, 2);
+    const { wallet, withdrawal, activityId } = await parked(client, '30', '10');
+    expect(await vote(client, activityId, keys[0] as ApproverKey)).toEqual(voteAnswer('approve', {}, 'ACTIVITY_STATUS_CONSENSUS_NEEDED', 'pending_customer_approval'));
+    const request = await approvalRequest(client, activityId);
+    const done = await settled(client, wallet.id, withdrawal.id);
+    expect(done).toMatchObject({ status: 'failed', amountPaidUsd: null, failureReason: expect.stringContaining('Customer approval expired without quorum') });
+    expect(done.payoutLegs[0]).toMatchObject({ status: 'failed', turnkeyActivityId: null });
+    expect(await sendVote(client, activityId, { key: keys[1] as ApproverKey, request })).toEqual(errorOf(409, 'approval_expired'));
+    expect((await client.get('/v2/turnkey/activities/pending')).body).toEqual({ activities: [] });
+    expect(await balanceOf(client, wallet.id)).toMatchObject({ totalUsd: '30.000000', withdrawableUsd: '30.000000', reservedUsd: '0.000000' });
+  }, 30_000);
+
+  it('answers the old role-based approve route with 410 naming the new flow', async () => {
+    const owner = await Client.of(system, `org_gone_${suffix}`);
+    const reply = await owner.post(`/v2/wallets/${randomUUID()}/withdrawals/${randomUUID()}/payouts/0/approve`, {});
+    expect(reply).toEqual(errorOf(410, 'approval_flow_changed'));
+    expect(reply.body.error).toContain('/v2/turnkey/activities/{activityId}/vote');
+  });
+});
+
+describe('OpenAPI', () => {
+  it('describes every approval route with its body, answer, error statuses and roles', async () => {
+    const document = (await (await fetch(`${system.url}/v2/openapi.json`)).json()) as any;
+    const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+    const ownersAndAdmins = ['owner', 'admin'];
+    const everyRole = ['owner', 'admin', 'member'];
+    const routes: [string, string, string | null, string, string, string[], string[]][] = [
+      ['post', '/v2/approvals/approvers', 'CreateApproverDto', '201', 'ApproverDto', ownersAndAdmins, ['400', '403', '409']],
+      ['get', '/v2/approvals/approvers', null, '200', 'ApproverListDto', ownersAndAdmins, ['400', '403']],
+      ['delete', '/v2/approvals/approvers/{approverId}', null, '200', 'ApproverDeletedDto', ownersAndAdmins, ['403', '404']],
+      ['get', '/v2/approvals/policy', null, '200', 'ApprovalPolicyDto', ownersAndAdmins, ['403']],
+      ['put', '/v2/approvals/policy', 'PutApprovalPolicyDto', '200', 'ApprovalPolicyDto', ownersAndAdmins, ['400', '403']],
+      ['get', '/v2/approvals/audit', null, '200', 'ApprovalAuditListDto', ownersAndAdmins, ['400', '403']],
+      ['get', '/v2/turnkey/activities/pending', null, '200', 'PendingActivitiesDto', everyRole, []],
+      ['post', '/v2/turnkey/activity-approval-request', 'ApprovalRequestDto', '200', 'ApprovalRequestResponseDto', everyRole, ['400', '404']],
+      ['post', '/v2/turnkey/activities/{activityId}/vote', 'VoteDto', '200', 'VoteResponseDto', everyRole, ['400', '403', '404', '409']],
+    ];
+    for (const [method, path, body, status, answer, roles, errors] of routes) {
+      const operation = document.paths[path]?.[method];
+      expect(operation).toBeDefined();
+      if (body) expect(operation.requestBody.content['application/json'].schema).toEqual(ref(body));
+      expect(operation.responses[status].content['application/json'].schema).toEqual(ref(answer));
+      expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining([...errors, '401', '429', '503']));
+      expect(operation['x-required-roles']).toEqual(roles);
+    }
+    const schemas = document.components.schemas;
+    expect(Object.keys(schemas.PendingActivityDto.properties).sort()).toEqual(
+      [
+        'turnkeyActivityId', 'status', 'activityType', 'activityKind', 'fingerprint', 'firstSeenAt', 'withdrawalId', 'withdrawalLegId', 'portfolioWalletId',
+        'destinationChain', 'destinationToken', 'destinationAddress', 'plannedSourceNativeUnits', 'displayAmountNativeUnits', 'txChain',
+      ].sort(),
+    );
+    expect(Object.keys(schemas.VoteResponseDto.properties).sort()).toEqual(['action', 'alreadyCompleted', 'alreadyTerminal', 'approved', 'rejected', 'resultStatus', 'status']);
+    expect(schemas.VoteDto.properties.customerApprovalStamp.oneOf).toEqual([expect.objectContaining({ type: 'string' }), ref('StampHeaderDto')]);
+    expect(schemas.PayoutLegDto.properties).toMatchObject({ turnkeyActivityId: { nullable: true }, approvalRequestedAt: { nullable: true }, approvalValidBefore: { nullable: true } });
+    const gone = document.paths['/v2/wallets/{id}/withdrawals/{withdrawalId}/payouts/{legIndex}/approve'].post;
+    expect(gone).toMatchObject({ deprecated: true, responses: { '410': expect.anything() } });
+  });
+});
