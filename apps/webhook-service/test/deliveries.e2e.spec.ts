@@ -1,8 +1,22 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { WebhookDeliveryEventDto, WebhookDeliveryEventPageDto } from '@service/contracts';
+import type { WebhookDeliveryEventDto } from '@service/contracts';
+import { verifyWebhook, WebhookVerificationError } from '@service/sdk';
 import { Webhook } from 'standardwebhooks';
-import { type Answer, api, Receiver, sleep, startWebhookSystem, TEST_TIMEOUT_MS, waitFor, type WebhookTestSystem, withdrawalPayload } from './support.js';
+import {
+  type Answer,
+  api,
+  familyOf,
+  Receiver,
+  rejection,
+  sdkOf,
+  sleep,
+  startWebhookSystem,
+  TEST_TIMEOUT_MS,
+  waitFor,
+  type WebhookTestSystem,
+  withdrawalPayload,
+} from './support.js';
 
 let ws: WebhookTestSystem;
 let receiver: Receiver;
@@ -26,17 +40,15 @@ async function register(options: { answers?: Answer[]; events?: string[]; path?:
   const token = await ws.token(org);
   const url = receiver.url(options.answers);
   const path = options.path ?? '/v2/webhooks';
-  const created = await api(ws.gateway, token, 'POST', path, { url, events: options.events ?? [WITHDRAWAL] });
-  expect(created.status).toBe(200);
-  return { org, token, url, path, id: String(created.body['id']), secret: String(created.body['secret']) };
+  const family = familyOf(sdkOf(ws.gateway, token), path);
+  const created = await family.create({ url, events: options.events ?? [WITHDRAWAL] });
+  return { org, token, url, path, family, id: created.id, secret: created.secret };
 }
 
 type Registered = Awaited<ReturnType<typeof register>>;
 
-async function feed(reg: Registered, query = '?limit=100'): Promise<WebhookDeliveryEventDto[]> {
-  const page = await api<WebhookDeliveryEventPageDto>(ws.gateway, reg.token, 'GET', `${reg.path}/${reg.id}/events${query}`);
-  expect(page.status).toBe(200);
-  return page.body.data;
+async function feed(reg: Registered, limit = 100): Promise<WebhookDeliveryEventDto[]> {
+  return (await reg.family.events(reg.id, { limit }).page()).data as WebhookDeliveryEventDto[];
 }
 
 const settled = (reg: Registered, count: number, status = 'completed') =>
@@ -68,6 +80,30 @@ describe('delivery', () => {
     expect(v1).toBe(createHmac('sha256', reg.secret).update(`${t}.${request.body}`).digest('hex'));
     expect(headers['webhook-id']).toBe(item.id);
 
+    // The SDK's verifier on the delivery as webhook-service made it: both schemes, then each way it must refuse.
+    expect(verifyWebhook({ payload: request.body, headers, secret: reg.secret })).toEqual(payload);
+    const { 'service-signature': _, ...standardOnly } = headers;
+    expect(verifyWebhook({ payload: Buffer.from(request.body), headers: standardOnly, secret: reg.secret })).toEqual(payload);
+    const refusals = [
+      [{ payload: request.body.replace('"completed"', '"failed"'), headers, secret: reg.secret }, 'invalid_signature'],
+      [{ payload: request.body.replace('"completed"', '"failed"'), headers: standardOnly, secret: reg.secret }, 'invalid_signature'],
+      [{ payload: request.body, headers, secret: 'f'.repeat(64) }, 'invalid_signature'],
+      [{ payload: request.body, headers, secret: reg.secret, now: Date.now() + 600_000 }, 'timestamp_out_of_tolerance'],
+      [{ payload: request.body, headers: standardOnly, secret: reg.secret, now: Date.now() - 600_000 }, 'timestamp_out_of_tolerance'],
+    ] as const;
+    for (const [options, reason] of refusals) {
+      const refused = (() => {
+        try {
+          verifyWebhook(options);
+        } catch (error) {
+          return error;
+        }
+        return undefined;
+      })();
+      expect(refused).toBeInstanceOf(WebhookVerificationError);
+      expect(refused).toMatchObject({ reason });
+    }
+
     expect(item).toEqual({
       id: item.id,
       registrationId: reg.id,
@@ -91,8 +127,7 @@ describe('delivery', () => {
         errorMessage: null,
       },
     });
-    const orgWide = await api<WebhookDeliveryEventPageDto>(ws.gateway, reg.token, 'GET', '/v2/webhooks/events');
-    expect(orgWide.body.data).toEqual([item]);
+    expect(await reg.family.events().toArray()).toEqual([item]);
   });
 
   it('sends nothing to unsubscribed, deleted or other organizations’ registrations', async () => {
@@ -159,7 +194,7 @@ describe('retries', () => {
     expect(item?.lastError).toBe(`timed out after ${TEST_TIMEOUT_MS} ms`);
     expect(item?.latestEmission?.responseMs).toBeGreaterThanOrEqual(TEST_TIMEOUT_MS - 5);
     expect(item?.latestEmission?.responseMs).toBeLessThan(TEST_TIMEOUT_MS + 1_000);
-    await api(ws.gateway, reg.token, 'DELETE', `${reg.path}/${reg.id}`);
+    await reg.family.remove(reg.id);
   });
 
   it('keeps other receivers fast while one never answers', async () => {
@@ -171,27 +206,27 @@ describe('retries', () => {
     await ws.publish(fast.org, WITHDRAWAL, withdrawalPayload());
     await settled(fast, 1);
     expect(Date.now() - started).toBeLessThan(TEST_TIMEOUT_MS);
-    await api(ws.gateway, slow.token, 'DELETE', `${slow.path}/${slow.id}`);
+    await slow.family.remove(slow.id);
   });
 
   it('stops scheduled retries when the registration is deleted', async () => {
     const reg = await register({ answers: [503] });
     await ws.publish(reg.org, WITHDRAWAL, withdrawalPayload());
     await waitFor(() => receiver.at(reg.url).length >= 2);
-    await api(ws.gateway, reg.token, 'DELETE', `${reg.path}/${reg.id}`);
+    await reg.family.remove(reg.id);
     const count = receiver.at(reg.url).length;
     await sleep(2_500);
     expect(receiver.at(reg.url).length).toBeLessThanOrEqual(count + 1);
-    const orgWide = await api<WebhookDeliveryEventPageDto>(ws.gateway, reg.token, 'GET', '/v2/webhooks/events');
-    expect(orgWide.body.data[0]).toMatchObject({ status: 'failed', lastError: expect.stringMatching(/deleted|HTTP 503/) });
+    const orgWide = await reg.family.events().page();
+    expect(orgWide.data[0]).toMatchObject({ status: 'failed', lastError: expect.stringMatching(/deleted|HTTP 503/) });
   });
 
   it('disables the registration when the receiver answers 410 Gone', async () => {
     const reg = await register({ answers: [410] });
     await ws.publish(reg.org, WITHDRAWAL, withdrawalPayload());
     await waitFor(async () => (await api(ws.gateway, reg.token, 'GET', `${reg.path}/${reg.id}`)).status === 404);
-    const orgWide = await api<WebhookDeliveryEventPageDto>(ws.gateway, reg.token, 'GET', '/v2/webhooks/events');
-    expect(orgWide.body.data[0]).toMatchObject({ status: 'failed', attemptCount: 1, lastError: 'HTTP 410' });
+    const orgWide = await reg.family.events().page();
+    expect(orgWide.data[0]).toMatchObject({ status: 'failed', attemptCount: 1, lastError: 'HTTP 410' });
   });
 });
 
@@ -200,25 +235,24 @@ describe('feed actions', () => {
     const reg = await register();
     await ws.publish(reg.org, WITHDRAWAL, withdrawalPayload());
     const [item] = await settled(reg, 1);
-    const retried = await api(ws.gateway, reg.token, 'POST', `${reg.path}/${reg.id}/events/${String(item?.id)}/retry`);
-    expect(retried.status).toBe(200);
-    expect(retried.body).toMatchObject({ id: item?.id, status: 'pending' });
+    const retried = await reg.family.retry(reg.id, String(item?.id));
+    expect(retried).toMatchObject({ id: item?.id, status: 'pending' });
     await waitFor(async () => (await feed(reg))[0]?.attemptCount === 2 && (await feed(reg))[0]?.status === 'completed');
     const requests = receiver.at(reg.url);
     expect(requests.map((request) => request.headers['service-event-id'])).toEqual([item?.id, item?.id]);
-    const unknown = await api(ws.gateway, reg.token, 'POST', `${reg.path}/${reg.id}/events/8c1b6f4e-2f55-4d9e-9a51-0f6d2c0b7a11/retry`);
+    const unknown = await rejection(reg.family.retry(reg.id, '8c1b6f4e-2f55-4d9e-9a51-0f6d2c0b7a11'));
     expect(unknown).toEqual({ status: 404, body: { error: 'Webhook event not found.', code: 'webhook_not_found' } });
   });
 
   it('sends a signed test delivery', async () => {
     const reg = await register();
-    const sent = await api<WebhookDeliveryEventDto>(ws.gateway, reg.token, 'POST', `${reg.path}/${reg.id}/test`);
-    expect(sent.status).toBe(200);
-    expect(sent.body).toMatchObject({ eventType: 'webhook.test', status: 'pending', payload: { event: 'webhook.test', webhookId: reg.id } });
+    const sent = await reg.family.test(reg.id);
+    expect(sent).toMatchObject({ eventType: 'webhook.test', status: 'pending', payload: { event: 'webhook.test', webhookId: reg.id } });
     const [request] = await waitFor(() => (receiver.at(reg.url).length === 1 ? receiver.at(reg.url) : undefined));
     expect(request?.headers['service-event-type']).toBe('webhook.test');
     const headers = request?.headers as Record<string, string>;
     expect(new Webhook(`whsec_${Buffer.from(reg.secret).toString('base64')}`).verify(request?.body ?? '', headers)).toMatchObject({ webhookId: reg.id });
+    expect(verifyWebhook({ payload: request?.body ?? '', headers, secret: reg.secret })).toEqual({ event: 'webhook.test', observedAt: expect.any(String), webhookId: reg.id });
   });
 
   it('pages the feed newest first', async () => {
@@ -226,13 +260,12 @@ describe('feed actions', () => {
     for (let index = 0; index < 5; index += 1) await ws.publish(reg.org, WITHDRAWAL, withdrawalPayload(`s${index}`));
     const all = await settled(reg, 5);
     const seen: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const query: string = cursor ? `?limit=2&cursor=${cursor}` : '?limit=2';
-      const page = await api<WebhookDeliveryEventPageDto>(ws.gateway, reg.token, 'GET', `${reg.path}/${reg.id}/events${query}`);
-      seen.push(...page.body.data.map((item) => item.id));
-      cursor = page.body.nextCursor;
-    } while (cursor);
+    const sizes: number[] = [];
+    for await (const page of reg.family.events(reg.id, { limit: 2 }).pages()) {
+      seen.push(...page.data.map((item) => item.id));
+      sizes.push(page.data.length);
+    }
+    expect(sizes).toEqual([2, 2, 1]);
     expect(seen).toEqual(all.map((item) => item.id));
     const createdAt = all.map((item) => item.createdAt);
     expect([...createdAt].sort().reverse()).toEqual(createdAt);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { GTOKEN_EVENTS, PORTFOLIO_WALLET_WEBHOOK_EVENTS, WEBHOOK_ENDPOINT_EVENTS } from '@service/contracts';
 import { TEST_DATABASE_URL } from '@service/testing';
 import pg from 'pg';
-import { api, startWebhookSystem, type WebhookTestSystem } from './support.js';
+import { api, familyOf, rejection, sdkOf, startWebhookSystem, type WebhookTestSystem } from './support.js';
 
 let ws: WebhookTestSystem;
 let tokenA: string;
@@ -33,6 +33,7 @@ const freshUrl = () => `https://receiver-${(hosts += 1)}.example.com/hooks`;
 describe.each(families)('$path registrations', ({ path, events, foreign }) => {
   const call = (method: string, suffix = '', body?: unknown, token = tokenA) => api(ws.gateway, token, method, `${path}${suffix}`, body);
   const create = (body: Record<string, unknown>, token = tokenA) => call('POST', '', body, token);
+  const family = (token = tokenA) => familyOf(sdkOf(ws.gateway, token), path);
 
   it('creates a registration and shows the 64-hex secret only then', async () => {
     const url = freshUrl();
@@ -40,9 +41,10 @@ describe.each(families)('$path registrations', ({ path, events, foreign }) => {
     expect(created.status).toBe(200);
     expect(created.body).toEqual({ id: expect.stringMatching(UUID), url, events: [events[0]], description: 'Ledger sync', secret: expect.stringMatching(/^[0-9a-f]{64}$/), createdAt: expect.stringMatching(ISO_MS) });
 
-    const read = await call('GET', `/${String(created.body['id'])}`);
-    expect(read.status).toBe(200);
-    expect(read.body).toEqual({ id: created.body['id'], url, events: [events[0]], description: 'Ledger sync', createdAt: created.body['createdAt'] });
+    const read = await family().get(String(created.body['id']));
+    expect(read).toEqual({ id: created.body['id'], url, events: [events[0]], description: 'Ledger sync', createdAt: created.body['createdAt'] });
+    const typed = await family().create({ url: freshUrl(), events: [events[0]] });
+    expect(typed).toEqual({ id: expect.stringMatching(UUID), url: typed.url, events: [events[0]], secret: expect.stringMatching(/^[0-9a-f]{64}$/), createdAt: expect.stringMatching(ISO_MS) });
   });
 
   it('stores a description only when it is a truthy JSON value', async () => {
@@ -79,7 +81,8 @@ describe.each(families)('$path registrations', ({ path, events, foreign }) => {
     const results = await Promise.all([create({ url, events }), create({ url, events }), create({ url, events })]);
     expect(results.map((result) => result.status).sort()).toEqual([200, 409, 409]);
     expect(results.find((result) => result.status === 409)?.body).toEqual({ error: expect.any(String), code: 'webhook_duplicate_url' });
-    expect((await create({ url, events }, tokenB)).status).toBe(200);
+    expect(await rejection(family().create({ url, events }))).toEqual({ status: 409, body: { error: expect.any(String), code: 'webhook_duplicate_url' } });
+    expect((await family(tokenB).create({ url, events })).url).toBe(url);
   });
 
   it('answers 400 for a non-UUID id and 404 webhook_not_found for an unknown or foreign one', async () => {
@@ -120,12 +123,13 @@ describe.each(families)('$path registrations', ({ path, events, foreign }) => {
 
   it('deletes: {id, deleted: true}, then gone from get and list, and the URL can be registered again', async () => {
     const url = freshUrl();
-    const id = String((await create({ url, events })).body['id']);
+    const { id } = await family().create({ url, events });
     expect(await call('DELETE', `/${id}`)).toEqual({ status: 200, body: { id, deleted: true } });
-    expect((await call('GET', `/${id}`)).status).toBe(404);
-    expect((await call('DELETE', `/${id}`)).status).toBe(404);
-    const listed = await call('GET', '?limit=100');
-    expect((listed.body['data'] as { id: string }[]).map((item) => item.id)).not.toContain(id);
+    const gone = { status: 404, body: { error: 'Webhook not found.', code: 'webhook_not_found' } };
+    expect(await rejection(family().get(id))).toEqual(gone);
+    expect(await rejection(family().remove(id))).toEqual(gone);
+    const listed = await family().list({ limit: 100 }).toArray();
+    expect(listed.map((item) => item.id)).not.toContain(id);
     expect((await create({ url, events })).status).toBe(200);
   });
 });
@@ -142,18 +146,15 @@ describe('listing', () => {
     await api(ws.gateway, other, 'POST', '/v2/webhook-endpoints', { url: freshUrl(), events: ['portfolio_wallet.balance.updated'] });
     await api(ws.gateway, org, 'POST', '/v2/webhooks', { url: freshUrl(), events: ['portfolio_wallet.status_changed'] });
 
+    const first = await api(ws.gateway, org, 'GET', '/v2/webhook-endpoints?limit=2');
+    expect(first.status).toBe(200);
+    expect(Object.keys(first.body).sort()).toEqual(['data', 'nextCursor']);
     const seen: Record<string, unknown>[] = [];
-    let cursor: string | null = null;
     let pages = 0;
-    do {
-      const query: string = cursor ? `?limit=2&cursor=${cursor}` : '?limit=2';
-      const page = await api<{ data: Record<string, unknown>[]; nextCursor: string | null }>(ws.gateway, org, 'GET', `/v2/webhook-endpoints${query}`);
-      expect(page.status).toBe(200);
-      expect(Object.keys(page.body).sort()).toEqual(['data', 'nextCursor']);
-      seen.push(...page.body.data);
-      cursor = page.body.nextCursor;
+    for await (const page of sdkOf(ws.gateway, org).webhookEndpoints.list({ limit: 2 }).pages()) {
+      seen.push(...page.data);
       pages += 1;
-    } while (cursor);
+    }
     expect(pages).toBe(3);
     expect(seen.map((item) => item['id'])).toEqual([...ids].reverse());
     for (const item of seen) expect(item).not.toHaveProperty('secret');
@@ -164,8 +165,10 @@ describe('listing', () => {
     const get = (query: string) => api(ws.gateway, token, 'GET', `/v2/webhooks${query}`);
     for (const limit of ['0', '101', 'abc']) expect((await get(`?limit=${limit}`)).body).toMatchObject({ code: 'validation_error' });
     expect(await get('?cursor=garbage!')).toEqual({ status: 400, body: { error: expect.any(String), code: 'invalid_cursor' } });
-    const endpointsPage = await api<{ nextCursor: string }>(ws.gateway, token, 'GET', '/v2/webhook-endpoints?limit=1');
-    expect((await get(`?cursor=${endpointsPage.body.nextCursor}`)).body).toMatchObject({ code: 'invalid_cursor' });
+    const sdk = sdkOf(ws.gateway, token);
+    const endpointsPage = await sdk.webhookEndpoints.list({ limit: 1 }).page();
+    const foreign = await rejection(sdk.webhooks.list().page(endpointsPage.nextCursor ?? undefined));
+    expect(foreign).toEqual({ status: 400, body: { error: expect.any(String), code: 'invalid_cursor' } });
     expect(await get('?verbose=1')).toEqual({ status: 400, body: { error: 'Unknown query parameter: verbose.', code: 'unknown_parameters' } });
   });
 });

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DomainEvent, DomainEventType } from '@service/contracts';
-import { type AppProcess, callGateway, type HttpReply, startServiceSystem, type TestSystem } from '@service/testing';
+import { type ServiceApiError, ServiceClient, type WebhookFamily } from '@service/sdk';
+import { type AppProcess, type HttpReply, startServiceSystem, type TestSystem } from '@service/testing';
 
 /** Delays scaled down so the whole retry path runs in well under a second per step. */
 export const TEST_TIMEOUT_MS = 400;
@@ -52,10 +53,30 @@ export async function startWebhookSystem(): Promise<WebhookTestSystem> {
 
 export type HttpResult<T = unknown> = HttpReply<T>;
 
-/** One HTTP call to the gateway with a bearer token; the body is parsed JSON. */
-export function api<T = Record<string, unknown>>(base: string, token: string, method: string, path: string, body?: unknown): Promise<HttpResult<T>> {
-  return callGateway<T>(base, token, method, path, body);
+/** The SDK as one caller of the gateway. */
+export const sdkOf = (base: string, token: string) => new ServiceClient({ token, baseUrl: base });
+
+/** One HTTP call to the gateway through the SDK, whatever its status; the body is parsed JSON. */
+export async function api<T = Record<string, unknown>>(base: string, token: string, method: string, path: string, body?: unknown): Promise<HttpResult<T>> {
+  const reply = await sdkOf(base, token).core.send<T>(method, path, { body });
+  return { status: reply.status, body: reply.body };
 }
+
+/** A registration family's resource group in the SDK, by its path. */
+export type Family = WebhookFamily<{ url: string; events: string[]; description?: unknown }, object>;
+export function familyOf(sdk: ServiceClient, path: string): Family {
+  const families: Record<string, Family> = { '/v2/webhooks': sdk.webhooks, '/v2/webhook-endpoints': sdk.webhookEndpoints, '/v2/gvaults/webhooks': sdk.gvaults.webhooks };
+  const family = families[path];
+  if (!family) throw new Error(`no SDK family for ${path}`);
+  return family;
+}
+
+/** The status and body of the SDK error a call ends with, to assert them exactly. */
+export const rejection = (call: Promise<unknown>): Promise<HttpResult> =>
+  call.then(
+    () => Promise.reject(new Error('the call succeeded')),
+    (error: ServiceApiError) => ({ status: error.status, body: error.body }),
+  );
 
 export interface ReceivedRequest {
   readonly path: string;
