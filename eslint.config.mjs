@@ -21,11 +21,10 @@ const depConstraints = [
 ];
 
 /** Tests may also use the testing lib, which production code never imports, and call the system through the SDK. */
-const testDepConstraints = depConstraints.map((constraint) =>
-  constraint.sourceTag === 'type:sdk'
-    ? constraint
-    : { ...constraint, onlyDependOnLibsWithTags: [...new Set([...constraint.onlyDependOnLibsWithTags, 'type:testing', 'type:sdk'])] },
-);
+const testDepConstraints = depConstraints.map((constraint) => ({
+  ...constraint,
+  onlyDependOnLibsWithTags: [...new Set([...constraint.onlyDependOnLibsWithTags, 'type:testing', 'type:sdk'])],
+}));
 
 const boundaries = (constraints) => [
   'error',

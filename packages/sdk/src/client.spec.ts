@@ -206,3 +206,21 @@ describe('errors', () => {
     await expect(client().wallets.get('w1')).rejects.toMatchObject({ code: 'wallet_not_found', requestId: 'req-1' });
   });
 });
+
+describe('approvals', () => {
+  it('votes with a stamp of the exact approval request the API issued', async () => {
+    const turnkeyRequest = { type: 'ACTIVITY_TYPE_APPROVE_ACTIVITY', timestampMs: '1', organizationId: 'org', parameters: { fingerprint: 'f' } };
+    route = (request) =>
+      request.url === '/v2/turnkey/activity-approval-request'
+        ? { status: 200, body: { activityId: 'a1', action: 'approve', turnkeyRequest, stampPayload: JSON.stringify(turnkeyRequest) } }
+        : { status: 200, body: { activityId: 'a1', status: 'approved' } };
+    const stamped: string[] = [];
+    const stamper = { stamp: async (payload: string) => (stamped.push(payload), { stampHeaderName: 'X-Stamp', stampHeaderValue: 'stamp-of-payload' }) };
+    await client().approvals.voteWith(stamper, 'a1');
+    expect(stamped).toEqual([JSON.stringify(turnkeyRequest)]);
+    expect(seen.map((request) => [request.url, bodyOf(request)])).toEqual([
+      ['/v2/turnkey/activity-approval-request', { activityId: 'a1', action: 'approve' }],
+      ['/v2/turnkey/activities/a1/vote', { action: 'approve', customerApprovalStamp: { stampHeaderName: 'X-Stamp', stampHeaderValue: 'stamp-of-payload' }, turnkeyRequest }],
+    ]);
+  });
+});

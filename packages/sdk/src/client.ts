@@ -1,8 +1,5 @@
 import { ClientCore, type ServiceClientOptions } from './core.js';
-import type { operations } from './generated/openapi.js';
-import { Activity, AddressBook, ApiKeys, Approvals, Deposits, GVaults, MicroVaults, System, Wallets, WebhookFamily, Withdrawals } from './resources.js';
-
-type BodyOf<K extends keyof operations> = operations[K] extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
+import { Activity, AddressBook, ApiKeys, Approvals, type BodyOf, Deposits, GVaults, MicroVaults, System, Wallets, WebhookFamily, Withdrawals } from './resources.js';
 
 /**
  * The API client: one resource group per area, each call typed from the OpenAPI document.

@@ -2,15 +2,14 @@ import { type ClientCore, newIdempotencyKey, withRequestId } from './core.js';
 import type { components, operations } from './generated/openapi.js';
 import { type Page, PageIterator } from './pagination.js';
 
-type Schemas = components['schemas'];
-type Ops = operations;
+/** Every schema of the OpenAPI document, by name. */
+export type Schemas = components['schemas'];
 /** The JSON body an operation takes. */
-type BodyOf<K extends keyof Ops> = Ops[K] extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
+export type BodyOf<K extends keyof operations> = operations[K] extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
 /** Its query parameters, without the cursor (lists page through it themselves). */
-type QueryOf<K extends keyof Ops> = Omit<NonNullable<Ops[K]['parameters']['query']>, 'cursor'>;
+export type QueryOf<K extends keyof operations> = Omit<NonNullable<operations[K]['parameters']['query']>, 'cursor'>;
 /** A write's body with `requestId` optional: one is generated when missing. */
-type Keyed<B> = Omit<B, 'requestId'> & { requestId?: string };
-type ItemOf<P> = P extends { data: (infer T)[] } ? T : never;
+export type Keyed<B> = Omit<B, 'requestId'> & { requestId?: string };
 
 export type Wallet = Schemas['WalletDto'];
 export type Deposit = Schemas['DepositDto'];
@@ -84,7 +83,7 @@ export class Deposits extends Resource {
   async get(walletId: string, depositId: string) {
     return this.core.unwrap(await this.core.api.GET('/v2/wallets/{id}/deposits/{depositId}', { params: { path: { id: walletId, depositId } } }));
   }
-  async lookup(walletId: string, query: NonNullable<Ops['WalletsController_lookupDeposit']['parameters']['query']>) {
+  async lookup(walletId: string, query: NonNullable<operations['WalletsController_lookupDeposit']['parameters']['query']>) {
     return this.core.unwrap(await this.core.api.GET('/v2/wallets/{id}/deposits/lookup', { params: { path: { id: walletId }, query } }));
   }
   /** Sandbox only: a deposit that settles after a delay. */
@@ -133,14 +132,53 @@ export class Withdrawals extends Resource {
   }
 }
 
-/** Customer approvals of payout legs waiting in `pending_customer_approval` (owners and admins). */
+/** Anything that stamps a payload as Turnkey's `ApiKeyStamper` does (`@turnkey/api-key-stamper`). */
+export interface Stamper {
+  stamp(payload: string): Promise<{ stampHeaderName: string; stampHeaderValue: string }>;
+}
+
+/**
+ * Customer approvals (owners and admins manage them): approver keys, the policy, its audit
+ * trail, and the Turnkey-style votes that release a payout leg waiting in
+ * `pending_customer_approval`.
+ */
 export class Approvals extends Resource {
-  async approvePayout(walletId: string, withdrawalId: string, legIndex: number) {
-    return this.core.unwrap(
-      await this.core.api.POST('/v2/wallets/{id}/withdrawals/{withdrawalId}/payouts/{legIndex}/approve', {
-        params: { path: { id: walletId, withdrawalId, legIndex } },
-      }),
-    );
+  /** Registers an approver's compressed P-256 public key. */
+  async createApprover(body: BodyOf<'ApprovalsController_createApprover'>) {
+    return this.core.unwrap(await this.core.api.POST('/v2/approvals/approvers', { body }));
+  }
+  approvers(query: QueryOf<'ApprovalsController_listApprovers'> = {}) {
+    return pages((cursor) => this.core.api.GET('/v2/approvals/approvers', { params: { query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)));
+  }
+  async deleteApprover(approverId: string) {
+    return this.core.unwrap(await this.core.api.DELETE('/v2/approvals/approvers/{approverId}', { params: { path: { approverId } } }));
+  }
+  async policy() {
+    return this.core.unwrap(await this.core.api.GET('/v2/approvals/policy'));
+  }
+  async setPolicy(body: BodyOf<'ApprovalsController_putPolicy'>) {
+    return this.core.unwrap(await this.core.api.PUT('/v2/approvals/policy', { body }));
+  }
+  /** Changes to approvers and the policy, newest first. */
+  audit(query: QueryOf<'ApprovalsController_listAudit'> = {}) {
+    return pages((cursor) => this.core.api.GET('/v2/approvals/audit', { params: { query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)));
+  }
+  /** Activities waiting for approvers' votes. */
+  async pendingActivities() {
+    return this.core.unwrap(await this.core.api.GET('/v2/turnkey/activities/pending'));
+  }
+  /** The request an approver stamps to approve or reject an activity. */
+  async approvalRequest(body: BodyOf<'TurnkeyController_approvalRequest'>) {
+    return this.core.unwrap(await this.core.api.POST('/v2/turnkey/activity-approval-request', { body }));
+  }
+  async vote(activityId: string, body: BodyOf<'TurnkeyController_vote'>) {
+    return this.core.unwrap(await this.core.api.POST('/v2/turnkey/activities/{activityId}/vote', { params: { path: { activityId } }, body }));
+  }
+  /** Asks for the approval request, stamps it with `stamper` and votes `action` with it. */
+  async voteWith(stamper: Stamper, activityId: string, action: 'approve' | 'reject' = 'approve') {
+    const request = await this.approvalRequest({ activityId, action });
+    const stamp = await stamper.stamp(request.stampPayload);
+    return this.vote(activityId, { action, customerApprovalStamp: stamp, turnkeyRequest: request.turnkeyRequest });
   }
 }
 
@@ -270,4 +308,3 @@ export class System extends Resource {
   }
 }
 
-export type { ItemOf };

@@ -2,8 +2,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { components } from './generated/openapi.js';
 
 type Schemas = components['schemas'];
-type Timestamp = string;
-type UsdAmount = string;
+/** ISO 8601 UTC with milliseconds. */
+export type Timestamp = string;
+/** USD as a string with six decimals. */
+export type UsdAmount = string;
 
 /** The resource each portfolio wallet event carries beside `event`, `observedAt` and `walletId`. */
 export interface PortfolioWalletEventResources {
