@@ -16,14 +16,24 @@ export interface NewEvent<T extends DomainEventType> {
  * as its `traceparent` header. Returns the event id, which is also its `Nats-Msg-Id` (each webhook delivery of it has an id of its own).
  */
 export async function enqueueEvent<T extends DomainEventType>(tx: SqlExecutor, event: NewEvent<T>): Promise<string> {
-  const id = randomUUID();
-  await tx.$executeRawUnsafe(
-    'INSERT INTO outbox_events (id, type, org_id, payload, trace_context) VALUES ($1::uuid, $2, $3, $4::jsonb, $5)',
-    id,
-    event.type,
-    event.orgId,
-    JSON.stringify(event.payload),
-    currentTraceparent() ?? null,
-  );
+  const values: unknown[] = [];
+  const { sql, id } = outboxInsert((value, cast) => `$${values.push(value)}${cast}`, event);
+  await tx.$executeRawUnsafe(sql, ...values);
   return id;
+}
+
+/** Adds `value` as a parameter of the statement being built and returns its placeholder with `cast` (`$3::uuid`). */
+export type BindParameter = (value: unknown, cast: string) => string;
+
+/**
+ * {@link enqueueEvent}'s INSERT as SQL text whose values go through `bind`, for a caller that
+ * writes the event together with its other changes in one statement (one round trip); the id is
+ * the event's.
+ */
+export function outboxInsert<T extends DomainEventType>(bind: BindParameter, event: NewEvent<T>): { sql: string; id: string } {
+  const id = randomUUID();
+  const sql =
+    'INSERT INTO outbox_events (id, type, org_id, payload, trace_context) VALUES ' +
+    `(${bind(id, '::uuid')}, ${bind(event.type, '')}, ${bind(event.orgId, '')}, ${bind(JSON.stringify(event.payload), '::jsonb')}, ${bind(currentTraceparent() ?? null, '::text')})`;
+  return { sql, id };
 }

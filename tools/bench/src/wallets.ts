@@ -213,7 +213,7 @@ async function setUp(clients: number, cleanups: (() => Promise<void>)[]): Promis
   const system = await startTestSystem({
     services: ['wallet', 'gvault', 'activity'],
     gateways: 1,
-    gatewayEnv: { RATE_LIMIT_READ_PER_MINUTE: '1000000', RATE_LIMIT_WRITE_PER_MINUTE: '1000000' },
+    gatewayEnv: { RATE_LIMIT_READ_PER_MINUTE: '1000000', RATE_LIMIT_WRITE_PER_MINUTE: '1000000', ...profilerEnv('gateway') },
     serviceEnv: {
       wallet: { WALLET_DEPOSIT_SETTLEMENT_MS: '50', WALLET_REBALANCE_PROCESSING_MS: '100', WALLET_WORKER_POLL_MS: '50', ...profilerEnv('wallet') },
     },
@@ -256,18 +256,27 @@ async function setUp(clients: number, cleanups: (() => Promise<void>)[]): Promis
   };
 }
 
+/** The wallet service and the gateway, when this measurement is profiled. */
+function profiledOf(setup: Setup, profile: string | undefined): [string, number][] {
+  if (!profile) return [];
+  return (['wallet', 'gateway'] as const).flatMap((name) => {
+    const pid = setup.processes[name];
+    return pid === undefined ? [] : [[name, pid] as [string, number]];
+  });
+}
+
 async function measureRead(setup: Setup, path: string, durationS: number, profile: string | undefined): Promise<RouteResult> {
   const url = `${setup.base}${path}`;
   const checked = await fetch(url, { headers: setup.headers });
   if (checked.status !== 200) throw new Error(`GET ${path} answered ${checked.status}: ${await checked.text()}`);
   await checked.arrayBuffer();
   await runLoad({ url, headers: setup.headers, connections: READ_CONNECTIONS, durationS: 1 });
-  const walletPid = setup.processes['wallet'];
-  if (profile && walletPid) startProfile(walletPid);
+  const profiled = profiledOf(setup, profile);
+  for (const [, pid] of profiled) startProfile(pid);
   const before = cpuOf(setup.processes);
   const result = await runLoad({ url, headers: setup.headers, connections: READ_CONNECTIONS, durationS });
   const after = cpuOf(setup.processes);
-  if (profile && walletPid) await collectProfile('wallet', walletPid, profile);
+  for (const [name, pid] of profiled) await collectProfile(name, pid, profile ?? '');
   if (failuresOf(result) > 0) throw new Error(`GET ${path} had ${failuresOf(result)} failed requests`);
   const requests = result['2xx'];
   return {
@@ -295,14 +304,14 @@ async function measureWrite(setup: Setup, key: WriteKey, clients: number, durati
             body: JSON.stringify({ requestId: randomUUID(), destinationChain: 'solana_devnet', destinationAddress: SOLANA, amountUsd: '1' }),
           });
   await closedLoop(clients, 1, send);
-  const walletPid = setup.processes['wallet'];
-  if (profile && walletPid) startProfile(walletPid);
+  const profiled = profiledOf(setup, profile);
+  for (const [, pid] of profiled) startProfile(pid);
   const from = new Date();
   const before = cpuOf(setup.processes);
   const writes = await closedLoop(clients, durationS, send);
   const after = cpuOf(setup.processes);
   const to = new Date();
-  if (profile && walletPid) await collectProfile('wallet', walletPid, profile);
+  for (const [name, pid] of profiled) await collectProfile(name, pid, profile ?? '');
   const at = (share: number) => round(writes.latencies[Math.min(writes.latencies.length - 1, Math.floor(share * writes.latencies.length))] ?? 0);
   return {
     requestsPerSecond: round(writes.count / ((to.getTime() - from.getTime()) / 1000), 0),

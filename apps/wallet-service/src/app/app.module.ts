@@ -16,6 +16,7 @@ import { WORK_WAKER } from './injection.js';
 import { RebalancesMsController } from './rebalances/rebalances-ms.controller.js';
 import { RebalancesService } from './rebalances/rebalances.service.js';
 import { PrismaService } from './repositories/prisma.service.js';
+import { WalletSql } from './repositories/wallet-sql.js';
 import { SandboxMsController } from './sandbox/sandbox-ms.controller.js';
 import { SandboxService } from './sandbox/sandbox.service.js';
 import { WalletsMsController } from './wallets/wallets-ms.controller.js';
@@ -48,6 +49,7 @@ export class AppModule {
       ],
       providers: [
         WalletEnvironment,
+        WalletSql,
         catalogueProvider,
         WalletsService,
         DepositsService,

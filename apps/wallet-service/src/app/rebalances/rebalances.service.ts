@@ -7,11 +7,11 @@ import { Ledger } from '../domain/ledger.js';
 import { allocationResponse } from '../domain/rebalance-view.js';
 import { positionsView, valuePositions } from '../domain/wallet-view.js';
 import { WalletFeature } from '../environment/wallet-feature.js';
-import { inTransaction } from '../repositories/db.js';
-import { claimRequestId, rememberResponse } from '../repositories/idempotency-keys.repository.js';
+import { addResponse, lockWalletAndClaim } from '../repositories/idempotency-keys.repository.js';
 import { openLedger } from '../repositories/positions.repository.js';
-import { createRebalance } from '../repositories/rebalances.repository.js';
-import { findWallet, lockWallet } from '../repositories/wallets.repository.js';
+import { addRebalance } from '../repositories/rebalances.repository.js';
+import { findWallet } from '../repositories/wallets.repository.js';
+import { Writes } from '../repositories/writes.js';
 
 const ALLOCATING_ROLES = new Set(['owner', 'admin']);
 
@@ -24,19 +24,21 @@ export class RebalancesService extends WalletFeature {
     const moves = parseInstructions(input.allocations, this.env);
     const now = new Date();
     const key = { orgId: ctx.orgId, operation: 'wallet.allocate' as const, requestId: input.requestId };
-    const result = await inTransaction(this.prisma, async (tx) => {
-      const wallet = await lockWallet(tx, ctx.orgId, input.walletId);
-      const claim = await claimRequestId(tx, {
+    // Plain pg, four round trips: the key claimed and the wallet locked, its positions, every write, the commit.
+    const result = await this.sql.$transaction(async (tx) => {
+      const { wallet, claim } = await lockWalletAndClaim(tx, input.walletId, {
         ...key,
-        fingerprint: fingerprint({ walletId: wallet.id, allocations: instructionsView(moves) }),
-        resourceId: wallet.id,
+        fingerprint: fingerprint({ walletId: input.walletId.toLowerCase(), allocations: instructionsView(moves) }),
+        resourceId: input.walletId,
       });
       if (!claim.fresh) return { response: claim.response as AllocationResponseDto, created: false };
       const ledger = await openLedger(tx, wallet.id, this.env, now);
       checkAllocatable(wallet, ledger, moves);
-      const row = await createRebalance(tx, { wallet, ledger, moves, requestId: input.requestId, now });
-      const response = allocationResponse(row);
-      await rememberResponse(tx, key, response);
+      // The workflow, the held positions, its event and the remembered answer: one statement.
+      const writes = new Writes();
+      const response = allocationResponse(addRebalance(writes, { wallet, ledger, moves, requestId: input.requestId, now }));
+      addResponse(writes, key, response);
+      await writes.run(tx);
       return { response, created: true };
     });
     if (result.created) {

@@ -1,6 +1,7 @@
 import type { EventPayloadOf, PortfolioWalletEventPayload, PortfolioWalletEventType, PortfolioWalletResources } from '@service/contracts';
-import { enqueueEvent } from '@service/events';
+import { enqueueEvent, type NewEvent, outboxInsert } from '@service/events';
 import type { Tx } from './db.js';
+import type { Writes } from './writes.js';
 
 export interface EventScope {
   readonly orgId: string;
@@ -13,7 +14,18 @@ export interface EventScope {
  * shape `{event, observedAt, walletId, <resource>}`.
  */
 export function emitWalletEvent<T extends PortfolioWalletEventType>(tx: Tx, scope: EventScope, type: T, resource: PortfolioWalletResources[T]): Promise<string> {
+  return enqueueEvent(tx, walletEvent(scope, type, resource));
+}
+
+/** {@link emitWalletEvent} as one of the statement's `writes`. */
+export function addWalletEvent<T extends PortfolioWalletEventType>(writes: Writes, scope: EventScope, type: T, resource: PortfolioWalletResources[T]): string {
+  const { sql, id } = outboxInsert(writes.bind, walletEvent(scope, type, resource));
+  writes.add(sql);
+  return id;
+}
+
+function walletEvent<T extends PortfolioWalletEventType>(scope: EventScope, type: T, resource: PortfolioWalletResources[T]): NewEvent<T> {
   const payload: PortfolioWalletEventPayload<T> = { event: type, observedAt: scope.observedAt.toISOString(), walletId: scope.walletId, ...resource };
   // The same type as EventPayloadOf<T> for every T here; TypeScript cannot relate the two for an open T.
-  return enqueueEvent(tx, { type, orgId: scope.orgId, payload: payload as unknown as EventPayloadOf<T> });
+  return { type, orgId: scope.orgId, payload: payload as unknown as EventPayloadOf<T> };
 }

@@ -1,6 +1,11 @@
 import { ServiceError } from '@service/errors';
+import type { SqlExecutor } from '@service/events';
+import type { Wallet } from '../../generated/prisma/client.js';
+import { walletNotFound } from '../domain/errors.js';
 import type { KeyClaim, Operation } from '../domain/idempotency.js';
 import type { Tx } from './db.js';
+import { WALLET_COLUMNS } from './wallets.repository.js';
+import type { Writes } from './writes.js';
 
 /**
  * Claims `requestId` for this organization and operation inside the caller's transaction. A
@@ -8,18 +13,53 @@ import type { Tx } from './db.js';
  * rolls back (then claims the key itself), so one request id makes one resource. The same id
  * with another payload is `request_id_conflict`.
  */
-export async function claimRequestId(
-  tx: Tx,
-  key: { orgId: string; operation: Operation; requestId: string; fingerprint: string; resourceId: string },
-): Promise<KeyClaim> {
-  const inserted = await tx.$executeRaw`
-    INSERT INTO idempotency_keys (org_id, operation, request_id, fingerprint, resource_id)
-    VALUES (${key.orgId}, ${key.operation}, ${key.requestId}::uuid, ${key.fingerprint}, ${key.resourceId}::uuid)
-    ON CONFLICT DO NOTHING`;
-  if (inserted === 1) return { fresh: true };
-  const existing = await tx.idempotencyKey.findUniqueOrThrow({
-    where: { orgId_operation_requestId: { orgId: key.orgId, operation: key.operation, requestId: key.requestId } },
-  });
+export async function claimRequestId(tx: SqlExecutor, key: ClaimedKey): Promise<KeyClaim> {
+  const inserted = await tx.$executeRawUnsafe(
+    `INSERT INTO idempotency_keys (org_id, operation, request_id, fingerprint, resource_id)
+     VALUES ($1, $2, $3::uuid, $4, $5::uuid) ON CONFLICT DO NOTHING`,
+    key.orgId,
+    key.operation,
+    key.requestId,
+    key.fingerprint,
+    key.resourceId,
+  );
+  return inserted === 1 ? { fresh: true } : existingClaim(tx, key);
+}
+
+type ClaimedKey = { orgId: string; operation: Operation; requestId: string; fingerprint: string; resourceId: string };
+
+/**
+ * {@link lockWallet} and {@link claimRequestId} in one statement: one round trip fewer while the
+ * wallet is locked. The key is claimed first (a concurrent duplicate waits on it, as above), then
+ * the wallet row is locked; a wallet that is not there throws, and the rollback frees the key.
+ */
+export async function lockWalletAndClaim(tx: SqlExecutor, walletId: string, key: ClaimedKey): Promise<{ wallet: Wallet; claim: KeyClaim }> {
+  const [row] = await tx.$queryRawUnsafe<(Wallet & { fresh: boolean })[]>(
+    `WITH claim AS (
+       INSERT INTO idempotency_keys (org_id, operation, request_id, fingerprint, resource_id)
+       VALUES ($1, $2, $3::uuid, $4, $5::uuid) ON CONFLICT DO NOTHING RETURNING 1)
+     SELECT ${WALLET_COLUMNS}, EXISTS (SELECT 1 FROM claim) AS fresh FROM wallets w WHERE w.id = $6::uuid AND w.org_id = $1 FOR UPDATE OF w`,
+    key.orgId,
+    key.operation,
+    key.requestId,
+    key.fingerprint,
+    key.resourceId,
+    walletId,
+  );
+  if (!row) throw walletNotFound(walletId);
+  const { fresh, ...wallet } = row;
+  return { wallet, claim: fresh ? { fresh: true } : await existingClaim(tx, key) };
+}
+
+/** The key another request claimed: its resource and answer, or `request_id_conflict` for another payload. */
+async function existingClaim(tx: SqlExecutor, key: ClaimedKey): Promise<KeyClaim> {
+  const [existing] = await tx.$queryRawUnsafe<{ fingerprint: string; resourceId: string; response: unknown }[]>(
+    `SELECT fingerprint, resource_id::text AS "resourceId", response FROM idempotency_keys WHERE org_id = $1 AND operation = $2 AND request_id = $3::uuid`,
+    key.orgId,
+    key.operation,
+    key.requestId,
+  );
+  if (!existing) throw new Error(`idempotency key ${key.requestId} neither inserted nor found`);
   if (existing.fingerprint !== key.fingerprint) {
     throw new ServiceError('request_id_conflict', `requestId ${key.requestId} was already used with a different request.`);
   }
@@ -32,4 +72,13 @@ export async function rememberResponse(tx: Tx, key: { orgId: string; operation: 
     where: { orgId_operation_requestId: key },
     data: { response: response as never },
   });
+}
+
+/** {@link rememberResponse} as part of the statement's `writes`. */
+export function addResponse(writes: Writes, key: { orgId: string; operation: Operation; requestId: string }, response: object): void {
+  const { bind } = writes;
+  writes.add(
+    `UPDATE idempotency_keys SET response = ${bind(JSON.stringify(response), '::jsonb')}
+      WHERE org_id = ${bind(key.orgId, '::text')} AND operation = ${bind(key.operation, '::text')} AND request_id = ${bind(key.requestId, '::uuid')}`,
+  );
 }

@@ -1,31 +1,47 @@
+import type { SqlExecutor } from '@service/events';
 import { formatUsd } from '@service/money';
 import type { Valuation } from '../domain/chains.js';
 import { Ledger } from '../domain/ledger.js';
 import type { Tx } from './db.js';
-import { emitWalletEvent } from './events.repository.js';
+import { addWalletEvent, emitWalletEvent } from './events.repository.js';
+import { Writes } from './writes.js';
 
 /** The wallet's positions, valued at `now`; the caller holds the wallet's row lock. */
-export async function openLedger(tx: Tx, walletId: string, valuation: Valuation, now: Date): Promise<Ledger> {
-  const rows = await tx.position.findMany({ where: { walletId } });
-  return Ledger.settled(walletId, rows, valuation, now);
+export async function openLedger(tx: SqlExecutor, walletId: string, valuation: Valuation, now: Date): Promise<Ledger> {
+  const rows = await tx.$queryRawUnsafe<{ positionId: string; kind: string; amount: string; reserved: string; earned: string; accruedAt: Date }[]>(
+    `SELECT position_id AS "positionId", kind, amount::text AS amount, reserved::text AS reserved, earned::text AS earned, accrued_at AS "accruedAt"
+       FROM positions WHERE wallet_id = $1::uuid`,
+    walletId,
+  );
+  const positions = rows.map((row) => ({ ...row, amount: BigInt(row.amount), reserved: BigInt(row.reserved), earned: BigInt(row.earned) }));
+  return Ledger.settled(walletId, positions, valuation, now);
 }
 
-/** Writes every changed position back; `position.updated` events for them when `announce`. */
-export async function saveLedger(tx: Tx, ledger: Ledger, scope: { orgId: string; observedAt: Date }, announce: boolean): Promise<void> {
+/** Writes every changed position back; `position.updated` events for them when `announce`. One round trip. */
+export async function saveLedger(tx: SqlExecutor, ledger: Ledger, scope: { orgId: string; observedAt: Date }, announce: boolean): Promise<void> {
+  const writes = new Writes();
+  addLedger(writes, ledger, scope, announce);
+  await writes.run(tx);
+}
+
+/** {@link saveLedger} as part of the statement's `writes`: all changed positions in one upsert. */
+export function addLedger(writes: Writes, ledger: Ledger, scope: { orgId: string; observedAt: Date }, announce: boolean): void {
   const { walletId } = ledger;
-  for (const row of ledger.changed()) {
-    const { positionId } = row;
-    const data = { kind: row.kind, amount: row.amount, reserved: row.reserved, earned: row.earned, accruedAt: row.accruedAt };
-    await tx.position.upsert({
-      where: { walletId_positionId: { walletId, positionId } },
-      create: { walletId, positionId, ...data },
-      update: data,
-    });
+  const { bind } = writes;
+  const rows = ledger.changed().map((row) => {
     if (announce) {
-      await emitWalletEvent(tx, { ...scope, walletId }, 'portfolio_wallet.position.updated', {
-        position: { id: positionId, kind: row.kind, amountUsd: formatUsd(row.amount) },
+      addWalletEvent(writes, { ...scope, walletId }, 'portfolio_wallet.position.updated', {
+        position: { id: row.positionId, kind: row.kind, amountUsd: formatUsd(row.amount) },
       });
     }
+    return `(${bind(walletId, '::uuid')}, ${bind(row.positionId, '::text')}, ${bind(row.kind, '::text')}, ${bind(row.amount.toString(), '::bigint')}, ${bind(row.reserved.toString(), '::bigint')}, ${bind(row.earned.toString(), '::bigint')}, ${bind(row.accruedAt.toISOString(), '::timestamptz')})`;
+  });
+  if (rows.length > 0) {
+    writes.add(
+      `INSERT INTO positions (wallet_id, position_id, kind, amount, reserved, earned, accrued_at) VALUES ${rows.join(', ')}
+       ON CONFLICT (wallet_id, position_id) DO UPDATE
+         SET kind = EXCLUDED.kind, amount = EXCLUDED.amount, reserved = EXCLUDED.reserved, earned = EXCLUDED.earned, accrued_at = EXCLUDED.accrued_at`,
+    );
   }
   ledger.saved();
 }
@@ -33,4 +49,9 @@ export async function saveLedger(tx: Tx, ledger: Ledger, scope: { orgId: string;
 /** `portfolio_wallet.balance.updated` with the wallet's totals after the change. */
 export async function announceBalance(tx: Tx, ledger: Ledger, scope: { orgId: string; observedAt: Date }): Promise<void> {
   await emitWalletEvent(tx, { ...scope, walletId: ledger.walletId }, 'portfolio_wallet.balance.updated', { balance: ledger.balance() });
+}
+
+/** {@link announceBalance} as part of the statement's `writes`. */
+export function addBalanceEvent(writes: Writes, ledger: Ledger, scope: { orgId: string; observedAt: Date }): void {
+  addWalletEvent(writes, { ...scope, walletId: ledger.walletId }, 'portfolio_wallet.balance.updated', { balance: ledger.balance() });
 }

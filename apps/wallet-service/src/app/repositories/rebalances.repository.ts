@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import type { SqlExecutor } from '@service/events';
 import type { Rebalance } from '../../generated/prisma/client.js';
+import type { Tx } from './db.js';
 import { instructionsView, type Move, reserveOutflows } from '../domain/instructions.js';
 import type { Ledger } from '../domain/ledger.js';
 import { rebalanceObject, type RebalanceStatus } from '../domain/rebalance-view.js';
-import type { Tx } from './db.js';
-import { emitWalletEvent } from './events.repository.js';
-import { saveLedger } from './positions.repository.js';
+import { addWalletEvent } from './events.repository.js';
+import { addLedger } from './positions.repository.js';
+import { Writes } from './writes.js';
 
-export async function announceRebalance(tx: Tx, row: Rebalance, observedAt: Date): Promise<void> {
-  await emitWalletEvent(tx, { orgId: row.orgId, walletId: row.walletId, observedAt }, 'portfolio_wallet.rebalance.status_changed', {
+function addRebalanceEvent(writes: Writes, row: Rebalance, observedAt: Date): void {
+  addWalletEvent(writes, { orgId: row.orgId, walletId: row.walletId, observedAt }, 'portfolio_wallet.rebalance.status_changed', {
     rebalance: rebalanceObject(row),
   });
 }
@@ -17,40 +19,71 @@ export async function announceRebalance(tx: Tx, row: Rebalance, observedAt: Date
  * Creates a workflow in `created`, holding what each source gives up (as much as it has free now;
  * a plan's buys may be funded by its own sells), and announces it.
  */
-export async function createRebalance(
-  tx: Tx,
-  input: { wallet: { id: string; orgId: string }; ledger: Ledger; moves: Move[]; requestId?: string; now: Date },
-): Promise<Rebalance> {
-  const { wallet, ledger, moves, now } = input;
-  const reservations = reserveOutflows(ledger, moves);
-  const row = await tx.rebalance.create({
-    data: {
-      id: randomUUID(),
-      walletId: wallet.id,
-      orgId: wallet.orgId,
-      requestId: input.requestId ?? randomUUID(),
-      status: 'created',
-      allocations: instructionsView(moves) as never,
-      reservations,
-      nextRunAt: now,
-      createdAt: now,
-    },
-  });
-  await saveLedger(tx, ledger, { orgId: wallet.orgId, observedAt: now }, false);
-  await announceRebalance(tx, row, now);
+export async function createRebalance(tx: SqlExecutor, input: NewRebalance): Promise<Rebalance> {
+  const writes = new Writes();
+  const row = addRebalance(writes, input);
+  await writes.run(tx);
   return row;
 }
 
-export function getRebalance(tx: Tx, rebalanceId: string): Promise<Rebalance> {
-  return tx.rebalance.findUniqueOrThrow({ where: { id: rebalanceId } });
+type NewRebalance = { wallet: { id: string; orgId: string }; ledger: Ledger; moves: Move[]; requestId?: string; now: Date };
+
+/**
+ * {@link createRebalance} as part of the statement's `writes` (the row, the held positions and the
+ * event in one round trip); the row is known before it is written, so it is returned at once.
+ */
+export function addRebalance(writes: Writes, input: NewRebalance): Rebalance {
+  const { wallet, ledger, moves, now } = input;
+  const row: Rebalance = {
+    id: randomUUID(),
+    walletId: wallet.id,
+    orgId: wallet.orgId,
+    requestId: input.requestId ?? randomUUID(),
+    status: 'created',
+    allocations: instructionsView(moves) as never,
+    reservations: reserveOutflows(ledger, moves),
+    nextRunAt: now,
+    createdAt: now,
+    completedAt: null,
+  };
+  const { bind } = writes;
+  writes.add(
+    `INSERT INTO rebalances (id, wallet_id, org_id, request_id, status, allocations, reservations, next_run_at, created_at)
+     VALUES (${bind(row.id, '::uuid')}, ${bind(row.walletId, '::uuid')}, ${bind(row.orgId, '::text')}, ${bind(row.requestId, '::uuid')}, ${bind(row.status, '::text')},
+             ${bind(JSON.stringify(row.allocations), '::jsonb')}, ${bind(JSON.stringify(row.reservations), '::jsonb')}, ${bind(now.toISOString(), '::timestamptz')}, ${bind(now.toISOString(), '::timestamptz')})`,
+  );
+  addLedger(writes, ledger, { orgId: wallet.orgId, observedAt: now }, false);
+  addRebalanceEvent(writes, row, now);
+  return row;
 }
 
-export function startProcessing(tx: Tx, rebalanceId: string, nextRunAt: Date): Promise<Rebalance> {
-  return tx.rebalance.update({ where: { id: rebalanceId }, data: { status: 'processing', nextRunAt } });
+export async function getRebalance(tx: SqlExecutor, rebalanceId: string): Promise<Rebalance> {
+  const [row] = await tx.$queryRawUnsafe<Rebalance[]>(
+    `SELECT id::text AS id, wallet_id::text AS "walletId", org_id AS "orgId", request_id::text AS "requestId", status, allocations, reservations,
+            next_run_at AS "nextRunAt", created_at AS "createdAt", completed_at AS "completedAt"
+       FROM rebalances WHERE id = $1::uuid`,
+    rebalanceId,
+  );
+  if (!row) throw new Error(`rebalance ${rebalanceId} not found`);
+  return row;
 }
 
-export function finishRebalance(tx: Tx, rebalanceId: string, status: RebalanceStatus, now: Date): Promise<Rebalance> {
-  return tx.rebalance.update({ where: { id: rebalanceId }, data: { status, completedAt: now } });
+/** The workflow moves to `processing`, to run again at `nextRunAt`; announced. Part of the statement's `writes`. */
+export function addStartProcessing(writes: Writes, row: Rebalance, nextRunAt: Date, now: Date): Rebalance {
+  const next: Rebalance = { ...row, status: 'processing', nextRunAt };
+  const { bind } = writes;
+  writes.add(`UPDATE rebalances SET status = 'processing', next_run_at = ${bind(nextRunAt.toISOString(), '::timestamptz')} WHERE id = ${bind(row.id, '::uuid')}`);
+  addRebalanceEvent(writes, next, now);
+  return next;
+}
+
+/** The workflow ends in `status`; announced. Part of the statement's `writes`. */
+export function addFinish(writes: Writes, row: Rebalance, status: RebalanceStatus, now: Date): Rebalance {
+  const done: Rebalance = { ...row, status, completedAt: now };
+  const { bind } = writes;
+  writes.add(`UPDATE rebalances SET status = ${bind(status, '::text')}, completed_at = ${bind(now.toISOString(), '::timestamptz')} WHERE id = ${bind(row.id, '::uuid')}`);
+  addRebalanceEvent(writes, done, now);
+  return done;
 }
 
 /** Workflows due to take their next step, oldest first. */

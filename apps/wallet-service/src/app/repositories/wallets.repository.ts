@@ -1,21 +1,48 @@
 import type { WalletStatus } from '@service/contracts';
 import type { KeysetPage } from '@service/pagination';
-import type { Wallet } from '../../generated/prisma/client.js';
+import type { SqlExecutor } from '@service/events';
+import type { Position, Wallet } from '../../generated/prisma/client.js';
 import { walletNotFound } from '../domain/errors.js';
 import type { ListWhere } from '../domain/list-filters.js';
 import { type Strategy, strategyView } from '../domain/strategy.js';
 import { activityStatus, followsActivity } from '../domain/wallet-status.js';
 import type { Tx } from './db.js';
-import { emitWalletEvent } from './events.repository.js';
+import { addWalletEvent, emitWalletEvent } from './events.repository.js';
+import { Writes } from './writes.js';
 
 /**
  * Locks the organization's wallet row for the rest of the transaction: every change to a wallet's
- * positions, deposits or rebalances happens under this lock, so they apply one at a time.
+ * positions, deposits or rebalances happens under this lock, so they apply one at a time. One
+ * round trip: the locked row itself (a second SELECT cost a round trip under the lock).
  */
-export async function lockWallet(tx: Tx, orgId: string, walletId: string): Promise<Wallet> {
-  const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM wallets WHERE id = ${walletId}::uuid AND org_id = ${orgId} FOR UPDATE`;
-  if (locked.length === 0) throw walletNotFound(walletId);
-  return tx.wallet.findUniqueOrThrow({ where: { id: walletId } });
+export async function lockWallet(tx: SqlExecutor, orgId: string, walletId: string): Promise<Wallet> {
+  const [locked] = await tx.$queryRawUnsafe<Wallet[]>(`SELECT ${WALLET_COLUMNS} FROM wallets w WHERE w.id = $1::uuid AND w.org_id = $2 FOR UPDATE`, walletId, orgId);
+  if (!locked) throw walletNotFound(walletId);
+  return locked;
+}
+
+/** The wallets table's columns under their model names, for raw statements. */
+export const WALLET_COLUMNS = `w.id::text AS id, w.org_id AS "orgId", w.label, w.status, w.failure_reason AS "failureReason",
+  w.auto_rebalance AS "autoRebalance", w.strategy, w.deposit_addresses AS "depositAddresses", w.created_at AS "createdAt", w.updated_at AS "updatedAt"`;
+
+type WalletWithPositions = Wallet & { positions: Position[] };
+/** A wallet joined with one of its positions (all null without any); amounts as text, which every driver returns alike. */
+type WalletPositionRow = Wallet & { positionId: string | null; kind: string | null; amount: string | null; reserved: string | null; earned: string | null; accruedAt: Date | null };
+
+/** Wallets from rows of a wallet LEFT JOIN positions, in the rows' order of first appearance. */
+function withPositions(rows: WalletPositionRow[]): WalletWithPositions[] {
+  const wallets = new Map<string, WalletWithPositions>();
+  for (const { positionId, kind, amount, reserved, earned, accruedAt, ...wallet } of rows) {
+    let found = wallets.get(wallet.id);
+    if (!found) {
+      found = { ...wallet, positions: [] };
+      wallets.set(wallet.id, found);
+    }
+    if (positionId !== null && kind !== null && amount !== null && reserved !== null && earned !== null && accruedAt !== null) {
+      found.positions.push({ walletId: wallet.id, positionId, kind, amount: BigInt(amount), reserved: BigInt(reserved), earned: BigInt(earned), accruedAt });
+    }
+  }
+  return [...wallets.values()];
 }
 
 /** One creation per organization at a time (until the transaction ends), so the limit holds under concurrent requests. */
@@ -34,9 +61,20 @@ export async function insertWallet(
   await tx.wallet.create({ data: { ...wallet, status: 'creating', depositAddresses: {} } });
 }
 
-/** The organization's wallet with its positions; `wallet_not_found` otherwise. */
-export async function findWallet(db: Tx, orgId: string, walletId: string) {
-  const row = await db.wallet.findFirst({ where: { id: walletId, orgId }, include: { positions: true } });
+/**
+ * The organization's wallet with its positions; `wallet_not_found` otherwise. One statement
+ * instead of Prisma's two (the wallet, then its positions): GET wallet is the most called route.
+ */
+export async function findWallet(db: SqlExecutor, orgId: string, walletId: string): Promise<WalletWithPositions> {
+  const rows = await db.$queryRawUnsafe<WalletPositionRow[]>(
+    `SELECT ${WALLET_COLUMNS}, p.position_id AS "positionId", p.kind, p.amount::text AS amount, p.reserved::text AS reserved,
+            p.earned::text AS earned, p.accrued_at AS "accruedAt"
+       FROM wallets w LEFT JOIN positions p ON p.wallet_id = w.id
+      WHERE w.id = $1::uuid AND w.org_id = $2`,
+    walletId,
+    orgId,
+  );
+  const [row] = withPositions(rows);
   if (!row) throw walletNotFound(walletId);
   return row;
 }
@@ -47,9 +85,28 @@ export async function requireWallet(db: Tx, orgId: string, walletId: string): Pr
   if (found === 0) throw walletNotFound(walletId);
 }
 
-/** A page of the organization's wallets with their positions, in the page's order, matching `filters`. */
-export function listWallets(db: Tx, orgId: string, filters: ListWhere, page: KeysetPage) {
-  return db.wallet.findMany({ ...page.findArgs({ orgId, ...filters }), include: { positions: true } });
+/**
+ * A page of the organization's wallets with their positions, in the page's order, matching
+ * `filters`: one statement (Prisma read the page, then its positions).
+ */
+export async function listWallets(db: SqlExecutor, orgId: string, filters: ListWhere, page: KeysetPage): Promise<WalletWithPositions[]> {
+  const values: unknown[] = [];
+  const bind = (value: unknown, cast: string) => `$${values.push(value)}${cast}`;
+  const conditions = [`org_id = ${bind(orgId, '::text')}`];
+  if (filters.status) conditions.push(`status = ANY(${bind(filters.status.in, '::text[]')})`);
+  if (filters.createdAt) conditions.push(`created_at >= ${bind(filters.createdAt.gte.toISOString(), '::timestamptz')}`);
+  const after = page.sqlAfter(bind, ['created_at', 'id']);
+  if (after) conditions.push(after);
+  const direction = page.order === 'asc' ? 'ASC' : 'DESC';
+  const rows = await db.$queryRawUnsafe<WalletPositionRow[]>(
+    `WITH page AS (SELECT * FROM wallets WHERE ${conditions.join(' AND ')} ORDER BY created_at ${direction}, id ${direction} LIMIT ${bind(page.take, '::int')})
+     SELECT ${WALLET_COLUMNS}, p.position_id AS "positionId", p.kind, p.amount::text AS amount, p.reserved::text AS reserved,
+            p.earned::text AS earned, p.accrued_at AS "accruedAt"
+       FROM page w LEFT JOIN positions p ON p.wallet_id = w.id
+      ORDER BY w.created_at ${direction}, w.id ${direction}`,
+    ...values,
+  );
+  return withPositions(rows);
 }
 
 export async function updateLabel(db: Tx, orgId: string, walletId: string, label: string | null): Promise<void> {
@@ -74,22 +131,27 @@ export function findCreatingWallets(db: Tx, take: number): Promise<{ id: string;
   return db.wallet.findMany({ where: { status: 'creating' }, select: { id: true, orgId: true }, take });
 }
 
-/** Moves a wallet to a new status and announces it; the same status again is no change and no event. */
-export async function setWalletStatus(tx: Tx, wallet: Wallet, status: WalletStatus, now: Date, extra: { depositAddresses?: Record<string, string> } = {}): Promise<void> {
+/** Moves a wallet to a new status and announces it; the same status again is no change and no event. One round trip. */
+export async function setWalletStatus(tx: SqlExecutor, wallet: Wallet, status: WalletStatus, now: Date, extra: { depositAddresses?: Record<string, string> } = {}): Promise<void> {
   if (wallet.status === status) return;
-  await tx.wallet.update({ where: { id: wallet.id }, data: { status, updatedAt: now, ...extra } });
+  const writes = new Writes();
+  const { bind } = writes;
+  const addresses = extra.depositAddresses === undefined ? '' : `, deposit_addresses = ${bind(JSON.stringify(extra.depositAddresses), '::jsonb')}`;
+  writes.add(`UPDATE wallets SET status = ${bind(status, '::text')}, updated_at = ${bind(now.toISOString(), '::timestamptz')}${addresses} WHERE id = ${bind(wallet.id, '::uuid')}`);
   wallet.status = status;
-  await emitWalletEvent(tx, { orgId: wallet.orgId, walletId: wallet.id, observedAt: now }, 'portfolio_wallet.status_changed', {
+  addWalletEvent(writes, { orgId: wallet.orgId, walletId: wallet.id, observedAt: now }, 'portfolio_wallet.status_changed', {
     wallet: { id: wallet.id, status },
   });
+  await writes.run(tx);
 }
 
 /** Sets the status the wallet's running withdrawals and rebalances imply (a `creating` or `failed` wallet keeps its own). */
-export async function refreshWalletStatus(tx: Tx, wallet: Wallet, now: Date): Promise<void> {
+export async function refreshWalletStatus(tx: SqlExecutor, wallet: Wallet, now: Date): Promise<void> {
   if (!followsActivity(wallet.status)) return;
-  const [withdrawals, rebalances] = await Promise.all([
-    tx.withdrawal.count({ where: { walletId: wallet.id, status: 'processing' } }),
-    tx.rebalance.count({ where: { walletId: wallet.id, status: 'processing' } }),
-  ]);
-  await setWalletStatus(tx, wallet, activityStatus({ withdrawals, rebalances }), now);
+  const [running] = await tx.$queryRawUnsafe<{ withdrawals: number; rebalances: number }[]>(
+    `SELECT (SELECT count(*)::int FROM withdrawals WHERE wallet_id = $1::uuid AND status = 'processing') AS withdrawals,
+            (SELECT count(*)::int FROM rebalances WHERE wallet_id = $1::uuid AND status = 'processing') AS rebalances`,
+    wallet.id,
+  );
+  await setWalletStatus(tx, wallet, activityStatus({ withdrawals: running?.withdrawals ?? 0, rebalances: running?.rebalances ?? 0 }), now);
 }

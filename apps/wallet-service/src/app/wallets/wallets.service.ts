@@ -57,13 +57,13 @@ export class WalletsService extends WalletFeature {
   async list(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.walletsList>): Promise<WalletListDto> {
     const filters = listFiltersOf(input);
     const page = new KeysetPage(LIST, filters.bound, input, { order: filters.order });
-    const rows = await listWallets(this.prisma, ctx.orgId, filters.where, page);
+    const rows = await listWallets(this.sql, ctx.orgId, filters.where, page);
     const now = new Date();
     return page.page(rows, (row) => this.view(row, row.positions, now));
   }
 
   async get(ctx: RequestContext, walletId: string): Promise<WalletDto> {
-    const row = await findWallet(this.prisma, ctx.orgId, walletId);
+    const row = await findWallet(this.sql, ctx.orgId, walletId);
     return this.view(row, row.positions, new Date());
   }
 
@@ -98,7 +98,7 @@ export class WalletsService extends WalletFeature {
 
   /** What the wallet has earned and earns in a year at the sources' current rates. */
   async yield(ctx: RequestContext, walletId: string): Promise<WalletYieldDto> {
-    const row = await findWallet(this.prisma, ctx.orgId, walletId);
+    const row = await findWallet(this.sql, ctx.orgId, walletId);
     return yieldView(row.id, valuePositions(row.positions, this.env.catalogue, this.env.timeScale, new Date()), this.env.catalogue);
   }
 

@@ -1,11 +1,12 @@
+import type { SqlExecutor } from '@service/events';
 import type { Rebalance, Wallet } from '../../generated/prisma/client.js';
 import { movesOf, releaseReservations } from '../domain/instructions.js';
 import type { Ledger } from '../domain/ledger.js';
 import type { RebalanceStatus } from '../domain/rebalance-view.js';
-import type { Tx } from '../repositories/db.js';
-import { announceBalance, saveLedger } from '../repositories/positions.repository.js';
-import { announceRebalance, finishRebalance, startProcessing } from '../repositories/rebalances.repository.js';
+import { addBalanceEvent, addLedger } from '../repositories/positions.repository.js';
+import { addFinish, addStartProcessing } from '../repositories/rebalances.repository.js';
 import { refreshWalletStatus } from '../repositories/wallets.repository.js';
+import { Writes } from '../repositories/writes.js';
 
 /**
  * One step of a due workflow, under the wallet lock: `created` -> `processing` (the wallet shows
@@ -13,22 +14,22 @@ import { refreshWalletStatus } from '../repositories/wallets.repository.js';
  * or `failed`. Each step is one transaction, so a crash repeats the step and nothing else.
  */
 export async function advanceRebalance(
-  tx: Tx,
+  tx: SqlExecutor,
   input: { wallet: Wallet; ledger: Ledger; row: Rebalance; now: Date; processingMs: number },
 ): Promise<void> {
   const { wallet, ledger, row, now } = input;
   const scope = { orgId: wallet.orgId, observedAt: now };
+  // The step's writes and events in one statement, then the wallet's status from what is still running.
+  const writes = new Writes();
   if (row.status === 'created') {
-    const next = await startProcessing(tx, row.id, new Date(now.getTime() + input.processingMs));
-    await announceRebalance(tx, next, now);
-    await refreshWalletStatus(tx, wallet, now);
-    return;
+    addStartProcessing(writes, row, new Date(now.getTime() + input.processingMs), now);
+  } else {
+    releaseReservations(ledger, row.reservations);
+    const status: RebalanceStatus = ledger.applyAll(movesOf(row.allocations as never)) ? 'completed' : 'failed';
+    addFinish(writes, row, status, now);
+    addLedger(writes, ledger, scope, true);
+    if (status === 'completed') addBalanceEvent(writes, ledger, scope);
   }
-  releaseReservations(ledger, row.reservations);
-  const status: RebalanceStatus = ledger.applyAll(movesOf(row.allocations as never)) ? 'completed' : 'failed';
-  const done = await finishRebalance(tx, row.id, status, now);
-  await saveLedger(tx, ledger, scope, true);
-  if (status === 'completed') await announceBalance(tx, ledger, scope);
-  await announceRebalance(tx, done, now);
+  await writes.run(tx);
   await refreshWalletStatus(tx, wallet, now);
 }

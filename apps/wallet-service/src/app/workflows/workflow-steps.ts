@@ -7,6 +7,7 @@ import { getApproval } from '../repositories/deposit-address-approvals.repositor
 import { getDeposit } from '../repositories/deposits.repository.js';
 import { openLedger } from '../repositories/positions.repository.js';
 import { PrismaService } from '../repositories/prisma.service.js';
+import { WalletSql } from '../repositories/wallet-sql.js';
 import { getRebalance } from '../repositories/rebalances.repository.js';
 import { lockWallet, setWalletStatus } from '../repositories/wallets.repository.js';
 import { getWithdrawal } from '../repositories/withdrawals.repository.js';
@@ -27,6 +28,7 @@ export class WorkflowSteps {
   constructor(
     @Inject(PrismaService) private readonly prisma: PrismaService,
     @Inject(WalletEnvironment) private readonly env: WalletEnvironment,
+    @Inject(WalletSql) private readonly sql: WalletSql,
   ) {}
 
   /** `creating` -> `idle` once its deposit addresses are derived. */
@@ -50,8 +52,9 @@ export class WorkflowSteps {
     });
   }
 
+  /** Plain pg: every allocation takes two of these steps, as many as the requests themselves. */
   advanceRebalance(due: Due): Promise<void> {
-    return inTransaction(this.prisma, async (tx) => {
+    return this.sql.$transaction(async (tx) => {
       const wallet = await lockWallet(tx, due.orgId, due.walletId);
       const row = await getRebalance(tx, due.id);
       const now = new Date();

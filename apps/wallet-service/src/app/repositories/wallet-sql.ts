@@ -1,0 +1,27 @@
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { PgPoolSql } from '@service/events';
+import { SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
+import type { Logger } from 'pino';
+import type { WalletConfig } from '../../config.js';
+
+/**
+ * Plain `pg` for the routes users call most (a wallet read, an allocation), with their fixed
+ * statements prepared once per connection. Through Prisma each statement of an interactive
+ * transaction cost about a third of the service's CPU in Prisma's client (its query interpreter
+ * and transaction machinery, `npm run bench` with BENCH_CPU_PROF=1), and every statement under
+ * the wallet's row lock keeps the next request on that wallet waiting. Same database and schema
+ * as the Prisma client; models and migrations stay Prisma's, and the repositories' raw statements
+ * run on either.
+ */
+@Injectable()
+export class WalletSql extends PgPoolSql implements OnApplicationShutdown {
+  constructor(@Inject(SERVICE_CONFIG) config: WalletConfig, @Inject(SERVICE_LOGGER) logger: Logger) {
+    super({ connectionString: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, max: 10, preparedStatements: 'wallet' });
+    // An idle connection the server drops must not take the process down; the next query reconnects.
+    this.pool.on('error', (error) => logger.warn({ err: error }, 'idle wallet connection lost'));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.end();
+  }
+}
