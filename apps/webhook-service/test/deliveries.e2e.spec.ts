@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { WebhookDeliveryEventDto } from '@service/contracts';
-import { verifyWebhook, WebhookVerificationError } from '@service/sdk';
+import type { GTokenEventType, PayoutLeg, PortfolioWalletEventType, WebhookDeliveryEventDto } from '@service/contracts';
+import { type GVaultAllowlistUpdatedEvent, type PortfolioWalletEvent, type PortfolioWalletEventResources, verifyWebhook, WebhookVerificationError } from '@service/sdk';
 import { Webhook } from 'standardwebhooks';
 import {
   type Answer,
@@ -56,6 +56,18 @@ const settled = (reg: Registered, count: number, status = 'completed') =>
     const items = await feed(reg);
     return items.length === count && items.every((item) => item.status === status) ? items : undefined;
   });
+
+/** True when A and B are the same type (each assignable to the other). */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+describe('the SDK types of delivered bodies', () => {
+  it('name the same event types as the contracts (the SDK imports no server code, so they are declared twice)', () => {
+    const walletEvents: Same<PortfolioWalletEvent['event'], PortfolioWalletEventType> = true;
+    const gtokenEvents: Same<GVaultAllowlistUpdatedEvent['type'], GTokenEventType> = true;
+    const payoutLeg: Same<keyof PortfolioWalletEventResources['portfolio_wallet.withdrawal.payout.status_changed']['payoutLeg'], keyof PayoutLeg> = true;
+    expect([walletEvents, gtokenEvents, payoutLeg]).toEqual([true, true, true]);
+  });
+});
 
 describe('delivery', () => {
   it('POSTs the exact payload once to a subscribed receiver with headers both signature schemes verify', async () => {
