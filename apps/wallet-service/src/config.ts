@@ -61,11 +61,6 @@ export const walletConfigSpec = {
     default: '',
     parse: (raw: string) => raw.split(',').map((id) => id.trim()).filter((id) => id !== ''),
   },
-  WALLET_STELLAR_SETUP_MS: {
-    description: 'sandbox: how long the one-time Stellar deposit-address setup waits for approval',
-    default: '5000',
-    parse: parsers.integer(0, 86_400_000),
-  },
   WALLET_APPROVAL_TTL_MS: {
     description: 'how long a pending customer-approval activity (payout leg, Stellar setup) waits for quorum before it fails',
     default: '86400000',

@@ -264,6 +264,60 @@ describe('pending activities and votes', () => {
   });
 });
 
+describe('Stellar deposit-address setup', () => {
+  it('is a pending activity of the same approvers: a reject refuses it, enabling again asks again, quorum approves it', async () => {
+    const { client, keys } = await organization('stellar', 2, 2);
+    const [first, second] = keys as [ApproverKey, ApproverKey];
+    const wallet = await client.idleWallet();
+    const enable = () => client.post(`/v2/wallets/${wallet.id}/deposit-addresses/stellar_testnet/enable`, {});
+    const started = await enable();
+    expect(started.body).toMatchObject({ chain: 'stellar_testnet', address: null, approval: { status: 'pending', turnkeyActivityId: expect.any(String) } });
+    const firstActivity = started.body.approval.turnkeyActivityId;
+    expect((await enable()).body).toEqual(started.body);
+    const pending = (await client.get('/v2/turnkey/activities/pending')).body.activities;
+    expect(pending).toEqual([
+      expect.objectContaining({
+        turnkeyActivityId: firstActivity,
+        activityKind: 'deposit_address_setup',
+        withdrawalId: null,
+        withdrawalLegId: null,
+        portfolioWalletId: wallet.id,
+        destinationChain: 'stellar_testnet',
+        destinationAddress: expect.stringMatching(/^G[A-Z2-7]{55}$/),
+        plannedSourceNativeUnits: null,
+        txChain: 'stellar_testnet',
+      }),
+    ]);
+    expect(await vote(client, firstActivity, first, 'reject')).toEqual(voteAnswer('reject', { rejected: true }, 'ACTIVITY_STATUS_REJECTED', 'rejected'));
+    expect((await client.get(`/v2/wallets/${wallet.id}`)).body.depositAddresses.stellar_testnet).toBeUndefined();
+
+    const retried = await enable();
+    expect(retried.body.approval).toMatchObject({ id: started.body.approval.id, status: 'pending' });
+    const secondActivity = retried.body.approval.turnkeyActivityId;
+    expect(secondActivity).not.toBe(firstActivity);
+    expect(await vote(client, secondActivity, first)).toEqual(voteAnswer('approve', {}, 'ACTIVITY_STATUS_CONSENSUS_NEEDED', 'pending'));
+    expect(await vote(client, secondActivity, second)).toEqual(voteAnswer('approve', { approved: true }, 'ACTIVITY_STATUS_COMPLETED', 'approved'));
+    const enabled = (await client.get(`/v2/wallets/${wallet.id}`)).body;
+    expect(enabled.depositAddresses.stellar_testnet).toBe(pending[0].destinationAddress);
+    expect((await enable()).body).toMatchObject({ address: pending[0].destinationAddress, approval: { status: 'approved', turnkeyActivityId: secondActivity } });
+    const events = (await eventsOf(system, wallet.id)).filter((event) => event.type === 'portfolio_wallet.approval.status_changed');
+    expect(events.map((event) => [event.payload.approval.status, event.payload.approval.turnkeyActivityId])).toEqual([
+      ['pending', firstActivity],
+      ['rejected', firstActivity],
+      ['pending', secondActivity],
+      ['approved', secondActivity],
+    ]);
+  });
+
+  it('answers 409 naming what to configure when the organization has no approvers', async () => {
+    const client = await Client.of(system, `org_no_approvers_${suffix}`);
+    const wallet = await client.idleWallet();
+    const reply = await client.post(`/v2/wallets/${wallet.id}/deposit-addresses/stellar_testnet/enable`, {});
+    expect(reply).toEqual(errorOf(409, 'approvers_required'));
+    expect(reply.body.error).toContain('POST /v2/approvals/approvers');
+  });
+});
+
 describe('OpenAPI', () => {
   it('describes every approval route with its body, answer, error statuses and roles', async () => {
     const document = (await (await fetch(`${system.url}/v2/openapi.json`)).json()) as any;

@@ -4,6 +4,7 @@
 // JSON numbers where the real API sends numbers, and only the status values real clients accept.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { newKey } from './approvals-support.js';
 import { Client, startWalletSystem, type WalletSystem } from './wallet-system.js';
 
 /** A field's published type: a primitive, a nullable one, an enum, an object shape or a list of one. */
@@ -209,10 +210,11 @@ describe('a client written against the published shapes', () => {
     await call('GET', `/v2/wallets/${walletId}/withdrawals/${withdrawal.id}`, 200, WITHDRAWAL);
     await call('GET', `/v2/wallets/${walletId}/withdrawals?status=completed&order=desc&sort=createdAt`, 200, page(WITHDRAWAL));
 
+    await call('POST', '/v2/approvals/approvers', 201, { id: 'uuid', label: 'string', publicKey: 'string', createdAt: 'time' }, { label: 'Treasury', publicKey: newKey().publicKey });
     await call('POST', `/v2/wallets/${walletId}/deposit-addresses/stellar_testnet/enable`, 200, {
       chain: 'string',
       address: 'string?',
-      approval: { id: 'uuid', kind: 'string', chain: 'string', status: ['pending', 'approved'], createdAt: 'time', updatedAt: 'time' },
+      approval: { id: 'uuid', kind: 'string', chain: 'string', status: ['pending', 'approved', 'rejected', 'failed'], turnkeyActivityId: 'uuid?', createdAt: 'time', updatedAt: 'time' },
     });
 
     const entry = await call('POST', '/v2/address-book/entries', 201, { entry: 'uuid' }, { address: '0x52908400098527886E0F7030069857D2E4169EE7', chain: 'ethereum_sepolia', label: 'Treasury' });

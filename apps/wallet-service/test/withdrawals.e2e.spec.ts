@@ -379,18 +379,33 @@ describe('deposit addresses', () => {
     expect(await enable('stellar')).toEqual(errorOf(400, 'unsupported_chain'));
     expect(await enable('bitcoin')).toEqual(errorOf(400, 'unsupported_chain'));
     expect(await owner.post(`/v2/wallets/${wallet.id}/deposits/simulate`, { amountUsd: '1', chain: 'stellar_testnet' })).toEqual(errorOf(400, 'unsupported_chain'));
+    expect(await enable('stellar_testnet')).toEqual(errorOf(409, 'approvers_required'));
+    const key = await registerApprover(owner);
     const started = await enable('stellar_testnet');
     expect(started.body).toEqual({
       chain: 'stellar_testnet',
       address: null,
-      approval: { id: expect.any(String), kind: 'deposit_address', chain: 'stellar_testnet', status: 'pending', createdAt: expect.any(String), updatedAt: expect.any(String) },
+      approval: {
+        id: expect.any(String),
+        kind: 'deposit_address',
+        chain: 'stellar_testnet',
+        status: 'pending',
+        turnkeyActivityId: expect.any(String),
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+      },
     });
-    const enabled = await owner.waitFor(`/v2/wallets/${wallet.id}`, (body) => body.depositAddresses.stellar_testnet !== undefined);
+    const activityId = started.body.approval.turnkeyActivityId;
+    expect((await vote(owner, activityId, key)).body).toMatchObject({ approved: true, status: 'ACTIVITY_STATUS_COMPLETED', resultStatus: 'approved' });
+    const enabled = (await owner.get(`/v2/wallets/${wallet.id}`)).body;
     expect(enabled.depositAddresses.stellar_testnet).toMatch(/^G[A-Z2-7]{55}$/);
     const again = await enable('stellar_testnet');
-    expect(again.body).toMatchObject({ address: enabled.depositAddresses.stellar_testnet, approval: { id: started.body.approval.id, status: 'approved' } });
+    expect(again.body).toMatchObject({ address: enabled.depositAddresses.stellar_testnet, approval: { id: started.body.approval.id, status: 'approved', turnkeyActivityId: activityId } });
     const approvals = (await eventsOf(system, wallet.id)).filter((event) => event.type === 'portfolio_wallet.approval.status_changed');
-    expect(approvals.map((event) => event.payload.approval.status)).toEqual(['pending', 'approved']);
+    expect(approvals.map((event) => [event.payload.approval.status, event.payload.approval.turnkeyActivityId])).toEqual([
+      ['pending', activityId],
+      ['approved', activityId],
+    ]);
     const deposit = await owner.deposit(wallet.id, '3', { chain: 'stellar_testnet' });
     expect(deposit).toMatchObject({ chain: 'stellar_testnet', token: 'usdc', status: 'completed' });
     expect(deposit.txHash).toMatch(/^[0-9a-f]{64}$/);

@@ -320,8 +320,11 @@ export class DepositAddressApprovalDto {
   @ApiProperty({ example: 'stellar_testnet' })
   chain!: string;
 
-  @ApiProperty({ enum: ['pending', 'approved'] })
+  @ApiProperty({ enum: ['pending', 'approved', 'rejected', 'failed'], description: '`pending` until the organization’s approvers vote (`rejected` on a reject, `failed` when the deadline passes; enable again to retry).' })
   status!: string;
+
+  @ApiProperty({ type: String, nullable: true, format: 'uuid', description: 'The pending activity the approvers vote on (`POST /v2/turnkey/activities/{activityId}/vote`).' })
+  turnkeyActivityId!: string | null;
 
   @ApiProperty()
   createdAt!: string;

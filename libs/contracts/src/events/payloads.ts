@@ -90,7 +90,8 @@ export interface PortfolioWalletResources {
   /** `turnkeyActivityId`: the leg's latest customer-approval activity (kept after the vote), null if it never needed one. */
   'portfolio_wallet.withdrawal.payout.status_changed': { withdrawalId: string; turnkeyActivityId: string | null; payoutLeg: PayoutLeg };
   'portfolio_wallet.approval.status_changed': {
-    approval: { id: string; kind: string; chain: string; status: string; createdAt: Timestamp; updatedAt: Timestamp };
+    /** `turnkeyActivityId`: the approvers' activity of the setup's latest attempt (null for a setup made before approvals). */
+    approval: { id: string; kind: string; chain: string; status: string; turnkeyActivityId: string | null; createdAt: Timestamp; updatedAt: Timestamp };
   };
   'portfolio_wallet.strategy.status_changed': {
     strategy: { status: string; allocations: Record<string, { yieldSourceId: string; pct: number }[]> };

@@ -579,7 +579,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Start the one-time deposit-address setup of a chain that needs it (Stellar); repeating it returns the current state. Every role. */
+        /**
+         * Start the one-time deposit-address setup of a chain that needs it (Stellar); repeating it returns the current state. Every role.
+         * @description The setup is a pending activity (`activityKind: deposit_address_setup`, its id in `approval.turnkeyActivityId`) that the organization’s approvers vote on like a payout; `portfolio_wallet.approval.status_changed` follows it (`pending`, then `approved`, `rejected` or `failed`; enabling again after the last two asks again). Without approvers: 409 `approvers_required`.
+         */
         post: operations["WalletsController_enableDepositAddress"];
         delete?: never;
         options?: never;
@@ -1451,8 +1454,16 @@ export type components = {
             id: string;
             /** @example deposit_address */
             kind: string;
-            /** @enum {string} */
-            status: "pending" | "approved";
+            /**
+             * @description `pending` until the organization’s approvers vote (`rejected` on a reject, `failed` when the deadline passes; enable again to retry).
+             * @enum {string}
+             */
+            status: "pending" | "approved" | "rejected" | "failed";
+            /**
+             * Format: uuid
+             * @description The pending activity the approvers vote on (`POST /v2/turnkey/activities/{activityId}/vote`).
+             */
+            turnkeyActivityId: string | null;
             updatedAt: string;
         };
         DepositAddressSetupDto: {
@@ -5363,6 +5374,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictErrorBodyDto"];
                 };
             };
             /** @description Rate limit exceeded (`rate_limited`) */

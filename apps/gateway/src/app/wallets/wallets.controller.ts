@@ -211,10 +211,16 @@ export class WalletsController extends ServiceRoutes {
 
   @Post(':id/deposit-addresses/:chain/enable')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Start the one-time deposit-address setup of a chain that needs it (Stellar); repeating it returns the current state. Every role.' })
+  @ApiOperation({
+    summary: 'Start the one-time deposit-address setup of a chain that needs it (Stellar); repeating it returns the current state. Every role.',
+    description:
+      'The setup is a pending activity (`activityKind: deposit_address_setup`, its id in `approval.turnkeyActivityId`) that the organization’s approvers vote on like a payout; ' +
+      '`portfolio_wallet.approval.status_changed` follows it (`pending`, then `approved`, `rejected` or `failed`; enabling again after the last two asks again). ' +
+      'Without approvers: 409 `approvers_required`.',
+  })
   @RequiredRoles()
   @ApiOkResponse({ type: DepositAddressSetupDto })
-  @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
+  @ApiStandardErrors({ forwarded: true, statuses: [400, 404, 409] })
   enableDepositAddress(
     @Ctx() ctx: RequestContext,
     @ValidQuery(NoQueryDto) _query: NoQueryDto,

@@ -14,9 +14,11 @@ import { COMPLETED, CONSENSUS_NEEDED, outcomeOf, pendingView, REJECTED } from '.
 import { parseStamp, stampSigns } from '../domain/customer-approvals/stamp.js';
 import { canonicalPayload, checkRequest, turnkeyRequestOf } from '../domain/customer-approvals/turnkey-request.js';
 import { legsOf } from '../domain/withdrawal-view.js';
+import { approveSetup } from '../deposit-addresses/setup-changes.js';
 import { WalletFeature } from '../environment/wallet-feature.js';
 import { endActivity, findActivity, findApproverByKey, listPendingActivities, recordVote, votesOn } from '../repositories/approvals.repository.js';
 import { inTransaction, type Tx } from '../repositories/db.js';
+import { getApproval, setSetupStatus } from '../repositories/deposit-address-approvals.repository.js';
 import { openLedger } from '../repositories/positions.repository.js';
 import { lockWallet } from '../repositories/wallets.repository.js';
 import { findWithdrawal } from '../repositories/withdrawals.repository.js';
@@ -75,7 +77,7 @@ export class TurnkeyService extends WalletFeature {
       const recorded = await recordVote(tx, { activityId, publicKey: stamp.publicKey, approverId: approver.id, action: input.action, createdAt: now });
       if (!recorded) throw new ServiceError('approval_already_voted', `This approver has already voted on activity ${activityId}.`);
       const outcome = outcomeOf(await votesOn(tx, activityId), activity.quorum);
-      if (outcome === CONSENSUS_NEEDED) return this.answer(input.action, outcome, 'pending_customer_approval', false);
+      if (outcome === CONSENSUS_NEEDED) return this.answer(input.action, outcome, await this.currentStatus(tx, activity), false);
       const resultStatus = await this.release(tx, wallet, activity, outcome, now);
       await endActivity(tx, activityId, outcome, now);
       return this.answer(input.action, outcome, resultStatus, false);
@@ -84,8 +86,13 @@ export class TurnkeyService extends WalletFeature {
     return answer;
   }
 
-  /** What the outcome does to the leg: quorum sends it on, a reject cancels it. Its status afterwards. */
+  /** What the outcome releases: quorum sends the leg on (or approves the setup), a reject cancels it. Its status afterwards. */
   private async release(tx: Tx, wallet: Wallet, activity: ApprovalActivity, outcome: TurnkeyActivityStatus, now: Date): Promise<string> {
+    if (activity.kind === 'deposit_address_setup') {
+      const row = await getApproval(tx, activity.setupId as string);
+      if (outcome === COMPLETED) return (await approveSetup(tx, { wallet, row, seed: this.env.seed, now })).status;
+      return (await setSetupStatus(tx, row.id, 'rejected', now)).status;
+    }
     const row = await findWithdrawal(tx, wallet.id, activity.withdrawalId as string);
     const step = { tx, wallet, ledger: await openLedger(tx, wallet.id, this.env, now), env: this.env, now };
     const legId = activity.legId as string;
@@ -95,6 +102,7 @@ export class TurnkeyService extends WalletFeature {
 
   /** The status of what the activity released, as it is now. */
   private async currentStatus(tx: Tx, activity: ApprovalActivity): Promise<string> {
+    if (activity.kind === 'deposit_address_setup') return (await getApproval(tx, activity.setupId as string)).status;
     const row = await findWithdrawal(tx, activity.walletId, activity.withdrawalId as string);
     return legsOf(row).find((leg) => leg.id === activity.legId)?.status ?? 'unknown';
   }

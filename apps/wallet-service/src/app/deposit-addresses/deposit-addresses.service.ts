@@ -1,19 +1,29 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { DepositAddressSetupDto, RequestContext, RequestOf, SUBJECTS } from '@service/contracts';
 import { ServiceError } from '@service/errors';
+import type { Wallet } from '../../generated/prisma/client.js';
+import { policyInForce } from '../approvals/policy-in-force.js';
+import { deriveDepositAddresses } from '../domain/addresses/deposit-addresses.js';
 import { setupView } from '../domain/deposit-address-view.js';
 import { WalletFeature } from '../environment/wallet-feature.js';
-import { inTransaction } from '../repositories/db.js';
-import { startApproval } from '../repositories/deposit-address-approvals.repository.js';
+import { countApprovers, createActivity } from '../repositories/approvals.repository.js';
+import { inTransaction, type Tx } from '../repositories/db.js';
+import { findSetup, startSetup } from '../repositories/deposit-address-approvals.repository.js';
 import { lockWallet } from '../repositories/wallets.repository.js';
+
+/** A setup in one of these states is not started again: it waits for its vote or is done. */
+const LIVE = new Set(['pending', 'approved']);
 
 @Injectable()
 export class DepositAddressesService extends WalletFeature {
 
   /**
-   * Enables the deposit address of a chain that needs it (Stellar): starts the one-time setup,
-   * announced through `portfolio_wallet.approval.status_changed`; repeating it returns the
-   * current state. Every other chain is `unsupported_chain`.
+   * Enables the deposit address of a chain that needs it (Stellar): starts the one-time setup as
+   * a pending activity the organization's approvers vote on (announced through
+   * `portfolio_wallet.approval.status_changed`); repeating it returns the current state, and after
+   * a reject or an expired deadline starts a new activity. Without approvers: `approvers_required`.
+   * Every other chain is `unsupported_chain`.
    */
   async enable(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.depositAddressesEnable>): Promise<DepositAddressSetupDto> {
     if (input.chain !== this.env.stellarChain) {
@@ -25,10 +35,46 @@ export class DepositAddressesService extends WalletFeature {
       if (wallet.status === 'creating' || wallet.status === 'failed') {
         throw new ServiceError('operation_not_supported', `Wallet ${wallet.id} is ${wallet.status}; enable deposit addresses once it is provisioned.`);
       }
-      const dueAt = new Date(now.getTime() + this.env.config.WALLET_STELLAR_SETUP_MS);
-      return setupView(await startApproval(tx, { wallet, chain: input.chain, dueAt, now }), wallet);
+      const existing = await findSetup(tx, wallet.id, input.chain);
+      if (existing && LIVE.has(existing.status)) return setupView(existing, wallet);
+      return setupView(await this.start(tx, wallet, input.chain, existing, now), wallet);
     });
     this.publishAndRun();
     return view;
+  }
+
+  /** A new approvers' activity for the setup, valid for WALLET_APPROVAL_TTL_MS, with the policy's quorum (at most the approvers there are). */
+  private async start(tx: Tx, wallet: Wallet, chain: string, existing: Awaited<ReturnType<typeof findSetup>>, now: Date) {
+    const approvers = await countApprovers(tx, wallet.orgId);
+    if (approvers === 0) {
+      throw new ServiceError(
+        'approvers_required',
+        `The ${chain} deposit address is set up through the organization's approvers: register an approver key (POST /v2/approvals/approvers), subscribe to portfolio_wallet.approval.status_changed, then enable it again.`,
+      );
+    }
+    const policy = await policyInForce(tx, this.env, wallet.orgId);
+    const setupId = existing?.id ?? randomUUID();
+    const validBefore = new Date(now.getTime() + this.env.config.WALLET_APPROVAL_TTL_MS);
+    const address = deriveDepositAddresses(this.env.seed, wallet.id, [chain])[chain] ?? null;
+    const activity = await createActivity(tx, {
+      orgId: wallet.orgId,
+      walletId: wallet.id,
+      kind: 'deposit_address_setup',
+      quorum: Math.min(policy.quorum, approvers),
+      subject: {
+        withdrawalId: null,
+        withdrawalLegId: null,
+        destinationChain: chain,
+        destinationToken: 'usdc',
+        destinationAddress: address,
+        plannedSourceNativeUnits: null,
+        displayAmountNativeUnits: null,
+        txChain: chain,
+      },
+      setupId,
+      validBefore,
+      now,
+    });
+    return startSetup(tx, { id: setupId, wallet, chain, activityId: activity.id, dueAt: validBefore, now, existing });
   }
 }

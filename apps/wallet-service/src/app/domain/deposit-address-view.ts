@@ -4,7 +4,15 @@ import type { DepositAddressApprovalRecord, WalletRecord } from './records.js';
 const KIND = 'deposit_address';
 
 export function approvalView(row: DepositAddressApprovalRecord): DepositAddressApprovalDto {
-  return { id: row.id, kind: KIND, chain: row.chain, status: row.status, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
+  return {
+    id: row.id,
+    kind: KIND,
+    chain: row.chain,
+    status: row.status,
+    turnkeyActivityId: row.activityId,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
 }
 
 export function setupView(row: DepositAddressApprovalRecord, wallet: WalletRecord): DepositAddressSetupDto {

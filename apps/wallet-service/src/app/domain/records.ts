@@ -77,6 +77,7 @@ export interface DepositAddressApprovalRecord {
   readonly orgId: string;
   readonly chain: string;
   readonly status: string;
+  readonly activityId: string | null;
   readonly dueAt: Date;
   readonly createdAt: Date;
   readonly updatedAt: Date;

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { DepositAddressApproval } from '../../generated/prisma/client.js';
 import { approvalView } from '../domain/deposit-address-view.js';
 import type { Tx } from './db.js';
@@ -10,32 +9,38 @@ function announceApproval(tx: Tx, row: DepositAddressApproval, now: Date): Promi
   });
 }
 
-/** Starts the one-time setup of a chain's deposit address (`pending`), or returns the one already started. */
-export async function startApproval(
+export function findSetup(tx: Tx, walletId: string, chain: string): Promise<DepositAddressApproval | null> {
+  return tx.depositAddressApproval.findUnique({ where: { walletId_chain: { walletId, chain } } });
+}
+
+/**
+ * The setup of a chain's deposit address waiting for its approvers' activity until `dueAt`
+ * (`pending`): a new row, or the row of an earlier attempt that was rejected or failed. Announced.
+ */
+export async function startSetup(
   tx: Tx,
-  input: { wallet: { id: string; orgId: string }; chain: string; dueAt: Date; now: Date },
+  input: { id: string; wallet: { id: string; orgId: string }; chain: string; activityId: string; dueAt: Date; now: Date; existing: DepositAddressApproval | null },
 ): Promise<DepositAddressApproval> {
-  const { wallet, chain, now } = input;
-  const existing = await tx.depositAddressApproval.findUnique({ where: { walletId_chain: { walletId: wallet.id, chain } } });
-  if (existing) return existing;
-  const row = await tx.depositAddressApproval.create({
-    data: { id: randomUUID(), walletId: wallet.id, orgId: wallet.orgId, chain, status: 'pending', dueAt: input.dueAt, createdAt: now, updatedAt: now },
-  });
+  const { id, wallet, chain, activityId, dueAt, now, existing } = input;
+  const row = existing
+    ? await tx.depositAddressApproval.update({ where: { id: existing.id }, data: { status: 'pending', activityId, dueAt, updatedAt: now } })
+    : await tx.depositAddressApproval.create({ data: { id, walletId: wallet.id, orgId: wallet.orgId, chain, status: 'pending', activityId, dueAt, createdAt: now, updatedAt: now } });
   await announceApproval(tx, row, now);
   return row;
 }
 
-/** `pending` -> `approved`, announced. */
-export async function approve(tx: Tx, approvalId: string, now: Date): Promise<void> {
-  const approved = await tx.depositAddressApproval.update({ where: { id: approvalId }, data: { status: 'approved', updatedAt: now } });
-  await announceApproval(tx, approved, now);
+/** `pending` -> `approved`, `rejected` or `failed`, announced. */
+export async function setSetupStatus(tx: Tx, setupId: string, status: 'approved' | 'rejected' | 'failed', now: Date): Promise<DepositAddressApproval> {
+  const row = await tx.depositAddressApproval.update({ where: { id: setupId }, data: { status, updatedAt: now } });
+  await announceApproval(tx, row, now);
+  return row;
 }
 
 export function getApproval(tx: Tx, approvalId: string): Promise<DepositAddressApproval> {
   return tx.depositAddressApproval.findUniqueOrThrow({ where: { id: approvalId } });
 }
 
-/** Setups whose approval time has come. */
+/** Setups whose approvers' deadline has passed while still pending. */
 export function findDueApprovals(db: Tx, now: Date, take: number): Promise<{ id: string; orgId: string; walletId: string }[]> {
   return db.depositAddressApproval.findMany({
     where: { status: 'pending', dueAt: { lte: now } },

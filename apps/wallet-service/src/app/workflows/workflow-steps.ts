@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { policyInForce } from '../approvals/policy-in-force.js';
+import { expireSetup } from '../deposit-addresses/setup-changes.js';
 import { deriveDepositAddresses } from '../domain/addresses/deposit-addresses.js';
 import { WalletEnvironment } from '../environment/wallet-environment.js';
 import { inTransaction } from '../repositories/db.js';
@@ -11,7 +12,6 @@ import { WalletSql } from '../repositories/wallet-sql.js';
 import { getRebalance } from '../repositories/rebalances.repository.js';
 import { lockWallet, setWalletStatus } from '../repositories/wallets.repository.js';
 import { getWithdrawal } from '../repositories/withdrawals.repository.js';
-import { approveSetup } from './deposit-address-approval.js';
 import { settleDeposit } from './deposit-settlement.js';
 import { advanceRebalance } from './rebalance-progress.js';
 import { advanceWithdrawal } from './withdrawal-progress.js';
@@ -76,13 +76,14 @@ export class WorkflowSteps {
     });
   }
 
-  approveDepositAddress(due: Due): Promise<void> {
+  /** A Stellar setup whose approvers' deadline passed without quorum fails (its activity too). */
+  expireDepositAddressSetup(due: Due): Promise<void> {
     return inTransaction(this.prisma, async (tx) => {
-      const wallet = await lockWallet(tx, due.orgId, due.walletId);
+      await lockWallet(tx, due.orgId, due.walletId);
       const row = await getApproval(tx, due.id);
       const now = new Date();
       if (row.status !== 'pending' || row.dueAt > now) return;
-      await approveSetup(tx, { wallet, row, seed: this.env.seed, now });
+      await expireSetup(tx, row, now);
     });
   }
 }

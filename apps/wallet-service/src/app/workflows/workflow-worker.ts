@@ -16,7 +16,7 @@ const BATCH = 50;
 
 /**
  * Advances what is due: wallets to provision, sandbox deposits to settle, rebalances to move,
- * withdrawals' payout legs to run, deposit-address setups to approve.
+ * withdrawals' payout legs to run (and approvals to expire), deposit-address setups whose approval expired.
  * State lives in the database and each step is one transaction under the wallet lock, so any
  * replica may run any step, a crash repeats at most the step it interrupted, and a step whose
  * work another replica already did changes nothing and announces nothing.
@@ -58,7 +58,7 @@ export class WorkflowWorker implements OnApplicationBootstrap, BeforeApplication
       (await this.settleDeposits()) +
       (await this.advanceRebalances()) +
       (await this.advanceWithdrawals()) +
-      (await this.approveDepositAddresses());
+      (await this.expireDepositAddressSetups());
     if (changed > 0) {
       this.relay.wake();
       // More may be due right behind what just moved.
@@ -84,8 +84,8 @@ export class WorkflowWorker implements OnApplicationBootstrap, BeforeApplication
     return this.each(findDueWithdrawals(this.prisma, new Date(), BATCH), (due) => this.steps.advanceWithdrawal(due));
   }
 
-  private approveDepositAddresses(): Promise<number> {
-    return this.each(findDueApprovals(this.prisma, new Date(), BATCH), (due) => this.steps.approveDepositAddress(due));
+  private expireDepositAddressSetups(): Promise<number> {
+    return this.each(findDueApprovals(this.prisma, new Date(), BATCH), (due) => this.steps.expireDepositAddressSetup(due));
   }
 
   /** Runs `step` on each due item, one after the other; how many there were. */
