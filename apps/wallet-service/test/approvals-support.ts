@@ -1,8 +1,55 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- HTTP bodies are checked by the assertions, not by types */
 import { expect } from '@jest/globals';
 import { generateKeyPairSync } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startServiceSystem, TEST_DATABASE_URL } from '@service/testing';
 import { ApiKeyStamper } from '@turnkey/api-key-stamper';
-import type { Client, Reply } from './wallet-system.js';
+import pg from 'pg';
+import { type Client, type Reply, WALLET_TEST_ENV, type WalletSystem } from './wallet-system.js';
+
+/** A loopback webhook receiver: the JSON bodies delivered to it, in arrival order. */
+export interface Receiver {
+  readonly url: string;
+  readonly bodies: any[];
+}
+
+/**
+ * The wallet system of the other specs (gateway and wallet-service with the test delays) plus
+ * webhook-service and a loopback receiver, so webhooks are seen as delivered.
+ */
+export async function startSystemWithWebhooks(extraEnv: Record<string, string>): Promise<WalletSystem & { receiver: Receiver }> {
+  const base = await startServiceSystem({
+    service: 'wallet',
+    env: { ...WALLET_TEST_ENV, ...extraEnv },
+    gatewayEnv: { RATE_LIMIT_READ_PER_MINUTE: '100000', RATE_LIMIT_WRITE_PER_MINUTE: '100000', NATS_REQUEST_TIMEOUT_MS: '5000' },
+  });
+  await base.startAlongside('webhook', { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_POLL_INTERVAL_MS: '50' });
+  const bodies: any[] = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+    request.on('end', () => {
+      bodies.push(JSON.parse(body));
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const db = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await db.connect();
+  return {
+    system: base.system,
+    url: base.url,
+    schema: base.schema,
+    db,
+    receiver: { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, bodies },
+    async stop() {
+      await db.end();
+      await new Promise((resolve) => server.close(resolve));
+      await base.stop();
+    },
+  };
+}
 
 /** An approver's key pair and the real Turnkey stamper over it. */
 export interface ApproverKey {

@@ -3,18 +3,18 @@
 // the gateway with real services; stamps made by the real @turnkey/api-key-stamper.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { approvalRequest, newKey, registerApprover, sendVote, vote, voteAnswer, type ApproverKey } from './approvals-support.js';
-import { Client, EVM, eventsOf, startWalletSystem, type WalletSystem } from './wallet-system.js';
+import { approvalRequest, newKey, registerApprover, sendVote, startSystemWithWebhooks, vote, voteAnswer, type ApproverKey } from './approvals-support.js';
+import { Client, EVM, eventsOf } from './wallet-system.js';
 
 /** How long an activity waits for quorum here: long enough to vote, short enough to see it lapse. */
 const TTL_MS = 8_000;
 const suffix = randomUUID().slice(0, 8);
 
-let system: WalletSystem;
+let system: Awaited<ReturnType<typeof startSystemWithWebhooks>>;
 
 beforeAll(async () => {
-  system = await startWalletSystem({ WALLET_APPROVAL_TTL_MS: String(TTL_MS), WALLET_PAYOUT_STEP_MS: '40' });
-}, 90_000);
+  system = await startSystemWithWebhooks({ WALLET_APPROVAL_TTL_MS: String(TTL_MS), WALLET_PAYOUT_STEP_MS: '40' });
+}, 120_000);
 
 afterAll(async () => {
   await system?.stop();
@@ -116,6 +116,8 @@ describe('approvers, policy and audit', () => {
 describe('pending activities and votes', () => {
   it('releases a leg on one approval (quorum 1), lists it for its organization only, and announces its activity id', async () => {
     const { client, keys } = await organization('quorum1', 1, 1);
+    const events = ['portfolio_wallet.withdrawal.payout.status_changed'];
+    expect((await client.post('/v2/webhook-endpoints', { url: system.receiver.url, events })).status).toBe(200);
     const { wallet, withdrawal, activityId } = await parked(client, '30', '10');
     const leg = withdrawal.payoutLegs[0];
     expect(leg).toMatchObject({ turnkeyActivityId: expect.any(String), approvalRequestedAt: expect.any(String), approvalValidBefore: expect.any(String) });
@@ -178,6 +180,24 @@ describe('pending activities and votes', () => {
     const parkedEvent = legEvents.find((event) => event.payload.payoutLeg.status === 'pending_customer_approval');
     expect(parkedEvent?.payload).toMatchObject({ turnkeyActivityId: activityId, payoutLeg: { turnkeyActivityId: activityId, approvalValidBefore: leg.approvalValidBefore } });
     expect(legEvents.at(-1)?.payload).toMatchObject({ turnkeyActivityId: activityId, payoutLeg: { status: 'completed', turnkeyActivityId: null } });
+    // Delivered to the receiver as written: the parked leg's webhook names the activity to vote on.
+    const delivered = async (status: string) => {
+      for (let tries = 0; tries < 200; tries += 1) {
+        const body = system.receiver.bodies.find((candidate) => candidate.walletId === wallet.id && candidate.payoutLeg?.status === status);
+        if (body) return body;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      throw new Error(`no ${status} payout webhook delivered`);
+    };
+    expect(await delivered('pending_customer_approval')).toEqual({
+      event: 'portfolio_wallet.withdrawal.payout.status_changed',
+      observedAt: expect.any(String),
+      walletId: wallet.id,
+      withdrawalId: withdrawal.id,
+      turnkeyActivityId: activityId,
+      payoutLeg: expect.objectContaining({ id: leg.id, turnkeyActivityId: activityId, approvalRequestedAt: leg.approvalRequestedAt, approvalValidBefore: leg.approvalValidBefore }),
+    });
+    expect(await delivered('completed')).toMatchObject({ turnkeyActivityId: activityId, payoutLeg: { turnkeyActivityId: null } });
   });
 
   it('needs two distinct approvers of three and counts only valid, fresh, matching stamps of current approvers', async () => {
