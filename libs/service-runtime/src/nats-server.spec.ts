@@ -131,17 +131,8 @@ describe('ServiceNatsServer on the wire', () => {
 
   it("answers every kind of request with exactly the bytes Nest's NATS server sends", async () => {
     const nests = await wireOf(new ServerNats(options));
-    const server = new ServiceNatsServer(options);
-    // Nest's reply pipeline (`send`) should only carry streams and errors.
-    const piped: unknown[] = [];
-    const send = server.send.bind(server);
-    server.send = (stream, respond) => {
-      piped.push(stream);
-      return send(stream, respond);
-    };
-    const ours = await wireOf(server);
+    const ours = await wireOf(new ServiceNatsServer(options));
     expect(ours).toEqual(nests);
-    expect(piped).toHaveLength(4); // fails, crashes, stream, and the request to an event handler
     // What the comparison is about: the shapes the gateway reads.
     expect(ours['value']).toEqual(['{"response":{"doubled":42,"text":"ünïcode \\"quoted\\""},"isDisposed":true,"id":"req-1"}']);
     expect(ours['nothing']).toEqual(['{"isDisposed":true,"id":"req-1"}']);

@@ -44,11 +44,14 @@ describe('docker/Dockerfile', () => {
 
   // Node 24 LTS (supported until April 2028): Node 20 left support in April 2026, and several
   // dependencies (cookie, file-type, @prisma/streams-local) require Node 22 or later.
-  it('is multi-stage on node:24-bookworm-slim, a supported LTS', () => {
+  // Exactly the release CI tests on: the gateway relies on net.Socket internals (response-batch.ts).
+  it('is multi-stage on node:24-bookworm-slim, a supported LTS, pinned to the release CI tests on', () => {
+    const ciNode = /^IMAGE_NODE_VERSION=(\S+)$/m.exec(readWorkspaceFile('.ci/run'))?.[1];
+    expect(ciNode).toMatch(/^24\.\d+\.\d+$/);
     expect(all.length).toBeGreaterThanOrEqual(2);
     expect(build).toBeDefined();
-    expect(build!.image).toBe('node:24-bookworm-slim');
-    expect(runtime.image).toBe('node:24-bookworm-slim');
+    expect(build!.image).toBe(`node:${ciNode}-bookworm-slim`);
+    expect(runtime.image).toBe(`node:${ciNode}-bookworm-slim`);
     expect(runtime).not.toBe(build);
     for (const stage of all) expect(String(stage.image)).not.toMatch(/^node:(1\d|20|21|23)\b/);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Writable } from 'node:stream';
 import { createLogger } from '@service/service-runtime';
-import { pino } from 'pino';
+import pinoRoot, { pino } from 'pino';
 import { AccessLog, type AccessLogEntry, quoted } from './access-log.js';
 
 /** A pino logger configured like the gateway's, writing into an array. */
@@ -49,6 +49,17 @@ describe('AccessLog', () => {
       ...Array.from({ length: 128 }, (_, code) => `a${String.fromCharCode(code)}b`),
     ];
     for (const sample of samples) expect([sample, quoted(sample)]).toEqual([sample, JSON.stringify(sample)]);
+  });
+
+  it("reaches the logger's own destination through pino's stream symbol (non-public state: pino is pinned exactly)", async () => {
+    const { logger, writes } = capturingLogger();
+    expect(pinoRoot.symbols.streamSym in logger).toBe(true);
+    const log = AccessLog.of(logger);
+    expect(log).not.toBeNull();
+    log?.write(entry);
+    log?.flush();
+    expect(writes).toHaveLength(1);
+    log?.close();
   });
 
   it('writes the line pino would write for the same fields, escaped', async () => {

@@ -42,6 +42,12 @@ interface Destination {
  * request (a write per event-loop turn still cost the NATS route about 4 µs per request). Lines
  * still buffered when the process exits are written on the way out; a SIGKILL loses at most the
  * last 20 ms of access lines.
+ *
+ * It finds that destination through `pino.symbols.streamSym`, state pino keeps off its public API:
+ * pino is pinned exactly (package.json) and access-log.spec.ts fails when the symbol no longer
+ * leads to the destination. What it buys (bench, A/B, November 2026): the gateway's CPU per ping
+ * 10 µs less than a pino `info` line per request (NATS route 4 µs more), about 10% of the ping
+ * route's req/s (GET /v2/system/ping; 3-4% on the NATS route).
  */
 export class AccessLog {
   private buffer = '';
