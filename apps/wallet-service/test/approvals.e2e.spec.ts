@@ -121,6 +121,7 @@ describe('pending activities and votes', () => {
     const { wallet, withdrawal, activityId } = await parked(client, '30', '10');
     const leg = withdrawal.payoutLegs[0];
     expect(leg).toMatchObject({ turnkeyActivityId: expect.any(String), approvalRequestedAt: expect.any(String), approvalValidBefore: expect.any(String) });
+    expect(leg.steps.map((step: any) => step.status)).toEqual(['pending_customer_approval']);
     expect(Date.parse(leg.approvalValidBefore) - Date.parse(leg.approvalRequestedAt)).toBe(TTL_MS);
     const pending = await client.get('/v2/turnkey/activities/pending');
     expect(pending).toEqual({

@@ -138,7 +138,7 @@ export class PayoutStepDto {
   @ApiProperty()
   label!: string;
 
-  @ApiProperty({ enum: ['pending', 'processing', 'completed', 'failed', 'skipped'] })
+  @ApiProperty({ enum: ['pending', 'pending_customer_approval', 'processing', 'completed', 'failed', 'skipped'], description: '`pending_customer_approval`: the external payout step while its leg waits for approvers.' })
   status!: string;
 
   @ApiProperty({ type: String, nullable: true })

@@ -1638,8 +1638,11 @@ export type components = {
         };
         PayoutStepDto: {
             label: string;
-            /** @enum {string} */
-            status: "pending" | "processing" | "completed" | "failed" | "skipped";
+            /**
+             * @description `pending_customer_approval`: the external payout step while its leg waits for approvers.
+             * @enum {string}
+             */
+            status: "pending" | "pending_customer_approval" | "processing" | "completed" | "failed" | "skipped";
             txHash: string | null;
             /** @enum {string|null} */
             txStatus: "submitted" | "confirmed" | "failed" | null;

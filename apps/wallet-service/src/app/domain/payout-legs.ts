@@ -60,9 +60,26 @@ export function restartLeg(leg: StoredLeg, now: Date): void {
   delete leg.approvalExpired;
 }
 
-/** A leg parked for customer approval: the activity approvers vote on and its deadline. */
+/** The leg's external payout step: the transfer out, its last step. */
+function payoutStep(leg: PayoutLeg) {
+  return leg.steps[leg.steps.length - 1];
+}
+
+/**
+ * A leg parked for customer approval: the activity approvers vote on and its deadline; its
+ * external payout step shows `pending_customer_approval` too.
+ */
 export function awaitApproval(leg: PayoutLeg, activity: { id: string; createdAt: Date; validBefore: Date }): void {
   Object.assign(leg, { turnkeyActivityId: activity.id, approvalRequestedAt: activity.createdAt.toISOString(), approvalValidBefore: activity.validBefore.toISOString() });
+  const step = payoutStep(leg);
+  if (step) step.status = 'pending_customer_approval';
+}
+
+/** Quorum reached: the leg may run (`pending_broadcast`), its payout step back to `pending`. */
+export function releaseLeg(leg: PayoutLeg): void {
+  leg.status = 'pending_broadcast';
+  const step = payoutStep(leg);
+  if (step?.status === 'pending_customer_approval') step.status = 'pending';
 }
 
 /** Whether a leg waiting for approval has passed its deadline. */

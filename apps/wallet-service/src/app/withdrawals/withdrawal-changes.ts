@@ -3,7 +3,7 @@ import { formatUsd, parseUsd } from '@service/money';
 import type { Wallet, Withdrawal } from '../../generated/prisma/client.js';
 import type { Ledger } from '../domain/ledger.js';
 import { balanceFigures, insufficientFunds } from '../domain/errors.js';
-import { restartLeg, settledStatus, skipLeg, TERMINAL_LEG_STATUSES } from '../domain/payout-legs.js';
+import { releaseLeg, restartLeg, settledStatus, skipLeg, TERMINAL_LEG_STATUSES } from '../domain/payout-legs.js';
 import { type Destination, drawAmounts, newLeg } from '../domain/payout-plan.js';
 import { cancellableLeg, checkCancellable, nextRunOf, payableFrom, retryableLeg } from '../domain/withdrawal-progress.js';
 import { legsOf, type StoredLeg } from '../domain/withdrawal-view.js';
@@ -86,7 +86,7 @@ export async function releaseApprovedLeg(step: WithdrawalStep, row: Withdrawal, 
   const legs = legsOf(row);
   const leg = legs.find((candidate) => candidate.id === legId);
   if (!leg || leg.status !== 'pending_customer_approval') return leg;
-  leg.status = 'pending_broadcast';
+  releaseLeg(leg);
   await wakeWallet(tx, row.walletId, now);
   const saved = await saveLegs(tx, row, legs, new Set([leg]), nextRunOf(legs, now, env.config.WALLET_PAYOUT_STEP_MS), now);
   await runNow(tx, saved.id, now);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { Catalogue } from '../catalogue/catalogue.js';
-import { approvalLapsed, awaitApproval, expireLeg, restartLeg, settledStatus } from '../payout-legs.js';
+import { approvalLapsed, awaitApproval, expireLeg, releaseLeg, restartLeg, settledStatus } from '../payout-legs.js';
 import { newLeg } from '../payout-plan.js';
 import { nextRunOf, settlementOf } from '../withdrawal-progress.js';
 import { legView, type StoredLeg } from '../withdrawal-view.js';
@@ -25,8 +25,10 @@ describe('payout legs waiting for customer approval', () => {
       approvalRequestedAt: now.toISOString(),
       approvalValidBefore: new Date(now.getTime() + HOUR).toISOString(),
     });
-    leg.status = 'pending_broadcast';
-    expect(legView(leg)).toMatchObject({ turnkeyActivityId: null, approvalRequestedAt: null, approvalValidBefore: null });
+    expect(leg.steps.map((step) => step.status)).toEqual(['pending_customer_approval']);
+    releaseLeg(leg);
+    expect(leg.steps.map((step) => step.status)).toEqual(['pending']);
+    expect(legView(leg)).toMatchObject({ status: 'pending_broadcast', turnkeyActivityId: null, approvalRequestedAt: null, approvalValidBefore: null });
   });
 
   it('make the withdrawal look again at the earliest deadline rather than a day later', () => {
