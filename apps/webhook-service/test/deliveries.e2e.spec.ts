@@ -77,9 +77,13 @@ describe('delivery', () => {
     const [item] = await settled(reg, 1);
     await sleep(300);
     const requests = receiver.at(reg.url);
-    expect(requests).toHaveLength(1);
+    if (!item) throw new Error('no delivery');
+    // One request per attempt the history records: 1 on a quiet machine; under heavy load the
+    // receiver can miss the 400 ms test timeout, and the cut attempt is retried (at least once,
+    // never more often than the history says).
+    expect(requests).toHaveLength(item.attemptCount);
     const [request] = requests;
-    if (!request || !item) throw new Error('no delivery');
+    if (!request) throw new Error('no delivery');
     expect(JSON.parse(request.body)).toEqual(payload);
     expect(request.headers['content-type']).toBe('application/json');
     expect(request.headers['service-event-id']).toBe(item.id);
