@@ -289,7 +289,7 @@ describe('feed actions', () => {
 });
 
 describe('backlog', () => {
-  it('delivers a backlog to several receivers each exactly once, never more than the per-endpoint cap at a time', async () => {
+  it('delivers a backlog to several receivers, each event once per recorded attempt, never more than the per-endpoint cap at a time', async () => {
     const PER_ENDPOINT = 16; // WEBHOOK_CONCURRENCY_PER_ENDPOINT's default
     const EVENTS = 150;
     const regs = [await register({ answers: [{ status: 200, afterMs: 20 }] }), await register({ answers: [{ status: 200, afterMs: 20 }] }), await register()];
@@ -308,11 +308,14 @@ describe('backlog', () => {
     await sleep(300);
     for (const reg of regs) {
       const eventIds = receiver.at(reg.url).map((request) => request.headers['service-event-id']);
-      expect(eventIds).toHaveLength(EVENTS);
       expect(new Set(eventIds).size).toBe(EVENTS);
-      const items = await feed(reg);
-      expect(items).toHaveLength(100);
-      expect(items.every((item) => item.status === 'completed' && item.attemptCount === 1)).toBe(true);
+      const items: WebhookDeliveryEventDto[] = [];
+      for await (const item of reg.family.events(reg.id, { limit: 100 })) items.push(item as WebhookDeliveryEventDto);
+      expect(items).toHaveLength(EVENTS);
+      expect(items.every((item) => item.status === 'completed')).toBe(true);
+      // One request per recorded attempt: every attempt is 1 on a quiet machine, but under heavy
+      // load a receiver can miss the 400 ms test timeout and the cut attempt is retried.
+      expect(eventIds).toHaveLength(items.reduce((sum, item) => sum + item.attemptCount, 0));
     }
     for (const slow of regs.slice(0, 2)) {
       const most = receiver.mostOpen.get(new URL(slow.url).pathname) ?? 0;
