@@ -264,17 +264,26 @@ describe('pending activities and votes', () => {
     expect(await balanceOf(client, wallet.id)).toMatchObject({ totalUsd: '25.000000', reservedUsd: '0.000000' });
   });
 
-  it('fails a leg whose deadline passes without quorum and gives its money back', async () => {
+  it('fails a leg (and a Stellar setup) whose deadline passes without quorum and gives its money back', async () => {
     const { client, keys } = await organization('deadline', 2, 2);
     const { wallet, withdrawal, activityId } = await parked(client, '30', '10');
+    const enable = () => client.post(`/v2/wallets/${wallet.id}/deposit-addresses/stellar_testnet/enable`, {});
+    const setup = (await enable()).body.approval;
     expect(await vote(client, activityId, keys[0] as ApproverKey)).toEqual(voteAnswer('approve', {}, 'ACTIVITY_STATUS_CONSENSUS_NEEDED', 'pending_customer_approval'));
     const request = await approvalRequest(client, activityId);
     const done = await settled(client, wallet.id, withdrawal.id);
     expect(done).toMatchObject({ status: 'failed', amountPaidUsd: null, failureReason: expect.stringContaining('Customer approval expired without quorum') });
     expect(done.payoutLegs[0]).toMatchObject({ status: 'failed', turnkeyActivityId: null });
     expect(await sendVote(client, activityId, { key: keys[1] as ApproverKey, request })).toEqual(errorOf(409, 'approval_expired'));
-    expect((await client.get('/v2/turnkey/activities/pending')).body).toEqual({ activities: [] });
     expect(await balanceOf(client, wallet.id)).toMatchObject({ totalUsd: '30.000000', withdrawableUsd: '30.000000', reservedUsd: '0.000000' });
+    const setupEvents = async () =>
+      (await eventsOf(system, wallet.id)).filter((event) => event.type === 'portfolio_wallet.approval.status_changed').map((event) => event.payload.approval.status);
+    for (let tries = 0; tries < 100 && (await setupEvents()).length < 2; tries += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await setupEvents()).toEqual(['pending', 'failed']);
+    expect((await client.get('/v2/turnkey/activities/pending')).body).toEqual({ activities: [] });
+    const again = (await enable()).body.approval;
+    expect(again).toMatchObject({ id: setup.id, status: 'pending' });
+    expect(again.turnkeyActivityId).not.toBe(setup.turnkeyActivityId);
   }, 30_000);
 
   it('answers the old role-based approve route with 410 naming the new flow', async () => {
