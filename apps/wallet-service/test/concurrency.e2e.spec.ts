@@ -12,7 +12,8 @@ let owner: Client;
 
 beforeAll(async () => {
   // Real-time yield: the cash position earns nothing, so its amount must come out to the micro.
-  system = await startWalletSystem({ WALLET_YIELD_TIME_SCALE: '1' });
+  // Rebalances stay in processing for 2 s, so what every accepted one holds can be read meanwhile.
+  system = await startWalletSystem({ WALLET_YIELD_TIME_SCALE: '1', WALLET_REBALANCE_PROCESSING_MS: '2000' });
   owner = await Client.of(system, `org_concurrency_${randomUUID().slice(0, 8)}`);
 }, 90_000);
 
@@ -48,9 +49,11 @@ describe('concurrent allocations on one wallet', () => {
     const replies = await Promise.all(amounts.map((amount) => allocate(wallet.id, (Number(amount) / 1e6).toFixed(6))));
     expect(replies.map((reply) => reply.status)).toEqual(amounts.map(() => 200));
     expect(new Set(replies.map((reply) => reply.body.rebalanceId)).size).toBe(20);
+    const moved = amounts.reduce((sum, amount) => sum + amount, 0n);
+    // Before any of them completes, the cash holds every accepted amount: no reservation overwrote another.
+    expect((await positionsOf(wallet.id))[CASH]).toEqual({ amount: micros('100'), reserved: moved, earned: 0n });
     await settled(wallet.id);
 
-    const moved = amounts.reduce((sum, amount) => sum + amount, 0n);
     const positions = await positionsOf(wallet.id);
     expect(positions[CASH]).toEqual({ amount: micros('100') - moved, reserved: 0n, earned: 0n });
     // What the source holds beyond its own yield is exactly what was moved into it.
