@@ -3,7 +3,7 @@ import { formatUsd, parseUsd } from '@service/money';
 
 /** What an organization's withdrawals must satisfy. */
 export interface WithdrawalPolicy {
-  /** Each payout leg waits for an owner or admin to approve it. */
+  /** Without the organization's own approval policy: each payout leg waits for one approver's stamped vote. */
   readonly requireApproval: boolean;
   /** Only addresses in the organization's address book may receive. */
   readonly requireWhitelist: boolean;
