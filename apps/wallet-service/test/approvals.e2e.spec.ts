@@ -67,8 +67,9 @@ describe('approvers, policy and audit', () => {
     expect(await owner.call('PUT', '/v2/approvals/policy', { withdrawals: 'all', quorum: 2 })).toEqual(errorOf(400, 'approval_quorum_unreachable'));
     expect(await owner.call('PUT', '/v2/approvals/policy', { withdrawals: 'above_threshold', quorum: 1 })).toEqual(errorOf(400, 'validation_error'));
     expect(await owner.call('PUT', '/v2/approvals/policy', { withdrawals: 'all', quorum: 11 })).toEqual(errorOf(400, 'validation_error'));
-    expect(await owner.call('PUT', '/v2/approvals/policy', { withdrawals: 'above_threshold', thresholdUsd: '10.5', quorum: 1 })).toEqual(errorOf(400, 'validation_error'));
-    const policy = await owner.call('PUT', '/v2/approvals/policy', { withdrawals: 'above_threshold', thresholdUsd: '100.000000', quorum: 1 });
+    expect(await owner.call('PUT', '/v2/approvals/policy', { withdrawals: 'above_threshold', thresholdUsd: '10.1234567', quorum: 1 })).toEqual(errorOf(400, 'precision_overflow'));
+    expect(await owner.call('PUT', '/v2/approvals/policy', { withdrawals: 'above_threshold', thresholdUsd: 'ten', quorum: 1 })).toEqual(errorOf(400, 'validation_error'));
+    const policy = await owner.call('PUT', '/v2/approvals/policy', { withdrawals: 'above_threshold', thresholdUsd: '100', quorum: 1 });
     expect(policy).toEqual({ status: 200, body: { withdrawals: 'above_threshold', thresholdUsd: '100.000000', quorum: 1, updatedAt: expect.any(String) } });
     expect((await owner.get('/v2/approvals/policy')).body).toEqual(policy.body);
 

@@ -81,10 +81,13 @@ export class PutApprovalPolicyDto {
   @IsIn(APPROVAL_POLICY_MODES, { message: `withdrawals must be one of ${APPROVAL_POLICY_MODES.join(', ')}` })
   withdrawals!: ApprovalPolicyMode;
 
-  @ApiPropertyOptional({ example: '1000.000000', description: 'USD with six decimals; required with `above_threshold`: withdrawals above it wait for approval.' })
+  @ApiPropertyOptional({
+    example: '1000.000000',
+    description: 'USD, a string with at most six decimals (more: 400 `precision_overflow`); required with `above_threshold`: withdrawals above it wait for approval.',
+  })
   @IsOptional()
   @IsString()
-  @Matches(/^(0|[1-9][0-9]{0,14})\.[0-9]{6}$/, { message: 'thresholdUsd must be a USD amount with exactly six decimals' })
+  @MaxLength(32)
   thresholdUsd?: string;
 
   @ApiProperty({ type: 'integer', minimum: 1, maximum: 10, description: 'Distinct approvers whose approvals release an activity.' })

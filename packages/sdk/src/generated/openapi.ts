@@ -1723,7 +1723,7 @@ export type components = {
             /** @description Distinct approvers whose approvals release an activity. */
             quorum: number;
             /**
-             * @description USD with six decimals; required with `above_threshold`: withdrawals above it wait for approval.
+             * @description USD, a string with at most six decimals (more: 400 `precision_overflow`); required with `above_threshold`: withdrawals above it wait for approval.
              * @example 1000.000000
              */
             thresholdUsd?: string;
