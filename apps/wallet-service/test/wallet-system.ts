@@ -11,7 +11,6 @@ export const WALLET_TEST_ENV = {
   WALLET_YIELD_TIME_SCALE: '100000',
   WALLET_MAX_PER_ORG: '40',
   WALLET_PAYOUT_STEP_MS: '40',
-  WALLET_STELLAR_SETUP_MS: '100',
 };
 
 export interface WalletSystem {
