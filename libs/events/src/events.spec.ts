@@ -80,10 +80,54 @@ describe('outbox and relay', () => {
     );
     const before = (await jsm.streams.info(stream.EVENTS_STREAM)).state.messages;
     expect(await relayOf().drain()).toBe(1);
-    // The crashed relay had published but not marked the row: the next relay publishes it again.
-    await db.$executeRawUnsafe('UPDATE outbox_events SET published_at = NULL WHERE id = $1', id);
+    // The crashed relay had published but not marked the row, and its lease is still running:
+    // no other relay takes the row until the lease lapses, then the next one publishes it again.
+    await db.$executeRawUnsafe("UPDATE outbox_events SET published_at = NULL, claimed_until = now() + interval '1 minute' WHERE id = $1", id);
+    expect(await relayOf().drain()).toBe(0);
+    await db.$executeRawUnsafe("UPDATE outbox_events SET claimed_until = now() - interval '1 millisecond' WHERE id = $1", id);
     expect(await relayOf().drain()).toBe(1);
     expect((await jsm.streams.info(stream.EVENTS_STREAM)).state.messages).toBe(before + 1);
+    const [row] = await db.$queryRawUnsafe<{ published: boolean; claimed_until: Date | null }[]>(
+      'SELECT published_at IS NOT NULL AS published, claimed_until FROM outbox_events WHERE id = $1',
+      id,
+    );
+    expect(row).toEqual({ published: true, claimed_until: null });
+  });
+
+  it('holds no transaction or row lock while JetStream answers, and releases rows whose publish failed', async () => {
+    const ids = await db.$transaction(async (tx) => [
+      await enqueueEvent(tx, { type: 'portfolio_wallet.status_changed', orgId: 'org_a', payload: statusChanged(4) }),
+      await enqueueEvent(tx, { type: 'portfolio_wallet.status_changed', orgId: 'org_a', payload: statusChanged(5) }),
+    ]);
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let publishing = 0;
+    const stalled = {
+      publish: async (...args: Parameters<JetStreamClient['publish']>) => {
+        publishing += 1;
+        await gate;
+        if ((args[2]?.msgID ?? '') === ids[1]) throw new Error('no JetStream ack');
+        return js.publish(...args);
+      },
+    } as unknown as JetStreamClient;
+    const relay = new OutboxRelay({ source: 'wallet', db, js: stalled, jsm, logger, ...streamConfig() });
+    const draining = relay.drain();
+    await waitFor(() => publishing === 2);
+    // Both publishes are in flight at once; a writer can lock the rows meanwhile (NOWAIT fails on a held lock).
+    const locked = await db.$transaction((tx) =>
+      tx.$queryRawUnsafe<{ id: string }[]>('SELECT id::text AS id FROM outbox_events WHERE id = ANY($1::uuid[]) FOR UPDATE NOWAIT', ids),
+    );
+    expect(locked).toHaveLength(2);
+    release();
+    await expect(draining).rejects.toThrow('no JetStream ack');
+    const rows = await db.$queryRawUnsafe<{ id: string; published: boolean; claimed: boolean }[]>(
+      'SELECT id::text AS id, published_at IS NOT NULL AS published, claimed_until IS NOT NULL AS claimed FROM outbox_events WHERE id = ANY($1::uuid[]) ORDER BY occurred_at, id',
+      ids,
+    );
+    expect(rows.find((row) => row.id === ids[0])).toEqual({ id: ids[0], published: true, claimed: false });
+    // The failed one is free for the next attempt at once, not after the lease.
+    expect(rows.find((row) => row.id === ids[1])).toEqual({ id: ids[1], published: false, claimed: false });
+    expect(await relayOf().drain()).toBe(1);
   });
 });
 
@@ -111,9 +155,11 @@ describe('durable consumer', () => {
         throw new Error('transient');
       }
     }, 4);
+    // One row per event the relay specs above published.
+    const published = (await jsm.streams.info(stream.EVENTS_STREAM)).state.messages;
     await consumer.start();
     const count = async () => (await db.$queryRawUnsafe<{ c: number }[]>('SELECT count(*)::int AS c FROM applied'))[0]?.c ?? 0;
-    await waitFor(async () => (await count()) === 2, 10_000);
+    await waitFor(async () => (await count()) === published, 10_000);
     await consumer.stop();
 
     // Delivered again from the start (as after a lost ack): nothing is applied twice.
@@ -125,7 +171,7 @@ describe('durable consumer', () => {
     await waitFor(async () => (await jsm.consumers.info(stream.EVENTS_STREAM, `test-${runId}`)).num_ack_pending === 0 &&
       (await jsm.consumers.info(stream.EVENTS_STREAM, `test-${runId}`)).num_pending === 0);
     await again.stop();
-    expect(await count()).toBe(2);
+    expect(await count()).toBe(published);
   });
 });
 

@@ -1,7 +1,7 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { OutboxRelay, type TransactionalSql } from '@service/events';
+import { OutboxRelay, type SqlExecutor } from '@service/events';
 import type { Logger } from 'pino';
 import type { ServiceConfig } from './config.js';
 import { EVENT_DB, NATS_CONNECTION, SERVICE_CONFIG, SERVICE_LOGGER, SERVICE_NAME } from './injection.js';
@@ -9,14 +9,14 @@ import { EVENT_DB, NATS_CONNECTION, SERVICE_CONFIG, SERVICE_LOGGER, SERVICE_NAME
 /** Runs the service's outbox relay for the life of the process. */
 @Injectable()
 export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private relay: OutboxRelay<never> | undefined;
+  private relay: OutboxRelay | undefined;
 
   constructor(
     @Inject(SERVICE_NAME) private readonly service: string,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
     @Inject(SERVICE_LOGGER) private readonly logger: Logger,
     @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
-    @Inject(EVENT_DB) private readonly db: TransactionalSql<never>,
+    @Inject(EVENT_DB) private readonly db: SqlExecutor,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
