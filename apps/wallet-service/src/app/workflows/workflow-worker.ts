@@ -88,10 +88,16 @@ export class WorkflowWorker implements OnApplicationBootstrap, BeforeApplication
     return this.each(findDueApprovals(this.prisma, new Date(), BATCH), (due) => this.steps.expireDepositAddressSetup(due));
   }
 
-  /** Runs `step` on each due item, one after the other; how many there were. */
+  /**
+   * Runs `step` on each due item, one after the other, and wakes the relay after each step that
+   * ran, so its events go out at once rather than after the whole batch; how many there were.
+   */
   private async each(found: Promise<Due[]>, step: (due: Due) => Promise<void>): Promise<number> {
     const due = await found;
-    for (const item of due) await step(item);
+    for (const item of due) {
+      await step(item);
+      this.relay.wake();
+    }
     return due.length;
   }
 }
