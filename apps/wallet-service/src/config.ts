@@ -29,6 +29,11 @@ export const walletConfigSpec = {
     default: '2000',
     parse: parsers.integer(0, 86_400_000),
   },
+  WALLET_PG_POOL_SIZE: {
+    description: "connections of the plain-pg pool (hot routes, the rebalance steps), beside Prisma's pool of 10",
+    default: '10',
+    parse: parsers.integer(1, 200),
+  },
   WALLET_WORKER_POLL_MS: {
     description: 'how often the workflow worker looks for due wallets, deposits and rebalances',
     default: '500',

@@ -16,7 +16,7 @@ import type { WalletConfig } from '../../config.js';
 @Injectable()
 export class WalletSql extends PgPoolSql implements OnApplicationShutdown {
   constructor(@Inject(SERVICE_CONFIG) config: WalletConfig, @Inject(SERVICE_LOGGER) logger: Logger) {
-    super({ connectionString: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, max: 10, preparedStatements: 'wallet' });
+    super({ connectionString: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, max: config.WALLET_PG_POOL_SIZE, preparedStatements: 'wallet' });
     // An idle connection the server drops must not take the process down; the next query reconnects.
     this.pool.on('error', (error) => logger.warn({ err: error }, 'idle wallet connection lost'));
   }
