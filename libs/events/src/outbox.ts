@@ -28,12 +28,15 @@ export type BindParameter = (value: unknown, cast: string) => string;
 /**
  * {@link enqueueEvent}'s INSERT as SQL text whose values go through `bind`, for a caller that
  * writes the event together with its other changes in one statement (one round trip); the id is
- * the event's.
+ * the event's. `occurred_at` is the time of the insert (`clock_timestamp()`), not the column's
+ * default `now()`, which is the transaction's start: a transaction that waited for a wallet's
+ * lock before writing its event did not make the event occur earlier, and the relay's publish
+ * lag counts from `occurred_at`.
  */
 export function outboxInsert<T extends DomainEventType>(bind: BindParameter, event: NewEvent<T>): { sql: string; id: string } {
   const id = randomUUID();
   const sql =
-    'INSERT INTO outbox_events (id, type, org_id, payload, trace_context) VALUES ' +
-    `(${bind(id, '::uuid')}, ${bind(event.type, '')}, ${bind(event.orgId, '')}, ${bind(JSON.stringify(event.payload), '::jsonb')}, ${bind(currentTraceparent() ?? null, '::text')})`;
+    'INSERT INTO outbox_events (id, type, org_id, payload, trace_context, occurred_at) VALUES ' +
+    `(${bind(id, '::uuid')}, ${bind(event.type, '')}, ${bind(event.orgId, '')}, ${bind(JSON.stringify(event.payload), '::jsonb')}, ${bind(currentTraceparent() ?? null, '::text')}, clock_timestamp())`;
   return { sql, id };
 }
