@@ -1,3 +1,4 @@
+import type { SqlExecutor } from '@service/events';
 import type { NewestFirst } from '@service/pagination';
 import type { AddressBookEntry } from '../../generated/prisma/client.js';
 import type { Tx } from './db.js';
@@ -21,7 +22,8 @@ export async function deleteEntry(db: Tx, orgId: string, entryId: string): Promi
   return count > 0;
 }
 
-/** The organization's entry of an address (compared by its key) on a chain, if any. */
-export function findEntry(db: Tx, orgId: string, chain: string, addressKey: string): Promise<AddressBookEntry | null> {
-  return db.addressBookEntry.findUnique({ where: { orgId_chain_addressKey: { orgId, chain, addressKey } } });
+/** Whether the organization has an entry of an address (compared by its key) on a chain. */
+export async function hasEntry(db: SqlExecutor, orgId: string, chain: string, addressKey: string): Promise<boolean> {
+  const rows = await db.$queryRawUnsafe<unknown[]>('SELECT 1 FROM address_book_entries WHERE org_id = $1 AND chain = $2 AND address_key = $3', orgId, chain, addressKey);
+  return rows.length > 0;
 }

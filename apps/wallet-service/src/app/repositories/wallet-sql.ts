@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { WalletConfig } from '../../config.js';
 
 /**
- * Plain `pg` for the routes users call most (a wallet read, an allocation), with their fixed
+ * Plain `pg` for the routes users call most (a wallet read, an allocation, a withdrawal), with their fixed
  * statements prepared once per connection. Through Prisma each statement of an interactive
  * transaction cost about a third of the service's CPU in Prisma's client (its query interpreter
  * and transaction machinery, `npm run bench` with BENCH_CPU_PROF=1), and every statement under

@@ -1,4 +1,5 @@
 import type { PayoutLeg } from '@service/contracts';
+import type { SqlExecutor } from '@service/events';
 import type { KeysetPage } from '@service/pagination';
 import type { Wallet, Withdrawal } from '../../generated/prisma/client.js';
 import { withdrawalNotFound } from '../domain/errors.js';
@@ -6,8 +7,9 @@ import { settlementOf, type SettledStatus } from '../domain/withdrawal-progress.
 import type { ListWhere } from '../domain/list-filters.js';
 import { legsOf, legView, withdrawalView } from '../domain/withdrawal-view.js';
 import type { Tx } from './db.js';
-import { emitWalletEvent } from './events.repository.js';
+import { addWalletEvent, emitWalletEvent } from './events.repository.js';
 import { refreshWalletStatus } from './wallets.repository.js';
+import type { Writes } from './writes.js';
 
 type NewWithdrawal = Pick<
   Withdrawal,
@@ -16,23 +18,36 @@ type NewWithdrawal = Pick<
 
 const scopeOf = (row: Withdrawal, now: Date) => ({ orgId: row.orgId, walletId: row.walletId, observedAt: now });
 
+const WITHDRAWAL_STATUS_CHANGED = 'portfolio_wallet.withdrawal.status_changed';
+const LEG_STATUS_CHANGED = 'portfolio_wallet.withdrawal.payout.status_changed';
+const withdrawalResource = (row: Withdrawal) => ({ withdrawal: withdrawalView(row) });
+const legResource = (row: Withdrawal, leg: PayoutLeg) => ({ withdrawalId: row.id, turnkeyActivityId: leg.turnkeyActivityId ?? null, payoutLeg: legView(leg) });
+
 function announceWithdrawal(tx: Tx, row: Withdrawal, now: Date): Promise<string> {
-  return emitWalletEvent(tx, scopeOf(row, now), 'portfolio_wallet.withdrawal.status_changed', { withdrawal: withdrawalView(row) });
+  return emitWalletEvent(tx, scopeOf(row, now), WITHDRAWAL_STATUS_CHANGED, withdrawalResource(row));
 }
 
 function announceLeg(tx: Tx, row: Withdrawal, leg: PayoutLeg, now: Date): Promise<string> {
-  return emitWalletEvent(tx, scopeOf(row, now), 'portfolio_wallet.withdrawal.payout.status_changed', {
-    withdrawalId: row.id,
-    turnkeyActivityId: leg.turnkeyActivityId ?? null,
-    payoutLeg: legView(leg),
-  });
+  return emitWalletEvent(tx, scopeOf(row, now), LEG_STATUS_CHANGED, legResource(row, leg));
 }
 
-/** A withdrawal in `processing` with its legs, announced with each leg. */
-export async function insertWithdrawal(tx: Tx, withdrawal: NewWithdrawal, legs: PayoutLeg[], now: Date): Promise<Withdrawal> {
-  const row = await tx.withdrawal.create({ data: { ...withdrawal, status: 'processing', payoutLegs: legs as never } });
-  await announceWithdrawal(tx, row, now);
-  for (const leg of legsOf(row)) await announceLeg(tx, row, leg, now);
+/**
+ * A withdrawal in `processing` with its legs, announced with each leg, as part of the statement's
+ * `writes`; the row is known before it is written, so it is returned at once.
+ */
+export function addWithdrawal(writes: Writes, withdrawal: NewWithdrawal, legs: PayoutLeg[], now: Date): Withdrawal {
+  const row: Withdrawal = { ...withdrawal, status: 'processing', amountPaid: null, payoutLegs: legs as never, failureReason: null, completedAt: null };
+  const { bind } = writes;
+  writes.add(
+    `INSERT INTO withdrawals (id, wallet_id, org_id, request_id, status, amount_requested, fee, destination_chain, destination_address, destination_token,
+                              payout_legs, next_run_at, created_at)
+     VALUES (${bind(row.id, '::uuid')}, ${bind(row.walletId, '::uuid')}, ${bind(row.orgId, '::text')}, ${bind(row.requestId, '::uuid')}, ${bind(row.status, '::text')},
+             ${bind(row.amountRequested.toString(), '::bigint')}, ${bind(row.fee.toString(), '::bigint')}, ${bind(row.destinationChain, '::text')},
+             ${bind(row.destinationAddress, '::text')}, ${bind(row.destinationToken, '::text')}, ${bind(JSON.stringify(legs), '::jsonb')},
+             ${bind(row.nextRunAt.toISOString(), '::timestamptz')}, ${bind(row.createdAt.toISOString(), '::timestamptz')})`,
+  );
+  addWalletEvent(writes, scopeOf(row, now), WITHDRAWAL_STATUS_CHANGED, withdrawalResource(row));
+  for (const leg of legsOf(row)) addWalletEvent(writes, scopeOf(row, now), LEG_STATUS_CHANGED, legResource(row, leg));
   return row;
 }
 
@@ -47,8 +62,19 @@ export async function findWithdrawal(db: Tx, walletId: string, withdrawalId: str
   return row;
 }
 
-export function getWithdrawal(tx: Tx, withdrawalId: string): Promise<Withdrawal> {
-  return tx.withdrawal.findUniqueOrThrow({ where: { id: withdrawalId } });
+/** The withdrawals table's columns under their model names, amounts as text, which every driver returns alike. */
+const WITHDRAWAL_COLUMNS = `id::text AS id, wallet_id::text AS "walletId", org_id AS "orgId", request_id::text AS "requestId", status,
+  amount_requested::text AS "amountRequested", fee::text AS fee, amount_paid::text AS "amountPaid", destination_chain AS "destinationChain",
+  destination_address AS "destinationAddress", destination_token AS "destinationToken", payout_legs AS "payoutLegs",
+  failure_reason AS "failureReason", next_run_at AS "nextRunAt", created_at AS "createdAt", completed_at AS "completedAt"`;
+
+type WithdrawalText = Omit<Withdrawal, 'amountRequested' | 'fee' | 'amountPaid'> & { amountRequested: string; fee: string; amountPaid: string | null };
+
+/** A withdrawal by id, on Prisma or plain pg. */
+export async function getWithdrawal(tx: SqlExecutor, withdrawalId: string): Promise<Withdrawal> {
+  const [row] = await tx.$queryRawUnsafe<WithdrawalText[]>(`SELECT ${WITHDRAWAL_COLUMNS} FROM withdrawals WHERE id = $1::uuid`, withdrawalId);
+  if (!row) throw new Error(`withdrawal ${withdrawalId} not found`);
+  return { ...row, amountRequested: BigInt(row.amountRequested), fee: BigInt(row.fee), amountPaid: row.amountPaid === null ? null : BigInt(row.amountPaid) };
 }
 
 /** Whether another running withdrawal of the wallet already waits for an approval on this chain. */

@@ -11,6 +11,7 @@ import type {
   WithdrawalRef,
 } from '@service/contracts';
 import { ServiceError } from '@service/errors';
+import type { SqlExecutor } from '@service/events';
 import { formatUsd, parseUsd } from '@service/money';
 import { KeysetPage } from '@service/pagination';
 import type { Withdrawal } from '../../generated/prisma/client.js';
@@ -27,9 +28,9 @@ import { checkLimit, policyOf } from '../domain/withdrawal-policy.js';
 import { payableFrom } from '../domain/withdrawal-progress.js';
 import { legView, withdrawalView } from '../domain/withdrawal-view.js';
 import { WalletFeature } from '../environment/wallet-feature.js';
-import { findEntry } from '../repositories/address-book.repository.js';
+import { hasEntry } from '../repositories/address-book.repository.js';
 import { inTransaction, type Tx } from '../repositories/db.js';
-import { claimRequestId, rememberResponse } from '../repositories/idempotency-keys.repository.js';
+import { claimRequestId, lockWalletAndClaim, rememberResponse } from '../repositories/idempotency-keys.repository.js';
 import { openLedger } from '../repositories/positions.repository.js';
 import { findWallet, lockWallet, requireWallet } from '../repositories/wallets.repository.js';
 import { findWithdrawal, getWithdrawal, listWithdrawals } from '../repositories/withdrawals.repository.js';
@@ -79,20 +80,21 @@ export class WithdrawalsService extends WalletFeature {
     checkLimit(policy, amount, this.env.sandbox);
     const now = new Date();
     const id = randomUUID();
-    const result = await inTransaction(this.prisma, async (tx) => {
-      const wallet = await lockWallet(tx, ctx.orgId, input.walletId);
-      const claim = await claimRequestId(tx, {
+    // Plain pg: the key claimed and the wallet locked in one statement, the whitelist, the
+    // positions, every write in one statement, the wallet's status, the commit.
+    const result = await this.sql.$transaction(async (tx) => {
+      const { wallet, claim } = await lockWalletAndClaim(tx, input.walletId, {
         orgId: ctx.orgId,
         operation: 'wallet.withdraw',
         requestId: input.requestId,
-        fingerprint: fingerprint({ walletId: wallet.id, ...destination, amount: amount.toString() }),
+        fingerprint: fingerprint({ walletId: input.walletId.toLowerCase(), ...destination, amount: amount.toString() }),
         resourceId: id,
       });
       if (!claim.fresh) return { withdrawal: await getWithdrawal(tx, claim.resourceId), created: false };
       if (policy.requireWhitelist) await this.checkWhitelisted(tx, ctx.orgId, destination);
       const ledger = await openLedger(tx, wallet.id, this.env, now);
       this.checkFunds(amount, payableFrom(ledger, destination, this.env).reduce((sum, source) => sum + source.available, 0n), ledger);
-      const withdrawal = await createWithdrawal({ tx, wallet, ledger, env: this.env, now }, { id, destination, amount, fee, requestId: input.requestId });
+      const withdrawal = await createWithdrawal(tx, { wallet, ledger, env: this.env, now }, { id, destination, amount, fee, requestId: input.requestId });
       return { withdrawal, created: true };
     });
     if (result.created) this.publishAndRun();
@@ -191,9 +193,8 @@ export class WithdrawalsService extends WalletFeature {
     }
   }
 
-  private async checkWhitelisted(tx: Tx, orgId: string, destination: Destination): Promise<void> {
-    const entry = await findEntry(tx, orgId, destination.chain, addressKey(destination.chain, destination.address));
-    if (!entry) {
+  private async checkWhitelisted(tx: SqlExecutor, orgId: string, destination: Destination): Promise<void> {
+    if (!(await hasEntry(tx, orgId, destination.chain, addressKey(destination.chain, destination.address)))) {
       throw new ServiceError('address_book_whitelist_violation', `${destination.address} on ${destination.chain} is not in this organization's address book.`);
     }
   }
