@@ -50,8 +50,11 @@ export class WalletsService extends WalletFeature {
       await insertWallet(tx, { id, orgId: ctx.orgId, ...wanted });
       return id;
     });
+    // Read before waking the worker: a new wallet is answered as created (`creating`), never as
+    // whatever the worker made of it meanwhile (it could provision the wallet before this read).
+    const wallet = await this.get(ctx, walletId);
     if (walletId === id) this.runDueWork();
-    return this.get(ctx, walletId);
+    return wallet;
   }
 
   async list(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.walletsList>): Promise<WalletListDto> {
