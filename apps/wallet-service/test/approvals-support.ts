@@ -3,10 +3,8 @@ import { expect } from '@jest/globals';
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startServiceSystem, TEST_DATABASE_URL } from '@service/testing';
 import { ApiKeyStamper } from '@turnkey/api-key-stamper';
-import pg from 'pg';
-import { type Client, type Reply, WALLET_TEST_ENV, type WalletSystem } from './wallet-system.js';
+import { type Client, type Reply, startWalletSystem, type WalletSystem } from './wallet-system.js';
 
 /** A loopback webhook receiver: the JSON bodies delivered to it, in arrival order. */
 export interface Receiver {
@@ -19,12 +17,7 @@ export interface Receiver {
  * webhook-service and a loopback receiver, so webhooks are seen as delivered.
  */
 export async function startSystemWithWebhooks(extraEnv: Record<string, string>): Promise<WalletSystem & { receiver: Receiver }> {
-  const base = await startServiceSystem({
-    service: 'wallet',
-    env: { ...WALLET_TEST_ENV, ...extraEnv },
-    gatewayEnv: { RATE_LIMIT_READ_PER_MINUTE: '100000', RATE_LIMIT_WRITE_PER_MINUTE: '100000', NATS_REQUEST_TIMEOUT_MS: '5000' },
-  });
-  await base.startAlongside('webhook', { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_POLL_INTERVAL_MS: '50' });
+  const base = await startWalletSystem(extraEnv, { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_POLL_INTERVAL_MS: '50' });
   const bodies: any[] = [];
   const server = createServer((request, response) => {
     let body = '';
@@ -35,16 +28,10 @@ export async function startSystemWithWebhooks(extraEnv: Record<string, string>):
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const db = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await db.connect();
   return {
-    system: base.system,
-    url: base.url,
-    schema: base.schema,
-    db,
+    ...base,
     receiver: { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, bodies },
     async stop() {
-      await db.end();
       await new Promise((resolve) => server.close(resolve));
       await base.stop();
     },

@@ -21,13 +21,17 @@ export interface WalletSystem {
   stop(): Promise<void>;
 }
 
-/** The built gateway and wallet service (with the test delays) as processes on the real PostgreSQL, NATS and Redis. */
-export async function startWalletSystem(extraEnv: Record<string, string> = {}): Promise<WalletSystem> {
+/**
+ * The built gateway and wallet service (with the test delays) as processes on the real PostgreSQL,
+ * NATS and Redis; with `webhookEnv`, webhook-service runs beside them with that configuration.
+ */
+export async function startWalletSystem(extraEnv: Record<string, string> = {}, webhookEnv?: Record<string, string>): Promise<WalletSystem> {
   const base = await startServiceSystem({
     service: 'wallet',
     env: { ...WALLET_TEST_ENV, ...extraEnv },
     gatewayEnv: { RATE_LIMIT_READ_PER_MINUTE: '100000', RATE_LIMIT_WRITE_PER_MINUTE: '100000', NATS_REQUEST_TIMEOUT_MS: '5000' },
   });
+  if (webhookEnv) await base.startAlongside('webhook', webhookEnv);
   const db = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await db.connect();
   return {
