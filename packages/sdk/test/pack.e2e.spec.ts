@@ -66,8 +66,10 @@ describe('the packed @service/sdk', () => {
     const app = path.join(dir, 'app');
     await mkdir(app);
     await writeFile(path.join(app, 'package.json'), JSON.stringify({ name: 'sdk-smoke', private: true, type: 'module' }));
-    // Offline: openapi-fetch and its one dependency come from the npm cache, nothing from the workspace.
-    await run('npm', ['install', '--offline', '--no-audit', '--no-fund', path.join(dir, filename)], { cwd: app });
+    // openapi-fetch and its one dependency come from the npm cache when it has them, else from the registry;
+    // nothing comes from the workspace. (--offline failed on CI's fresh machine, whose cache holds the
+    // tarballs from installing the lockfile but not the packuments a range needs.)
+    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', path.join(dir, filename)], { cwd: app });
     expect((await readdir(path.join(app, 'node_modules'))).filter((name) => !name.startsWith('.')).sort()).toEqual(['@service', 'openapi-fetch', 'openapi-typescript-helpers']);
 
     await writeFile(path.join(app, 'smoke.mjs'), SMOKE);

@@ -41,6 +41,8 @@ beforeEach(async () => {
 });
 
 const LEASE_MS = 60_000;
+/** A lease the tests wait out; long enough that the checks made while it holds run inside it. */
+const SHORT_LEASE_MS = 1_000;
 const CAP = 16;
 
 async function addRegistration(options: { org?: string; family?: string; events?: string[]; deleted?: boolean } = {}): Promise<string> {
@@ -182,10 +184,11 @@ describe('claimDue', () => {
   it('takes a delivery whose lease ran out (its replica died) again, with a new attempt number', async () => {
     const a = await addRegistration();
     const [id] = await addDue(a, 1);
-    const [first] = (await claimDue(db, 64, CAP, 100)).deliveries;
+    // A lease long enough that the second claim surely runs inside it on a slow CI machine.
+    const [first] = (await claimDue(db, 64, CAP, SHORT_LEASE_MS)).deliveries;
     expect(first?.id).toBe(id);
-    expect((await claimDue(db, 64, CAP, 100)).deliveries).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect((await claimDue(db, 64, CAP, SHORT_LEASE_MS)).deliveries).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, SHORT_LEASE_MS + 100));
     const [again] = (await claimDue(db, 64, CAP, LEASE_MS)).deliveries;
     expect(again).toMatchObject({ id, attempt_count: 2 });
     expect(again?.emission_id).not.toBe(first?.emission_id);
@@ -313,7 +316,7 @@ describe('AttemptRecorder', () => {
   it('loses nothing when the process dies before the write: the delivery is attempted again once its lease ran out', async () => {
     const a = await addRegistration();
     const [id] = await addDue(a, 1);
-    const [first] = (await claimDue(db, 64, CAP, 300)).deliveries as [ClaimedDelivery];
+    const [first] = (await claimDue(db, 64, CAP, SHORT_LEASE_MS)).deliveries as [ClaimedDelivery];
     // A database that never answers stands for a process killed before the batch went out.
     const dead: SqlExecutor & { $transaction: never } = {
       $queryRawUnsafe: () => new Promise<never>(() => undefined),
@@ -325,7 +328,7 @@ describe('AttemptRecorder', () => {
     // Not final, not lost: still pending and leased, its emission open.
     expect(await delivery(id!)).toMatchObject({ status: 'pending', attempt_count: 1, lease_until: expect.any(Date) });
     expect((await claimDue(db, 64, CAP, LEASE_MS)).deliveries).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    await new Promise((resolve) => setTimeout(resolve, SHORT_LEASE_MS + 100));
 
     const [again] = (await claimDue(db, 64, CAP, LEASE_MS)).deliveries as [ClaimedDelivery];
     expect(again).toMatchObject({ id, attempt_count: 2 });
