@@ -14,7 +14,7 @@ export class ActivityService {
     const page = feedPage(filters, input);
     const rows = await this.feed.read(ctx.orgId, filters, page);
     return page.page(
-      rows.map((row) => ({ createdAt: row.timestamp, id: row.id, row })),
+      rows.map((row) => ({ createdAt: new Date(row.timestamp_iso), id: row.id, row })),
       ({ row }) => toActivityItem(row),
     );
   }

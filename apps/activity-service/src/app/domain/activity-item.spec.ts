@@ -75,7 +75,7 @@ describe('statuses', () => {
 
 describe('toActivityItem', () => {
   it('nests the resource under its type and formats the amount with six decimals', () => {
-    const item = toActivityItem({ id: ID, wallet_id: WALLET, type: 'deposit', status: 'completed', amount_usd: '12500000', timestamp: new Date('2026-11-21T10:00:00Z'), resource: { id: ID } });
+    const item = toActivityItem({ id: ID, wallet_id: WALLET, type: 'deposit', status: 'completed', amount_usd: '12500000', timestamp_iso: '2026-11-21T10:00:00.000Z', resource: { id: ID } });
     expect(item).toEqual({ id: ID, type: 'deposit', status: 'completed', amountUsd: '12.500000', timestamp: '2026-11-21T10:00:00.000Z', walletId: WALLET, deposit: { id: ID } });
   });
 });

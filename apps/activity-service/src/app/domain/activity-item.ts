@@ -154,7 +154,8 @@ export interface FeedRow {
   type: ActivityType;
   status: ActivityStatus;
   amount_usd: string;
-  timestamp: Date;
+  /** ISO 8601 with milliseconds in UTC, as `Date.prototype.toISOString` writes it. */
+  timestamp_iso: string;
   resource: Record<string, unknown>;
 }
 
@@ -164,7 +165,7 @@ export function toActivityItem(row: FeedRow): ActivityItemDto {
     type: row.type,
     status: row.status,
     amountUsd: formatUsd(BigInt(row.amount_usd)),
-    timestamp: row.timestamp.toISOString(),
+    timestamp: row.timestamp_iso,
     walletId: row.wallet_id,
     [row.type]: row.resource,
   } as ActivityItemDto;

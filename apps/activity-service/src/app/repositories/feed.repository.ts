@@ -9,8 +9,29 @@ import type { FeedRow } from '../domain/activity-item.js';
 import type { FeedFilters } from '../domain/feed-filters.js';
 
 export interface SqlQuery {
+  /** The prepared statement's name: one per query shape (filters present, first page or not). */
+  readonly name: string;
   readonly text: string;
   readonly values: unknown[];
+}
+
+/**
+ * The item's time as the API shows it (`Date.prototype.toISOString`'s form, milliseconds, UTC),
+ * written by PostgreSQL: parsing a timestamptz into a Date and formatting it again was a tenth
+ * of the service's CPU on a first page. Not named "timestamp": ORDER BY would sort by this text.
+ */
+const TIMESTAMP_ISO = `to_char("timestamp" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS timestamp_iso`;
+
+/** Statement names by query text; the shapes are few (three filters, a cursor or not). */
+const statementNames = new Map<string, string>();
+
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `activity_feed_${statementNames.size}`;
+    statementNames.set(text, name);
+  }
+  return name;
 }
 
 /**
@@ -27,12 +48,10 @@ export function feedQuery(orgId: string, filters: FeedFilters, page: NewestFirst
   if (filters.statuses) where.push(`status = ANY(${bind(filters.statuses, '::text[]')})`);
   const after = page.sqlAfter(bind, ['"timestamp"', 'id']);
   if (after) where.push(after);
-  return {
-    text:
-      'SELECT id, wallet_id, type, status, amount_usd, "timestamp", resource FROM activity_items ' +
-      `WHERE ${where.join(' AND ')} ORDER BY "timestamp" DESC, id DESC LIMIT ${bind(page.take)}`,
-    values,
-  };
+  const text =
+    `SELECT id, wallet_id, type, status, amount_usd, ${TIMESTAMP_ISO}, resource FROM activity_items ` +
+    `WHERE ${where.join(' AND ')} ORDER BY "timestamp" DESC, id DESC LIMIT ${bind(page.take)}`;
+  return { name: statementName(text), text, values };
 }
 
 /**
@@ -60,11 +79,13 @@ export class FeedRepository implements OnApplicationShutdown {
     this.pool.on('error', (error) => this.logger.warn({ err: error }, 'idle feed connection lost'));
   }
 
-  /** One page of the organization's feed under `filters`, as `page` reads it (one row more than the page). */
+  /**
+   * One page of the organization's feed under `filters`, as `page` reads it (one row more than the
+   * page), through a prepared statement per query shape: each connection parses and plans it once.
+   */
   async read(orgId: string, filters: FeedFilters, page: NewestFirst): Promise<FeedRow[]> {
-    const query = feedQuery(orgId, filters, page);
     try {
-      return (await this.pool.query<FeedRow>(query.text, query.values)).rows;
+      return (await this.pool.query<FeedRow>(feedQuery(orgId, filters, page))).rows;
     } catch (error) {
       this.logger.warn({ err: error }, 'activity projection cannot be read');
       throw new ServiceError('wallet_projection_unavailable', 'The activity feed cannot be read right now. Retry shortly.');
