@@ -10,6 +10,10 @@ import type { Tx } from '../repositories/db.js';
  * sandbox: none).
  */
 export async function policyInForce(db: Tx, env: WalletEnvironment, orgId: string): Promise<ApprovalPolicyRecord> {
-  const stored = await findPolicy(db, orgId);
+  return policyFrom(await findPolicy(db, orgId), env, orgId);
+}
+
+/** {@link policyInForce} from the organization's own policy as the caller read it (null: none). */
+export function policyFrom(stored: ApprovalPolicyRecord | null, env: WalletEnvironment, orgId: string): ApprovalPolicyRecord {
   return effectivePolicy(stored, policyOf(env.config.WALLET_WITHDRAWAL_POLICIES, orgId, env.sandbox).requireApproval);
 }

@@ -5,6 +5,7 @@ import type { ActivityKind, ActivitySubject } from '../domain/customer-approvals
 import { CONSENSUS_NEEDED } from '../domain/customer-approvals/activities.js';
 import { activityFingerprint } from '../domain/customer-approvals/turnkey-request.js';
 import type { Tx } from './db.js';
+import type { Writes } from './writes.js';
 
 // ---------- approvers ----------
 
@@ -67,31 +68,50 @@ export function listAudit(db: Tx, orgId: string, page: NewestFirst): Promise<App
 
 // ---------- activities and votes ----------
 
+type NewActivity = { orgId: string; walletId: string; kind: ActivityKind; quorum: number; subject: ActivitySubject; setupId?: string; validBefore: Date; now: Date };
+
 /** A new pending activity of the organization with its fingerprint over what it approves. */
-export function createActivity(
-  tx: Tx,
-  input: { orgId: string; walletId: string; kind: ActivityKind; quorum: number; subject: ActivitySubject; setupId?: string; validBefore: Date; now: Date },
-): Promise<ApprovalActivity> {
+export function createActivity(tx: Tx, input: NewActivity): Promise<ApprovalActivity> {
+  const row = activityOf(input);
+  return tx.approvalActivity.create({ data: { ...row, subject: row.subject as never } });
+}
+
+/**
+ * {@link createActivity} as part of the statement's `writes`; the row is known before it is
+ * written, so it is returned at once.
+ */
+export function addActivity(writes: Writes, input: NewActivity): ApprovalActivity {
+  const row = activityOf(input);
+  const { bind } = writes;
+  writes.add(
+    `INSERT INTO approval_activities (id, org_id, wallet_id, kind, withdrawal_id, leg_id, setup_id, status, fingerprint, quorum, subject, valid_before, created_at)
+     VALUES (${bind(row.id, '::uuid')}, ${bind(row.orgId, '::text')}, ${bind(row.walletId, '::uuid')}, ${bind(row.kind, '::text')}, ${bind(row.withdrawalId, '::uuid')},
+             ${bind(row.legId, '::uuid')}, ${bind(row.setupId, '::uuid')}, ${bind(row.status, '::text')}, ${bind(row.fingerprint, '::text')}, ${bind(row.quorum, '::int')},
+             ${bind(JSON.stringify(row.subject), '::jsonb')}, ${bind(row.validBefore.toISOString(), '::timestamptz')}, ${bind(row.createdAt.toISOString(), '::timestamptz')})`,
+  );
+  return row;
+}
+
+function activityOf(input: NewActivity): ApprovalActivity {
   const id = randomUUID();
   const { orgId, walletId, kind, quorum, subject, validBefore, now } = input;
   const fingerprint = activityFingerprint({ activityId: id, organizationId: orgId, kind, subject });
-  return tx.approvalActivity.create({
-    data: {
-      id,
-      orgId,
-      walletId,
-      kind,
-      withdrawalId: subject.withdrawalId,
-      legId: subject.withdrawalLegId,
-      setupId: input.setupId ?? null,
-      status: CONSENSUS_NEEDED,
-      fingerprint,
-      quorum,
-      subject: subject as never,
-      validBefore,
-      createdAt: now,
-    },
-  });
+  return {
+    id,
+    orgId,
+    walletId,
+    kind,
+    withdrawalId: subject.withdrawalId,
+    legId: subject.withdrawalLegId,
+    setupId: input.setupId ?? null,
+    status: CONSENSUS_NEEDED,
+    fingerprint,
+    quorum,
+    subject: subject as never,
+    validBefore,
+    createdAt: now,
+    completedAt: null,
+  };
 }
 
 /** The organization's activity; null when unknown or another organization's. */
@@ -106,6 +126,14 @@ export function listPendingActivities(db: Tx, orgId: string, now: Date): Promise
 
 export function endActivity(tx: Tx, activityId: string, status: string, now: Date): Promise<ApprovalActivity> {
   return tx.approvalActivity.update({ where: { id: activityId }, data: { status, completedAt: now } });
+}
+
+/** {@link endActivity} as part of the statement's `writes`. */
+export function addEndActivity(writes: Writes, activityId: string, status: string, now: Date): void {
+  const { bind } = writes;
+  writes.add(
+    `UPDATE approval_activities SET status = ${bind(status, '::text')}, completed_at = ${bind(now.toISOString(), '::timestamptz')} WHERE id = ${bind(activityId, '::uuid')}`,
+  );
 }
 
 /** Records a vote; false when this key has voted on the activity already. */

@@ -1,18 +1,20 @@
 import { ServiceError } from '@service/errors';
+import type { SqlExecutor } from '@service/events';
 import type { KeysetPage } from '@service/pagination';
 import type { Deposit } from '../../generated/prisma/client.js';
 import { depositView } from '../domain/deposit-view.js';
 import type { ListWhere } from '../domain/list-filters.js';
 import type { Tx } from './db.js';
-import { emitWalletEvent } from './events.repository.js';
+import { addWalletEvent, emitWalletEvent } from './events.repository.js';
+import type { Writes } from './writes.js';
 
 type NewDeposit = Pick<Deposit, 'id' | 'walletId' | 'orgId' | 'amount' | 'token' | 'chain' | 'fromAddress' | 'txHash' | 'settleAt' | 'createdAt'>;
 
 export function announceDeposit(tx: Tx, row: Deposit, observedAt: Date): Promise<string> {
-  return emitWalletEvent(tx, { orgId: row.orgId, walletId: row.walletId, observedAt }, 'portfolio_wallet.deposit.status_changed', {
-    deposit: depositView(row),
-  });
+  return emitWalletEvent(tx, { orgId: row.orgId, walletId: row.walletId, observedAt }, 'portfolio_wallet.deposit.status_changed', depositResource(row));
 }
+
+const depositResource = (row: Deposit) => ({ deposit: depositView(row) });
 
 /** A deposit in `processing`, announced. */
 export async function createDeposit(tx: Tx, deposit: NewDeposit): Promise<Deposit> {
@@ -21,9 +23,16 @@ export async function createDeposit(tx: Tx, deposit: NewDeposit): Promise<Deposi
   return row;
 }
 
-/** `processing` -> `completed` (announced by the caller once the money has landed). */
-export function completeDeposit(tx: Tx, depositId: string, now: Date): Promise<Deposit> {
-  return tx.deposit.update({ where: { id: depositId }, data: { status: 'completed', completedAt: now } });
+/**
+ * `processing` -> `completed`, announced, as part of the statement's `writes` (the caller adds
+ * the money that landed first); the row as written.
+ */
+export function addCompleteDeposit(writes: Writes, row: Deposit, now: Date): Deposit {
+  const completed: Deposit = { ...row, status: 'completed', completedAt: now };
+  const { bind } = writes;
+  writes.add(`UPDATE deposits SET status = 'completed', completed_at = ${bind(now.toISOString(), '::timestamptz')} WHERE id = ${bind(row.id, '::uuid')}`);
+  addWalletEvent(writes, { orgId: row.orgId, walletId: row.walletId, observedAt: now }, 'portfolio_wallet.deposit.status_changed', depositResource(completed));
+  return completed;
 }
 
 export function listDeposits(db: Tx, walletId: string, filters: ListWhere, page: KeysetPage): Promise<Deposit[]> {
@@ -44,8 +53,16 @@ export async function findDepositByTxHash(db: Tx, walletId: string, txHash: stri
   return row;
 }
 
-export function getDeposit(tx: Tx, depositId: string): Promise<Deposit> {
-  return tx.deposit.findUniqueOrThrow({ where: { id: depositId } });
+/** A deposit by id, on Prisma or plain pg. */
+export async function getDeposit(tx: SqlExecutor, depositId: string): Promise<Deposit> {
+  const [row] = await tx.$queryRawUnsafe<(Omit<Deposit, 'amount'> & { amount: string })[]>(
+    `SELECT id::text AS id, wallet_id::text AS "walletId", org_id AS "orgId", amount::text AS amount, token, chain, from_address AS "fromAddress",
+            tx_hash AS "txHash", status, settle_at AS "settleAt", created_at AS "createdAt", completed_at AS "completedAt"
+       FROM deposits WHERE id = $1::uuid`,
+    depositId,
+  );
+  if (!row) throw new Error(`deposit ${depositId} not found`);
+  return { ...row, amount: BigInt(row.amount) };
 }
 
 /** Deposits whose settlement time has come. */

@@ -3,9 +3,8 @@ import type { SqlExecutor } from '@service/events';
 import type { Wallet } from '../../generated/prisma/client.js';
 import { walletNotFound } from '../domain/errors.js';
 import type { KeyClaim, Operation } from '../domain/idempotency.js';
-import type { Tx } from './db.js';
 import { WALLET_COLUMNS } from './wallets.repository.js';
-import type { Writes } from './writes.js';
+import { Writes } from './writes.js';
 
 /**
  * Claims `requestId` for this organization and operation inside the caller's transaction. A
@@ -67,11 +66,10 @@ async function existingClaim(tx: SqlExecutor, key: ClaimedKey): Promise<KeyClaim
 }
 
 /** Keeps the answer a replay must repeat exactly. */
-export async function rememberResponse(tx: Tx, key: { orgId: string; operation: Operation; requestId: string }, response: object): Promise<void> {
-  await tx.idempotencyKey.update({
-    where: { orgId_operation_requestId: key },
-    data: { response: response as never },
-  });
+export async function rememberResponse(tx: SqlExecutor, key: { orgId: string; operation: Operation; requestId: string }, response: object): Promise<void> {
+  const writes = new Writes();
+  addResponse(writes, key, response);
+  await writes.run(tx);
 }
 
 /** {@link rememberResponse} as part of the statement's `writes`. */

@@ -2,8 +2,7 @@ import type { SqlExecutor } from '@service/events';
 import { formatUsd } from '@service/money';
 import type { Valuation } from '../domain/chains.js';
 import { Ledger } from '../domain/ledger.js';
-import type { Tx } from './db.js';
-import { addWalletEvent, emitWalletEvent } from './events.repository.js';
+import { addWalletEvent } from './events.repository.js';
 import { Writes } from './writes.js';
 
 /** The wallet's positions, valued at `now`; the caller holds the wallet's row lock. */
@@ -46,12 +45,7 @@ export function addLedger(writes: Writes, ledger: Ledger, scope: { orgId: string
   ledger.saved();
 }
 
-/** `portfolio_wallet.balance.updated` with the wallet's totals after the change. */
-export async function announceBalance(tx: Tx, ledger: Ledger, scope: { orgId: string; observedAt: Date }): Promise<void> {
-  await emitWalletEvent(tx, { ...scope, walletId: ledger.walletId }, 'portfolio_wallet.balance.updated', { balance: ledger.balance() });
-}
-
-/** {@link announceBalance} as part of the statement's `writes`. */
+/** `portfolio_wallet.balance.updated` with the wallet's totals after the change, as part of the statement's `writes`. */
 export function addBalanceEvent(writes: Writes, ledger: Ledger, scope: { orgId: string; observedAt: Date }): void {
   addWalletEvent(writes, { ...scope, walletId: ledger.walletId }, 'portfolio_wallet.balance.updated', { balance: ledger.balance() });
 }

@@ -1,3 +1,4 @@
+import type { SqlExecutor } from '@service/events';
 import type { Tx } from './db.js';
 
 /** Sandbox: the organization's next payout leg fails retryably (armed again, it stays one failure). */
@@ -7,7 +8,6 @@ export async function armPayoutFailure(db: Tx, orgId: string, now: Date): Promis
 }
 
 /** Consumes the organization's armed failure, if any: true once per arming, whichever replica asks. */
-export async function takePayoutFailure(tx: Tx, orgId: string): Promise<boolean> {
-  const taken = await tx.sandboxPayoutFailure.deleteMany({ where: { orgId } });
-  return taken.count > 0;
+export async function takePayoutFailure(tx: SqlExecutor, orgId: string): Promise<boolean> {
+  return (await tx.$executeRawUnsafe('DELETE FROM sandbox_payout_failures WHERE org_id = $1::text', orgId)) > 0;
 }

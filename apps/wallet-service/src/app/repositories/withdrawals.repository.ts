@@ -1,14 +1,15 @@
 import type { PayoutLeg } from '@service/contracts';
 import type { SqlExecutor } from '@service/events';
 import type { KeysetPage } from '@service/pagination';
-import type { Wallet, Withdrawal } from '../../generated/prisma/client.js';
+import type { Withdrawal } from '../../generated/prisma/client.js';
 import { withdrawalNotFound } from '../domain/errors.js';
+import type { ApprovalPolicyRecord } from '../domain/customer-approvals/policy.js';
 import { settlementOf, type SettledStatus } from '../domain/withdrawal-progress.js';
 import type { ListWhere } from '../domain/list-filters.js';
 import { legsOf, legView, withdrawalView } from '../domain/withdrawal-view.js';
 import type { Tx } from './db.js';
-import { addWalletEvent, emitWalletEvent } from './events.repository.js';
-import { refreshWalletStatus } from './wallets.repository.js';
+import { addWalletEvent } from './events.repository.js';
+import type { Running } from './wallets.repository.js';
 import type { Writes } from './writes.js';
 
 type NewWithdrawal = Pick<
@@ -22,14 +23,6 @@ const WITHDRAWAL_STATUS_CHANGED = 'portfolio_wallet.withdrawal.status_changed';
 const LEG_STATUS_CHANGED = 'portfolio_wallet.withdrawal.payout.status_changed';
 const withdrawalResource = (row: Withdrawal) => ({ withdrawal: withdrawalView(row) });
 const legResource = (row: Withdrawal, leg: PayoutLeg) => ({ withdrawalId: row.id, turnkeyActivityId: leg.turnkeyActivityId ?? null, payoutLeg: legView(leg) });
-
-function announceWithdrawal(tx: Tx, row: Withdrawal, now: Date): Promise<string> {
-  return emitWalletEvent(tx, scopeOf(row, now), WITHDRAWAL_STATUS_CHANGED, withdrawalResource(row));
-}
-
-function announceLeg(tx: Tx, row: Withdrawal, leg: PayoutLeg, now: Date): Promise<string> {
-  return emitWalletEvent(tx, scopeOf(row, now), LEG_STATUS_CHANGED, legResource(row, leg));
-}
 
 /**
  * A withdrawal in `processing` with its legs, announced with each leg, as part of the statement's
@@ -55,87 +48,140 @@ export function listWithdrawals(db: Tx, walletId: string, filters: ListWhere, pa
   return db.withdrawal.findMany(page.findArgs({ walletId, ...filters }));
 }
 
-/** The wallet's withdrawal; `withdrawal_not_found` otherwise. */
-export async function findWithdrawal(db: Tx, walletId: string, withdrawalId: string): Promise<Withdrawal> {
-  const row = await db.withdrawal.findFirst({ where: { id: withdrawalId, walletId } });
-  if (!row) throw withdrawalNotFound(withdrawalId);
-  return row;
-}
-
-/** The withdrawals table's columns under their model names, amounts as text, which every driver returns alike. */
-const WITHDRAWAL_COLUMNS = `id::text AS id, wallet_id::text AS "walletId", org_id AS "orgId", request_id::text AS "requestId", status,
-  amount_requested::text AS "amountRequested", fee::text AS fee, amount_paid::text AS "amountPaid", destination_chain AS "destinationChain",
-  destination_address AS "destinationAddress", destination_token AS "destinationToken", payout_legs AS "payoutLegs",
-  failure_reason AS "failureReason", next_run_at AS "nextRunAt", created_at AS "createdAt", completed_at AS "completedAt"`;
+/** The withdrawals table's columns (as `w`) under their model names, amounts as text, which every driver returns alike. */
+const WITHDRAWAL_COLUMNS = `w.id::text AS id, w.wallet_id::text AS "walletId", w.org_id AS "orgId", w.request_id::text AS "requestId", w.status,
+  w.amount_requested::text AS "amountRequested", w.fee::text AS fee, w.amount_paid::text AS "amountPaid", w.destination_chain AS "destinationChain",
+  w.destination_address AS "destinationAddress", w.destination_token AS "destinationToken", w.payout_legs AS "payoutLegs",
+  w.failure_reason AS "failureReason", w.next_run_at AS "nextRunAt", w.created_at AS "createdAt", w.completed_at AS "completedAt"`;
 
 type WithdrawalText = Omit<Withdrawal, 'amountRequested' | 'fee' | 'amountPaid'> & { amountRequested: string; fee: string; amountPaid: string | null };
 
+const withdrawalOf = (row: WithdrawalText): Withdrawal => ({
+  ...row,
+  amountRequested: BigInt(row.amountRequested),
+  fee: BigInt(row.fee),
+  amountPaid: row.amountPaid === null ? null : BigInt(row.amountPaid),
+});
+
 /** A withdrawal by id, on Prisma or plain pg. */
 export async function getWithdrawal(tx: SqlExecutor, withdrawalId: string): Promise<Withdrawal> {
-  const [row] = await tx.$queryRawUnsafe<WithdrawalText[]>(`SELECT ${WITHDRAWAL_COLUMNS} FROM withdrawals WHERE id = $1::uuid`, withdrawalId);
+  const [row] = await tx.$queryRawUnsafe<WithdrawalText[]>(`SELECT ${WITHDRAWAL_COLUMNS} FROM withdrawals w WHERE w.id = $1::uuid`, withdrawalId);
   if (!row) throw new Error(`withdrawal ${withdrawalId} not found`);
-  return { ...row, amountRequested: BigInt(row.amountRequested), fee: BigInt(row.fee), amountPaid: row.amountPaid === null ? null : BigInt(row.amountPaid) };
+  return withdrawalOf(row);
 }
 
-/** Whether another running withdrawal of the wallet already waits for an approval on this chain. */
-export async function approvalOutstandingElsewhere(tx: Tx, row: Withdrawal): Promise<boolean> {
-  const others = await tx.withdrawal.findMany({
-    where: { walletId: row.walletId, destinationChain: row.destinationChain, status: 'processing', id: { not: row.id } },
-  });
-  return others.some((other) => legsOf(other).some((leg) => leg.status === 'pending_customer_approval'));
+/** The wallet's withdrawal; `withdrawal_not_found` otherwise. */
+export async function findWithdrawal(db: SqlExecutor, walletId: string, withdrawalId: string): Promise<Withdrawal> {
+  const [row] = await db.$queryRawUnsafe<WithdrawalText[]>(`SELECT ${WITHDRAWAL_COLUMNS} FROM withdrawals w WHERE w.id = $1::uuid AND w.wallet_id = $2::uuid`, withdrawalId, walletId);
+  if (!row) throw withdrawalNotFound(withdrawalId);
+  return withdrawalOf(row);
 }
 
-/** Lets every running withdrawal of the wallet look again now (an approval slot may have freed up). */
-export async function wakeWallet(tx: Tx, walletId: string, now: Date): Promise<void> {
-  await tx.withdrawal.updateMany({ where: { walletId, status: 'processing' }, data: { nextRunAt: now } });
+/** What a payout step reads under the wallet lock besides the positions. */
+export interface PayoutStepState {
+  readonly row: Withdrawal;
+  /** The organization's own approval policy; null: the environment's default. */
+  readonly policy: ApprovalPolicyRecord | null;
+  /** Whether another running withdrawal of the wallet already waits for an approval on this chain. */
+  readonly approvalElsewhere: boolean;
+  /** The wallet's other running withdrawals and its running rebalances (unchanged while the wallet is locked). */
+  readonly others: Running;
 }
 
-/** Writes the legs and when to look again; announces the legs that changed. */
-export async function saveLegs(tx: Tx, row: Withdrawal, legs: PayoutLeg[], changed: ReadonlySet<PayoutLeg>, nextRunAt: Date, now: Date): Promise<Withdrawal> {
-  const saved = await tx.withdrawal.update({ where: { id: row.id }, data: { payoutLegs: legs as never, nextRunAt } });
-  for (const leg of legs) if (changed.has(leg)) await announceLeg(tx, saved, leg, now);
+type PayoutStepRow = WithdrawalText & {
+  policyWithdrawals: string | null;
+  policyThreshold: string | null;
+  policyQuorum: number | null;
+  policyUpdatedAt: Date | null;
+  approvalElsewhere: boolean;
+  otherWithdrawals: number;
+  rebalances: number;
+};
+
+/**
+ * A withdrawal with its organization's approval policy, whether another of the wallet's running
+ * withdrawals waits for an approval on its chain, and what else of the wallet runs: one statement
+ * (were four round trips under the wallet lock).
+ */
+export async function readPayoutStep(tx: SqlExecutor, withdrawalId: string): Promise<PayoutStepState> {
+  const [found] = await tx.$queryRawUnsafe<PayoutStepRow[]>(
+    `SELECT ${WITHDRAWAL_COLUMNS},
+            p.withdrawals AS "policyWithdrawals", p.threshold::text AS "policyThreshold", p.quorum AS "policyQuorum", p.updated_at AS "policyUpdatedAt",
+            EXISTS (SELECT 1 FROM withdrawals o
+                     WHERE o.wallet_id = w.wallet_id AND o.destination_chain = w.destination_chain AND o.status = 'processing' AND o.id <> w.id
+                       AND o.payout_legs @> '[{"status": "pending_customer_approval"}]'::jsonb) AS "approvalElsewhere",
+            (SELECT count(*)::int FROM withdrawals o WHERE o.wallet_id = w.wallet_id AND o.status = 'processing' AND o.id <> w.id) AS "otherWithdrawals",
+            (SELECT count(*)::int FROM rebalances r WHERE r.wallet_id = w.wallet_id AND r.status = 'processing') AS rebalances
+       FROM withdrawals w LEFT JOIN approval_policies p ON p.org_id = w.org_id
+      WHERE w.id = $1::uuid`,
+    withdrawalId,
+  );
+  if (!found) throw new Error(`withdrawal ${withdrawalId} not found`);
+  const { policyWithdrawals, policyThreshold, policyQuorum, policyUpdatedAt, approvalElsewhere, otherWithdrawals, rebalances, ...row } = found;
+  const policy =
+    policyWithdrawals === null
+      ? null
+      : { withdrawals: policyWithdrawals, threshold: policyThreshold === null ? null : BigInt(policyThreshold), quorum: policyQuorum ?? 1, updatedAt: policyUpdatedAt };
+  return { row: withdrawalOf(row), policy, approvalElsewhere, others: { withdrawals: otherWithdrawals, rebalances } };
+}
+
+/**
+ * As part of the statement's `writes`, in one UPDATE of the row: the legs and when to look again,
+ * and with `settled` the withdrawal's end (its status, what was paid: delivered minus the fee);
+ * the legs that changed are announced. The row as written, known before it is written.
+ */
+export function addLegChanges(
+  writes: Writes,
+  input: { row: Withdrawal; legs: PayoutLeg[]; changed: ReadonlySet<PayoutLeg>; nextRunAt: Date; settled: SettledStatus | null; now: Date },
+): Withdrawal {
+  const { row, legs, changed, nextRunAt, settled, now } = input;
+  let saved: Withdrawal = { ...row, payoutLegs: legs as never, nextRunAt };
+  const { bind } = writes;
+  let settlement = '';
+  if (settled) {
+    const { amountPaid, failureReason } = settlementOf(legs, row.fee, settled);
+    saved = { ...saved, status: settled, amountPaid, failureReason, completedAt: now };
+    settlement = `, status = ${bind(settled, '::text')}, amount_paid = ${bind(amountPaid?.toString() ?? null, '::bigint')}, failure_reason = ${bind(failureReason, '::text')},
+                  completed_at = ${bind(now.toISOString(), '::timestamptz')}`;
+  }
+  writes.add(
+    `UPDATE withdrawals SET payout_legs = ${bind(JSON.stringify(legs), '::jsonb')}, next_run_at = ${bind(nextRunAt.toISOString(), '::timestamptz')}${settlement}
+      WHERE id = ${bind(row.id, '::uuid')}`,
+  );
+  for (const leg of legs) if (changed.has(leg)) addWalletEvent(writes, scopeOf(saved, now), LEG_STATUS_CHANGED, legResource(saved, leg));
   return saved;
 }
 
-export function runNow(tx: Tx, withdrawalId: string, now: Date): Promise<Withdrawal> {
-  return tx.withdrawal.update({ where: { id: withdrawalId }, data: { nextRunAt: now } });
+/** `withdrawal.status_changed` for the row as it now is, as part of the statement's `writes`. */
+export function addWithdrawalEvent(writes: Writes, row: Withdrawal, now: Date): void {
+  addWalletEvent(writes, scopeOf(row, now), WITHDRAWAL_STATUS_CHANGED, withdrawalResource(row));
+}
+
+/** Lets the wallet's running withdrawals but `except` (whose row the statement writes itself) look again now (an approval slot may have freed up), as part of the statement's `writes`. */
+export function addWakeWallet(writes: Writes, walletId: string, except: string, now: Date): void {
+  const { bind } = writes;
+  writes.add(
+    `UPDATE withdrawals SET next_run_at = ${bind(now.toISOString(), '::timestamptz')}
+      WHERE wallet_id = ${bind(walletId, '::uuid')} AND status = 'processing' AND id <> ${bind(except, '::uuid')}`,
+  );
 }
 
 /**
- * Ends a withdrawal whose legs are all terminal: its status, what was paid (delivered minus the
- * fee); announced, the wallet's status refreshed and its other withdrawals woken.
+ * A settled withdrawal processes again (a leg is retried), to run now: what it paid and why not
+ * all are forgotten until it settles again; announced with its changed legs, as part of the
+ * statement's `writes` (the caller refreshes the wallet's status after). The row as written.
  */
-export async function settleWithdrawal(
-  tx: Tx,
-  input: { wallet: Wallet; row: Withdrawal; legs: PayoutLeg[]; status: SettledStatus; now: Date },
-): Promise<Withdrawal> {
-  const { wallet, row, legs, status, now } = input;
-  const done = await tx.withdrawal.update({
-    where: { id: row.id },
-    data: { status, payoutLegs: legs as never, ...settlementOf(legs, row.fee, status), completedAt: now },
-  });
-  await announceWithdrawal(tx, done, now);
-  await refreshWalletStatus(tx, wallet, now);
-  await wakeWallet(tx, wallet.id, now);
-  return done;
-}
-
-/**
- * A settled withdrawal processes again (a leg is retried): what it paid and why not all are
- * forgotten until it settles again; announced with its changed legs, the wallet's status refreshed.
- */
-export async function reopenWithdrawal(
-  tx: Tx,
-  input: { wallet: Wallet; row: Withdrawal; legs: PayoutLeg[]; changed: ReadonlySet<PayoutLeg>; now: Date },
-): Promise<Withdrawal> {
-  const { wallet, row, legs, changed, now } = input;
-  const reopened = await tx.withdrawal.update({
-    where: { id: row.id },
-    data: { status: 'processing', payoutLegs: legs as never, amountPaid: null, failureReason: null, completedAt: null, nextRunAt: now },
-  });
-  await announceWithdrawal(tx, reopened, now);
-  for (const leg of legs) if (changed.has(leg)) await announceLeg(tx, reopened, leg, now);
-  await refreshWalletStatus(tx, wallet, now);
+export function addReopen(writes: Writes, input: { row: Withdrawal; legs: PayoutLeg[]; changed: ReadonlySet<PayoutLeg>; now: Date }): Withdrawal {
+  const { row, legs, changed, now } = input;
+  const reopened: Withdrawal = { ...row, status: 'processing', payoutLegs: legs as never, amountPaid: null, failureReason: null, completedAt: null, nextRunAt: now };
+  const { bind } = writes;
+  writes.add(
+    `UPDATE withdrawals SET status = 'processing', payout_legs = ${bind(JSON.stringify(legs), '::jsonb')}, amount_paid = NULL, failure_reason = NULL, completed_at = NULL,
+                            next_run_at = ${bind(now.toISOString(), '::timestamptz')}
+      WHERE id = ${bind(row.id, '::uuid')}`,
+  );
+  addWithdrawalEvent(writes, reopened, now);
+  for (const leg of legs) if (changed.has(leg)) addWalletEvent(writes, scopeOf(reopened, now), LEG_STATUS_CHANGED, legResource(reopened, leg));
   return reopened;
 }
 

@@ -12,7 +12,7 @@ import { parseStrategy, type Strategy } from '../domain/strategy.js';
 import { valuePositions, walletView, yieldView } from '../domain/wallet-view.js';
 import { WalletFeature } from '../environment/wallet-feature.js';
 import { inTransaction, type Tx } from '../repositories/db.js';
-import { claimRequestId } from '../repositories/idempotency-keys.repository.js';
+import { claimRequestId, rememberResponse } from '../repositories/idempotency-keys.repository.js';
 import { openLedger } from '../repositories/positions.repository.js';
 import { createRebalance } from '../repositories/rebalances.repository.js';
 import {
@@ -31,30 +31,30 @@ const LIST = 'wallets';
 @Injectable()
 export class WalletsService extends WalletFeature {
 
-  /** A wallet in `creating`; the worker derives its deposit addresses and makes it `idle`. */
+  /**
+   * A wallet in `creating`; the worker derives its deposit addresses and makes it `idle`. The
+   * answer is kept with the request id, so a replay (a client retrying a create whose first answer
+   * it never saw) repeats it exactly, as allocate's and withdrawals' replays do, instead of
+   * answering whatever the worker has made of the wallet since.
+   */
   async create(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.walletsCreate>): Promise<WalletDto> {
     const strategy = parseStrategy(input.strategy.allocations, this.env.catalogue);
     const wanted = { label: input.label ?? null, autoRebalance: input.autoRebalance ?? false, strategy };
+    const key = { orgId: ctx.orgId, operation: 'wallet.create', requestId: input.requestId } as const;
     const id = randomUUID();
-    const walletId = await inTransaction(this.prisma, async (tx) => {
+    const outcome = await inTransaction(this.prisma, async (tx) => {
       await lockWalletCreation(tx, ctx.orgId);
-      const claim = await claimRequestId(tx, {
-        orgId: ctx.orgId,
-        operation: 'wallet.create',
-        requestId: input.requestId,
-        fingerprint: fingerprint(wanted),
-        resourceId: id,
-      });
-      if (!claim.fresh) return claim.resourceId;
+      const claim = await claimRequestId(tx, { ...key, fingerprint: fingerprint(wanted), resourceId: id });
+      if (!claim.fresh) return { created: false, walletId: claim.resourceId, answer: claim.response as WalletDto | null };
       await this.checkLimit(tx, ctx.orgId);
-      await insertWallet(tx, { id, orgId: ctx.orgId, ...wanted });
-      return id;
+      const record = await insertWallet(tx, { id, orgId: ctx.orgId, ...wanted });
+      const answer = this.view(record, [], new Date());
+      await rememberResponse(tx, key, answer);
+      return { created: true, walletId: record.id, answer };
     });
-    // Read before waking the worker: a new wallet is answered as created (`creating`), never as
-    // whatever the worker made of it meanwhile (it could provision the wallet before this read).
-    const wallet = await this.get(ctx, walletId);
-    if (walletId === id) this.runDueWork();
-    return wallet;
+    if (outcome.created) this.runDueWork();
+    // Keys claimed before answers were kept carry none: those replays answer the wallet as it is.
+    return outcome.answer ?? this.get(ctx, outcome.walletId);
   }
 
   async list(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.walletsList>): Promise<WalletListDto> {

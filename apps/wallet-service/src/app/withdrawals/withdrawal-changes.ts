@@ -6,20 +6,23 @@ import type { Ledger } from '../domain/ledger.js';
 import { balanceFigures, insufficientFunds } from '../domain/errors.js';
 import { releaseLeg, restartLeg, settledStatus, skipLeg, TERMINAL_LEG_STATUSES } from '../domain/payout-legs.js';
 import { type Destination, drawAmounts, newLeg } from '../domain/payout-plan.js';
-import { cancellableLeg, checkCancellable, nextRunOf, payableFrom, retryableLeg } from '../domain/withdrawal-progress.js';
+import { cancellableLeg, checkCancellable, nextRunOf, payableFrom, retryableLeg, type SettledStatus } from '../domain/withdrawal-progress.js';
 import { legsOf, type StoredLeg } from '../domain/withdrawal-view.js';
 import type { WalletEnvironment } from '../environment/wallet-environment.js';
 import { FAILED } from '../domain/customer-approvals/activities.js';
-import { endActivity } from '../repositories/approvals.repository.js';
-import type { Tx } from '../repositories/db.js';
-import { addLedger, saveLedger } from '../repositories/positions.repository.js';
+import { addEndActivity } from '../repositories/approvals.repository.js';
+import { addLedger } from '../repositories/positions.repository.js';
 import { refreshWalletStatus } from '../repositories/wallets.repository.js';
-import { addWithdrawal, reopenWithdrawal, runNow, saveLegs, settleWithdrawal, wakeWallet } from '../repositories/withdrawals.repository.js';
+import { addLegChanges, addReopen, addWakeWallet, addWithdrawal, addWithdrawalEvent } from '../repositories/withdrawals.repository.js';
 import { Writes } from '../repositories/writes.js';
 
-/** What a change to a withdrawal works with: the transaction, the locked wallet and its positions. */
+/**
+ * What a change to a withdrawal works with: the transaction (plain pg, or Prisma's where the
+ * caller holds one), the locked wallet and its positions. Each change writes everything in one
+ * statement (`Writes`), then, when the withdrawal's status changed, the wallet's status.
+ */
 export interface WithdrawalStep {
-  readonly tx: Tx;
+  readonly tx: SqlExecutor;
   readonly wallet: Wallet;
   readonly ledger: Ledger;
   readonly env: WalletEnvironment;
@@ -27,8 +30,28 @@ export interface WithdrawalStep {
 }
 
 /** A leg that stops waiting for approval (cancelled) ends its pending activity: no vote can release it any more. */
-async function closeApproval(tx: Tx, leg: StoredLeg, now: Date): Promise<void> {
-  if (leg.status === 'pending_customer_approval' && leg.turnkeyActivityId) await endActivity(tx, leg.turnkeyActivityId, FAILED, now);
+function closeApproval(writes: Writes, leg: StoredLeg, now: Date): void {
+  if (leg.status === 'pending_customer_approval' && leg.turnkeyActivityId) addEndActivity(writes, leg.turnkeyActivityId, FAILED, now);
+}
+
+/**
+ * Runs `writes` with the legs and when to look again, and with `settled` the withdrawal's end
+ * (announced); the wallet's other running withdrawals look again now when `wake` or settled (an
+ * approval slot may have freed up). Then, once settled, the wallet's status. The row as written.
+ */
+async function writeLegs(
+  step: WithdrawalStep,
+  writes: Writes,
+  input: { row: Withdrawal; legs: StoredLeg[]; changed: ReadonlySet<StoredLeg>; nextRunAt: Date; settled: SettledStatus | null; wake: boolean },
+): Promise<Withdrawal> {
+  const { tx, wallet, now } = step;
+  const { settled } = input;
+  const saved = addLegChanges(writes, { ...input, now });
+  if (settled) addWithdrawalEvent(writes, saved, now);
+  if (settled || input.wake) addWakeWallet(writes, wallet.id, saved.id, now);
+  await writes.run(tx);
+  if (settled) await refreshWalletStatus(tx, wallet, now);
+  return saved;
 }
 
 /**
@@ -72,18 +95,19 @@ export async function createWithdrawal(
 
 /** Cancels a withdrawal none of whose legs has been broadcast: every leg is skipped and its money freed. */
 export async function cancelWithdrawal(step: WithdrawalStep, row: Withdrawal): Promise<Withdrawal> {
-  const { tx, wallet, ledger, env, now } = step;
+  const { ledger, env, now } = step;
   const legs = legsOf(row);
   checkCancellable(row, legs);
+  const writes = new Writes();
   // A leg cancelled on its own already freed its money.
   for (const leg of legs.filter((candidate) => !TERMINAL_LEG_STATUSES.has(candidate.status))) {
-    await closeApproval(tx, leg, now);
+    closeApproval(writes, leg, now);
     ledger.release(leg.from.id, parseUsd(leg.amountUsd));
     skipLeg(leg, now);
   }
-  await saveLedger(tx, ledger, { orgId: row.orgId, observedAt: now }, false);
-  const saved = await saveLegs(tx, row, legs, new Set(legs), nextRunOf(legs, now, env.config.WALLET_PAYOUT_STEP_MS), now);
-  return settleWithdrawal(tx, { wallet, row: saved, legs, status: 'cancelled', now });
+  addLedger(writes, ledger, { orgId: row.orgId, observedAt: now }, false);
+  const nextRunAt = nextRunOf(legs, now, env.config.WALLET_PAYOUT_STEP_MS);
+  return writeLegs(step, writes, { row, legs, changed: new Set(legs), nextRunAt, settled: 'cancelled', wake: false });
 }
 
 /**
@@ -91,14 +115,11 @@ export async function cancelWithdrawal(step: WithdrawalStep, row: Withdrawal): P
  * and the withdrawal runs now. A leg no longer waiting (expired, cancelled) is left as it is.
  */
 export async function releaseApprovedLeg(step: WithdrawalStep, row: Withdrawal, legId: string): Promise<StoredLeg | undefined> {
-  const { tx, env, now } = step;
   const legs = legsOf(row);
   const leg = legs.find((candidate) => candidate.id === legId);
   if (!leg || leg.status !== 'pending_customer_approval') return leg;
   releaseLeg(leg);
-  await wakeWallet(tx, row.walletId, now);
-  const saved = await saveLegs(tx, row, legs, new Set([leg]), nextRunOf(legs, now, env.config.WALLET_PAYOUT_STEP_MS), now);
-  await runNow(tx, saved.id, now);
+  await writeLegs(step, new Writes(), { row, legs, changed: new Set([leg]), nextRunAt: step.now, settled: null, wake: true });
   return leg;
 }
 
@@ -124,11 +145,15 @@ export async function retryLeg(step: WithdrawalStep, row: Withdrawal, payoutId: 
   }
   ledger.reserve(leg.from.id, amount);
   restartLeg(leg, now);
-  await saveLedger(tx, ledger, { orgId: row.orgId, observedAt: now }, false);
-  const withdrawal =
-    row.status === 'processing'
-      ? await saveLegs(tx, row, legs, new Set([leg]), now, now)
-      : await reopenWithdrawal(tx, { wallet, row, legs, changed: new Set([leg]), now });
+  const writes = new Writes();
+  addLedger(writes, ledger, { orgId: row.orgId, observedAt: now }, false);
+  if (row.status === 'processing') {
+    const withdrawal = await writeLegs(step, writes, { row, legs, changed: new Set([leg]), nextRunAt: now, settled: null, wake: false });
+    return { withdrawal, leg };
+  }
+  const withdrawal = addReopen(writes, { row, legs, changed: new Set([leg]), now });
+  await writes.run(tx);
+  await refreshWalletStatus(tx, wallet, now);
   return { withdrawal, leg };
 }
 
@@ -137,17 +162,16 @@ export async function retryLeg(step: WithdrawalStep, row: Withdrawal, payoutId: 
  * ended the withdrawal settles (`partially_completed` when another delivered, else `cancelled`).
  */
 export async function cancelLeg(step: WithdrawalStep, row: Withdrawal, payoutId: string): Promise<LegChangeResult> {
-  const { tx, wallet, ledger, env, now } = step;
+  const { ledger, env, now } = step;
   const legs = legsOf(row);
   const leg = cancellableLeg(row, legs, payoutId);
-  await closeApproval(tx, leg, now);
+  const writes = new Writes();
+  closeApproval(writes, leg, now);
   ledger.release(leg.from.id, parseUsd(leg.amountUsd));
   skipLeg(leg, now, 'cancelled');
-  await saveLedger(tx, ledger, { orgId: row.orgId, observedAt: now }, false);
-  // An approval slot on the chain may have freed up.
-  await wakeWallet(tx, row.walletId, now);
-  const saved = await saveLegs(tx, row, legs, new Set([leg]), nextRunOf(legs, now, env.config.WALLET_PAYOUT_STEP_MS), now);
-  const status = settledStatus(legs);
-  const withdrawal = status ? await settleWithdrawal(tx, { wallet, row: saved, legs, status, now }) : saved;
+  addLedger(writes, ledger, { orgId: row.orgId, observedAt: now }, false);
+  // An approval slot on the chain may have freed up: the wallet's other withdrawals look again.
+  const nextRunAt = nextRunOf(legs, now, env.config.WALLET_PAYOUT_STEP_MS);
+  const withdrawal = await writeLegs(step, writes, { row, legs, changed: new Set([leg]), nextRunAt, settled: settledStatus(legs), wake: true });
   return { withdrawal, leg };
 }

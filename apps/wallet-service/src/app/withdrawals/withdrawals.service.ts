@@ -14,7 +14,7 @@ import { ServiceError } from '@service/errors';
 import type { SqlExecutor } from '@service/events';
 import { formatUsd, parseUsd } from '@service/money';
 import { KeysetPage } from '@service/pagination';
-import type { Withdrawal } from '../../generated/prisma/client.js';
+import type { Wallet, Withdrawal } from '../../generated/prisma/client.js';
 import { addressKey, checkAddress } from '../domain/addresses/payout-address.js';
 import { balanceFigures, insufficientFunds } from '../domain/errors.js';
 import { fingerprint, type Operation } from '../domain/idempotency.js';
@@ -29,8 +29,7 @@ import { payableFrom } from '../domain/withdrawal-progress.js';
 import { legView, withdrawalView } from '../domain/withdrawal-view.js';
 import { WalletFeature } from '../environment/wallet-feature.js';
 import { hasEntry } from '../repositories/address-book.repository.js';
-import { inTransaction, type Tx } from '../repositories/db.js';
-import { claimRequestId, lockWalletAndClaim, rememberResponse } from '../repositories/idempotency-keys.repository.js';
+import { lockWalletAndClaim, rememberResponse } from '../repositories/idempotency-keys.repository.js';
 import { openLedger } from '../repositories/positions.repository.js';
 import { findWallet, lockWallet, requireWallet } from '../repositories/wallets.repository.js';
 import { findWithdrawal, getWithdrawal, listWithdrawals } from '../repositories/withdrawals.repository.js';
@@ -134,24 +133,24 @@ export class WithdrawalsService extends WalletFeature {
     if (!APPROVING_ROLES.has(ctx.role)) throw new ServiceError('forbidden', `Only organization owners and admins may ${action} payouts.`);
   }
 
-  /** One change to a withdrawal under the wallet lock, answered as `apply` answers. */
-  private async change<T>(ctx: RequestContext, input: WithdrawalRef, apply: (step: WithdrawalStep, row: Withdrawal) => Promise<T>, tx?: Tx): Promise<T> {
-    const run = async (db: Tx) => {
-      const now = new Date();
-      const wallet = await lockWallet(db, ctx.orgId, input.walletId);
-      const found = await findWithdrawal(db, wallet.id, input.withdrawalId);
-      const ledger = await openLedger(db, wallet.id, this.env, now);
-      return apply({ tx: db, wallet, ledger, env: this.env, now }, found);
-    };
-    if (tx) return run(tx);
-    const result = await inTransaction(this.prisma, run);
+  /** One change to a withdrawal under the wallet lock (plain pg), answered as `apply` answers. */
+  private async change<T>(ctx: RequestContext, input: WithdrawalRef, apply: (step: WithdrawalStep, row: Withdrawal) => Promise<T>): Promise<T> {
+    const result = await this.sql.$transaction(async (tx) => this.applyLocked(tx, await lockWallet(tx, ctx.orgId, input.walletId), input, apply));
     this.publishAndRun();
     return result;
   }
 
+  private async applyLocked<T>(tx: SqlExecutor, wallet: Wallet, input: WithdrawalRef, apply: (step: WithdrawalStep, row: Withdrawal) => Promise<T>): Promise<T> {
+    const now = new Date();
+    const found = await findWithdrawal(tx, wallet.id, input.withdrawalId);
+    const ledger = await openLedger(tx, wallet.id, this.env, now);
+    return apply({ tx, wallet, ledger, env: this.env, now }, found);
+  }
+
   /**
    * {@link change}, idempotent on the body's requestId when there is one: the first answer is kept
-   * with the key, and a replay answers it again without changing anything.
+   * with the key, and a replay answers it again without changing anything. The key is claimed and
+   * the wallet locked in one statement.
    */
   private async idempotent<T extends object>(
     ctx: RequestContext,
@@ -163,11 +162,14 @@ export class WithdrawalsService extends WalletFeature {
     const { requestId } = input;
     if (requestId === undefined) return this.change(ctx, input, apply);
     const key = { orgId: ctx.orgId, operation, requestId };
-    const response = await inTransaction(this.prisma, async (tx) => {
-      await lockWallet(tx, ctx.orgId, input.walletId);
-      const claim = await claimRequestId(tx, { ...key, fingerprint: fingerprint({ walletId: input.walletId, withdrawalId: input.withdrawalId, resourceId }), resourceId });
+    const response = await this.sql.$transaction(async (tx) => {
+      const { wallet, claim } = await lockWalletAndClaim(tx, input.walletId, {
+        ...key,
+        fingerprint: fingerprint({ walletId: input.walletId, withdrawalId: input.withdrawalId, resourceId }),
+        resourceId,
+      });
       if (!claim.fresh) return claim.response as T;
-      const first = await this.change(ctx, input, apply, tx);
+      const first = await this.applyLocked(tx, wallet, input, apply);
       await rememberResponse(tx, key, first);
       return first;
     });

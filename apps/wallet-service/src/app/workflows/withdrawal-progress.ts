@@ -7,10 +7,12 @@ import { type ApprovalPolicyRecord, withdrawalNeedsApproval } from '../domain/cu
 import { approvalLapsed, awaitApproval, expireLeg, settledStatus } from '../domain/payout-legs.js';
 import { movedMoney, needsApprovalElsewhere, nextConfirmingLeg, nextRunOf, planLegs, runLegs } from '../domain/withdrawal-progress.js';
 import { legsOf, type StoredLeg } from '../domain/withdrawal-view.js';
-import { createActivity, endActivity } from '../repositories/approvals.repository.js';
-import { announceBalance, saveLedger } from '../repositories/positions.repository.js';
+import { addActivity, addEndActivity } from '../repositories/approvals.repository.js';
+import { addBalanceEvent, addLedger } from '../repositories/positions.repository.js';
 import { takePayoutFailure } from '../repositories/sandbox-payout-failures.repository.js';
-import { approvalOutstandingElsewhere, saveLegs, settleWithdrawal, wakeWallet } from '../repositories/withdrawals.repository.js';
+import { addStatusOf } from '../repositories/wallets.repository.js';
+import { addLegChanges, addWakeWallet, addWithdrawalEvent, type PayoutStepState } from '../repositories/withdrawals.repository.js';
+import { Writes } from '../repositories/writes.js';
 import type { WithdrawalStep } from '../withdrawals/withdrawal-changes.js';
 
 /**
@@ -19,49 +21,57 @@ import type { WithdrawalStep } from '../withdrawals/withdrawal-changes.js';
  * its pending activity), running legs move one stage (sandbox: an armed organization's next leg
  * fails retryably), money of delivered legs leaves the wallet and that of failed legs is freed;
  * once every leg is terminal the withdrawal settles. Changed legs and the settled withdrawal are
- * announced; a stage that changes nothing announces nothing.
+ * announced; a stage that changes nothing announces nothing. Every write and event in one
+ * statement (`Writes`); the sandbox's armed failure is taken before, only when a leg may confirm.
  */
-export async function advanceWithdrawal(step: WithdrawalStep, row: Withdrawal, policy: ApprovalPolicyRecord): Promise<void> {
+export async function advanceWithdrawal(step: WithdrawalStep, state: PayoutStepState, policy: ApprovalPolicyRecord): Promise<void> {
   const { tx, wallet, ledger, env, now } = step;
+  const { row } = state;
+  const writes = new Writes();
   const legs = legsOf(row).map((leg) => structuredClone(leg));
-  const expired = await expireLapsedApprovals(step, legs);
+  const expired = expireLapsedApprovals(writes, step, legs);
   const requireApproval = withdrawalNeedsApproval(policy, row.amountRequested);
-  const elsewhere = needsApprovalElsewhere(legs, requireApproval) && (await approvalOutstandingElsewhere(tx, row));
+  const elsewhere = needsApprovalElsewhere(legs, requireApproval) && state.approvalElsewhere;
   const planned = planLegs(legs, requireApproval, elsewhere);
-  await requestApprovals(step, row, legs, planned, policy.quorum);
+  requestApprovals(writes, step, row, legs, planned, policy.quorum);
   // Sandbox: an armed organization's next leg to confirm a transaction fails retryably.
   const next = env.sandbox ? nextConfirmingLeg(legs, planned) : undefined;
   const failsRetryably = next && (await takePayoutFailure(tx, row.orgId)) ? next : undefined;
   const ran = runLegs(ledger, row, legs, { skip: new Set([...planned, ...expired]), failing: env.failingSources, failsRetryably, env, now });
   const changed = new Set([...expired, ...planned, ...ran]);
-  const saved = await saveLegs(tx, row, legs, changed, nextRunOf(legs, now, env.config.WALLET_PAYOUT_STEP_MS), now);
+  const settled = settledStatus(legs);
+  const saved = addLegChanges(writes, { row, legs, changed, nextRunAt: nextRunOf(legs, now, env.config.WALLET_PAYOUT_STEP_MS), settled, now });
   const scope = { orgId: row.orgId, observedAt: now };
   if (movedMoney(ran)) {
-    await saveLedger(tx, ledger, scope, true);
-    await announceBalance(tx, ledger, scope);
+    addLedger(writes, ledger, scope, true);
+    addBalanceEvent(writes, ledger, scope);
   } else if (expired.size > 0) {
-    await saveLedger(tx, ledger, scope, false);
+    addLedger(writes, ledger, scope, false);
   }
-  const status = settledStatus(legs);
-  if (status) await settleWithdrawal(tx, { wallet, row: saved, legs, status, now });
+  if (settled) {
+    addWithdrawalEvent(writes, saved, now);
+    addStatusOf(writes, wallet, state.others, now);
+  }
+  // The wallet's other withdrawals look again now: an approval slot on the chain may have freed up.
+  if (expired.size > 0 || settled) addWakeWallet(writes, wallet.id, row.id, now);
+  await writes.run(tx);
 }
 
-/** Legs whose approval deadline passed without quorum fail, their money back in the wallet; another withdrawal may take the chain's approval slot. */
-async function expireLapsedApprovals(step: WithdrawalStep, legs: StoredLeg[]): Promise<Set<PayoutLeg>> {
-  const { tx, wallet, ledger, now } = step;
+/** Legs whose approval deadline passed without quorum fail, their money back in the wallet and their activity `FAILED`. */
+function expireLapsedApprovals(writes: Writes, step: WithdrawalStep, legs: StoredLeg[]): Set<PayoutLeg> {
+  const { ledger, now } = step;
   const expired = new Set<PayoutLeg>(legs.filter((leg) => approvalLapsed(leg, now)));
   for (const leg of expired) {
     ledger.release(leg.from.id, parseUsd(leg.amountUsd));
     expireLeg(leg, now);
-    if (leg.turnkeyActivityId) await endActivity(tx, leg.turnkeyActivityId, FAILED, now);
+    if (leg.turnkeyActivityId) addEndActivity(writes, leg.turnkeyActivityId, FAILED, now);
   }
-  if (expired.size > 0) await wakeWallet(tx, wallet.id, now);
   return expired;
 }
 
 /** Each leg that now waits for customer approval gets its pending activity, valid for WALLET_APPROVAL_TTL_MS. */
-async function requestApprovals(step: WithdrawalStep, row: Withdrawal, legs: StoredLeg[], planned: ReadonlySet<PayoutLeg>, quorum: number): Promise<void> {
-  const { tx, env, now } = step;
+function requestApprovals(writes: Writes, step: WithdrawalStep, row: Withdrawal, legs: StoredLeg[], planned: ReadonlySet<PayoutLeg>, quorum: number): void {
+  const { env, now } = step;
   for (const leg of legs) {
     if (!planned.has(leg) || leg.status !== 'pending_customer_approval') continue;
     const units = parseUsd(leg.amountUsd).toString();
@@ -76,7 +86,7 @@ async function requestApprovals(step: WithdrawalStep, row: Withdrawal, legs: Sto
       txChain: leg.from.kind === 'yield_source' ? (env.catalogue.find(leg.from.id)?.chain ?? row.destinationChain) : row.destinationChain,
     };
     const validBefore = new Date(now.getTime() + env.config.WALLET_APPROVAL_TTL_MS);
-    const activity = await createActivity(tx, { orgId: row.orgId, walletId: row.walletId, kind: 'withdrawal_payout', quorum, subject, validBefore, now });
+    const activity = addActivity(writes, { orgId: row.orgId, walletId: row.walletId, kind: 'withdrawal_payout', quorum, subject, validBefore, now });
     awaitApproval(leg, activity);
   }
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { policyInForce } from '../approvals/policy-in-force.js';
+import { policyFrom } from '../approvals/policy-in-force.js';
 import { expireSetup } from '../deposit-addresses/setup-changes.js';
 import { deriveDepositAddresses } from '../domain/addresses/deposit-addresses.js';
 import { WalletEnvironment } from '../environment/wallet-environment.js';
@@ -11,7 +11,7 @@ import { PrismaService } from '../repositories/prisma.service.js';
 import { WalletSql } from '../repositories/wallet-sql.js';
 import { getRebalance } from '../repositories/rebalances.repository.js';
 import { lockWallet, setWalletStatus } from '../repositories/wallets.repository.js';
-import { getWithdrawal } from '../repositories/withdrawals.repository.js';
+import { readPayoutStep } from '../repositories/withdrawals.repository.js';
 import { settleDeposit } from './deposit-settlement.js';
 import { advanceRebalance } from './rebalance-progress.js';
 import { advanceWithdrawal } from './withdrawal-progress.js';
@@ -31,9 +31,9 @@ export class WorkflowSteps {
     @Inject(WalletSql) private readonly sql: WalletSql,
   ) {}
 
-  /** `creating` -> `idle` once its deposit addresses are derived. */
+  /** `creating` -> `idle` once its deposit addresses are derived; plain pg, two round trips. */
   provisionWallet(orgId: string, walletId: string): Promise<void> {
-    return inTransaction(this.prisma, async (tx) => {
+    return this.sql.$transaction(async (tx) => {
       const wallet = await lockWallet(tx, orgId, walletId);
       if (wallet.status !== 'creating') return;
       const depositAddresses = deriveDepositAddresses(this.env.seed, wallet.id, this.env.chains);
@@ -41,8 +41,9 @@ export class WorkflowSteps {
     });
   }
 
+  /** Plain pg: the lock, the deposit, the positions, the landing in one statement (then an autoRebalance wallet's rebalance). */
   settleDeposit(due: Due): Promise<void> {
-    return inTransaction(this.prisma, async (tx) => {
+    return this.sql.$transaction(async (tx) => {
       const wallet = await lockWallet(tx, due.orgId, due.walletId);
       const deposit = await getDeposit(tx, due.id);
       const now = new Date();
@@ -64,15 +65,19 @@ export class WorkflowSteps {
     });
   }
 
+  /**
+   * Plain pg, every withdrawal takes several of these steps: the lock, the withdrawal with its
+   * policy and what else runs on the wallet, the positions, at most the sandbox's armed failure,
+   * then every write in one statement.
+   */
   advanceWithdrawal(due: Due): Promise<void> {
-    return inTransaction(this.prisma, async (tx) => {
+    return this.sql.$transaction(async (tx) => {
       const wallet = await lockWallet(tx, due.orgId, due.walletId);
-      const row = await getWithdrawal(tx, due.id);
+      const state = await readPayoutStep(tx, due.id);
       const now = new Date();
-      if (row.status !== 'processing' || row.nextRunAt > now) return;
+      if (state.row.status !== 'processing' || state.row.nextRunAt > now) return;
       const ledger = await openLedger(tx, wallet.id, this.env, now);
-      const policy = await policyInForce(tx, this.env, wallet.orgId);
-      await advanceWithdrawal({ tx, wallet, ledger, env: this.env, now }, row, policy);
+      await advanceWithdrawal({ tx, wallet, ledger, env: this.env, now }, state, policyFrom(state.policy, this.env, wallet.orgId));
     });
   }
 
