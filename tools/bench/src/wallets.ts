@@ -2,10 +2,14 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { jetstream } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { WEBHOOK_FAMILIES } from '@service/contracts';
 import { startTestSystem, TEST_DATABASE_URL, type TestSystem } from '@service/testing';
 import pg from 'pg';
 import { cpuMsOf, failuresOf, runLoad } from './load.js';
 import { collectProfile, CPU_PROFILE, profilerEnv, startProfile } from './profiling.js';
+import { type DeliveryTag, percentile, publishBacklog, publishBenchEvent, publishSteadily, TimingReceiver } from './webhook-receiver.js';
 
 /**
  * The wallet routes users call, measured in rounds beside what they are held against:
@@ -15,7 +19,14 @@ import { collectProfile, CPU_PROFILE, profilerEnv, startProfile } from './profil
  *   clients over 20 wallets picked at random, as TPC-B picks its branches) against
  *   `pgbench -M prepared` TPC-B-like transactions at 20 clients on the same PostgreSQL, in a
  *   database of its own (scale factor 20) that the bench creates and drops;
- * - the outbox relay's publish lag (committed event -> marked published) over each write window.
+ * - the outbox relay's publish lag (committed event -> marked published) over each write window;
+ * - webhook deliveries under the write load: webhook-service runs beside the wallet service on the
+ *   same stream, with one registration of the bench's organization (every portfolio wallet event
+ *   type) to a loopback receiver. Each write window reports the deliveries of the wallet's own
+ *   events (per second, event-to-delivery p50/p99 from their `observedAt`); two more windows run
+ *   the write load (half the clients allocate, half withdraw) while the bench publishes events of
+ *   its own: a backlog of {@link BACKLOG_EVENTS} at once (sustained deliveries per second) and
+ *   {@link STEADY_RATE} events per second (event-to-delivery p50/p99).
  * Each ratio is taken within one round; the report gives the median round's ratio and the worst p99.
  */
 export interface WalletsBenchOptions {
@@ -36,10 +47,39 @@ export interface RouteResult {
 type ReadKey = 'nats' | 'wallet' | 'wallets' | 'activity';
 type WriteKey = 'allocate' | 'withdraw';
 
+/** Webhook deliveries that arrived in a window, per second, and their event-to-delivery latency. */
+export interface Deliveries {
+  readonly deliveries: number;
+  readonly perSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  /** webhook-service CPU time per delivery arrived (µs). */
+  readonly cpuMicrosPerDelivery: number | null;
+}
+
+/** A webhook scenario under the write load: the bench's own events' deliveries, and the writes meanwhile. */
+export interface WebhookUnderLoad extends Deliveries {
+  readonly events: number;
+  readonly seconds: number;
+  /** Deliveries of the wallet's own events in the same window. */
+  readonly walletEventDeliveries: number;
+  readonly writesPerSecond: number;
+  /** Where each attempt's time went (webhook-service's own records of the window's attempts), ms. */
+  readonly attempts: AttemptTimes;
+}
+
+/** p50/p99 of: recorded -> claimed (queue), the receiver's answer (response), claimed -> recorded (attempt). */
+interface AttemptTimes {
+  readonly queue: readonly [number, number];
+  readonly response: readonly [number, number];
+  readonly attempt: readonly [number, number];
+}
+
 export interface WalletsRound {
   readonly reads: Record<ReadKey, RouteResult>;
   readonly pgbench: { readonly tps: number; readonly latencyAverageMs: number };
-  readonly writes: Record<WriteKey, RouteResult & { readonly outboxLagMs: OutboxLag }>;
+  readonly writes: Record<WriteKey, RouteResult & { readonly outboxLagMs: OutboxLag; readonly webhooks: Deliveries }>;
+  readonly webhooks: { readonly backlog: WebhookUnderLoad; readonly steady: WebhookUnderLoad };
   /** Read req/s over the NATS route's, write req/s over pgbench's tps. */
   readonly ratios: Record<Exclude<ReadKey, 'nats'> | WriteKey, number>;
 }
@@ -74,7 +114,15 @@ const TARGETS = {
   writeShareOfPgbench: 0.4,
   writeP99Ms: 60,
   outboxLagP99Ms: 200,
+  webhookDeliveriesPerSecond: 1_000,
+  webhookP99Ms: 250,
 } as const;
+/** Events published at once for the sustained-deliveries scenario. */
+const BACKLOG_EVENTS = 5_000;
+/** Events per second of the event-to-delivery scenario. */
+const STEADY_RATE = 200;
+/** Longest the bench waits for the webhook deliveries of a window to arrive (or for earlier ones to drain). */
+const DRAIN_MS = 60_000;
 const READS: Record<Exclude<ReadKey, 'nats'>, string> = {
   wallet: 'GET /v2/wallets/{id}',
   wallets: 'GET /v2/wallets (first page)',
@@ -122,12 +170,15 @@ function perRequest(before: Record<string, number | undefined>, after: Record<st
   );
 }
 
-/** Closed loop: each client sends its next request when the previous one answered. */
-async function closedLoop(clients: number, durationS: number, send: () => Promise<Response>): Promise<{ count: number; latencies: number[] }> {
+/**
+ * Closed loop: each client sends its next request when the previous one answered, for
+ * `durationS`, and on after it while `more()` says so.
+ */
+async function closedLoop(clients: number, durationS: number, send: () => Promise<Response>, more: () => boolean = () => false): Promise<{ count: number; latencies: number[] }> {
   const latencies: number[] = [];
   const deadline = performance.now() + durationS * 1000;
   const client = async () => {
-    while (performance.now() < deadline) {
+    while (performance.now() < deadline || more()) {
       const started = performance.now();
       const response = await send();
       const body = await response.text();
@@ -207,18 +258,32 @@ interface Setup {
   readonly schema: string;
   readonly pgbenchUrl: string;
   readonly processes: Record<string, number | undefined>;
+  readonly receiver: TimingReceiver;
+  readonly webhookSchema: string;
+  /** Publishes one event of the bench's organization, tagged for the receiver. */
+  readonly publish: (tag: Exclude<DeliveryTag, 'event'>) => () => Promise<void>;
 }
 
+const ORG = 'org_bench_wallets';
+
 async function setUp(clients: number, cleanups: (() => Promise<void>)[]): Promise<Setup> {
+  const receiver = new TimingReceiver();
+  const receiverUrl = await receiver.start();
+  cleanups.push(() => receiver.stop());
   const system = await startTestSystem({
-    services: ['wallet', 'gvault', 'activity'],
+    services: ['wallet', 'gvault', 'activity', 'webhook'],
     gateways: 1,
     gatewayEnv: { RATE_LIMIT_READ_PER_MINUTE: '1000000', RATE_LIMIT_WRITE_PER_MINUTE: '1000000', ...profilerEnv('gateway') },
     serviceEnv: {
       wallet: { WALLET_DEPOSIT_SETTLEMENT_MS: '50', WALLET_REBALANCE_PROCESSING_MS: '100', WALLET_WORKER_POLL_MS: '50', ...profilerEnv('wallet') },
+      webhook: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', ...(process.env['BENCH_WEBHOOK_PER_ENDPOINT'] ? { WEBHOOK_CONCURRENCY_PER_ENDPOINT: process.env['BENCH_WEBHOOK_PER_ENDPOINT'] } : {}), ...profilerEnv('webhook') },
     },
   });
   cleanups.push(() => system.stop());
+  const nats: NatsConnection = await connect({ servers: system.natsUrl });
+  cleanups.push(() => nats.close());
+  const js = jetstream(nats);
+  const prefix = system.serviceEnv('webhook')['EVENTS_SUBJECT_PREFIX'] ?? '';
   const db = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await db.connect();
   cleanups.push(() => db.end());
@@ -226,9 +291,10 @@ async function setUp(clients: number, cleanups: (() => Promise<void>)[]): Promis
   cleanups.push(pgbenchDb.drop);
 
   const base = system.gateways[0]?.url ?? '';
-  const headers = { authorization: `Bearer ${await system.auth.token({ org: 'org_bench_wallets', role: 'owner' })}`, 'content-type': 'application/json' };
+  const headers = { authorization: `Bearer ${await system.auth.token({ org: ORG, role: 'owner' })}`, 'content-type': 'application/json' };
   const post = (path: string, body: unknown) => fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) }).then(json);
   const get = (path: string) => fetch(`${base}${path}`, { headers }).then(json);
+  await post('/v2/webhooks', { url: receiverUrl, events: WEBHOOK_FAMILIES.webhooks });
   console.log(`bench: ${clients} funded wallets`);
   const wallets = await Promise.all(
     Array.from({ length: clients }, async () => {
@@ -252,14 +318,18 @@ async function setUp(clients: number, cleanups: (() => Promise<void>)[]): Promis
       wallet: system.services.get('wallet')?.child.pid,
       activity: system.services.get('activity')?.child.pid,
       gateway: system.gateways[0]?.process.child.pid,
+      webhook: system.services.get('webhook')?.child.pid,
     },
+    receiver,
+    webhookSchema: system.serviceEnv('webhook')['DATABASE_SCHEMA'] ?? '',
+    publish: (tag) => () => publishBenchEvent(js, prefix, ORG, tag),
   };
 }
 
 /** The wallet service and the gateway, when this measurement is profiled. */
-function profiledOf(setup: Setup, profile: string | undefined): [string, number][] {
+function profiledOf(setup: Setup, profile: string | undefined, names: readonly string[] = ['wallet', 'gateway']): [string, number][] {
   if (!profile) return [];
-  return (['wallet', 'gateway'] as const).flatMap((name) => {
+  return names.flatMap((name) => {
     const pid = setup.processes[name];
     return pid === undefined ? [] : [[name, pid] as [string, number]];
   });
@@ -287,39 +357,131 @@ async function measureRead(setup: Setup, path: string, durationS: number, profil
   };
 }
 
-async function measureWrite(setup: Setup, key: WriteKey, clients: number, durationS: number, profile: string | undefined): Promise<RouteResult & { outboxLagMs: OutboxLag }> {
+/** One write request of `key` on a wallet picked at random, with a new requestId. */
+function writer(setup: Setup, key: WriteKey): () => Promise<Response> {
   const pick = () => setup.wallets[Math.floor(Math.random() * setup.wallets.length)] ?? '';
-  const send =
-    key === 'allocate'
-      ? () =>
-          fetch(`${setup.base}/v2/wallets/${pick()}/allocate`, {
-            method: 'POST',
-            headers: setup.headers,
-            body: JSON.stringify({ requestId: randomUUID(), allocations: [{ from: CASH, to: JAAA, amountUsd: '0.000001' }] }),
-          })
-      : () =>
-          fetch(`${setup.base}/v2/wallets/${pick()}/withdrawals`, {
-            method: 'POST',
-            headers: setup.headers,
-            body: JSON.stringify({ requestId: randomUUID(), destinationChain: 'solana_devnet', destinationAddress: SOLANA, amountUsd: '1' }),
-          });
+  return key === 'allocate'
+    ? () =>
+        fetch(`${setup.base}/v2/wallets/${pick()}/allocate`, {
+          method: 'POST',
+          headers: setup.headers,
+          body: JSON.stringify({ requestId: randomUUID(), allocations: [{ from: CASH, to: JAAA, amountUsd: '0.000001' }] }),
+        })
+    : () =>
+        fetch(`${setup.base}/v2/wallets/${pick()}/withdrawals`, {
+          method: 'POST',
+          headers: setup.headers,
+          body: JSON.stringify({ requestId: randomUUID(), destinationChain: 'solana_devnet', destinationAddress: SOLANA, amountUsd: '1' }),
+        });
+}
+
+/** The deliveries of `tag` the receiver got since its reset, over `seconds`, and webhook-service's CPU per delivery. */
+function deliveriesOf(setup: Setup, tag: DeliveryTag, seconds: number, webhookCpuMs: number | null): Deliveries {
+  const latencies = setup.receiver.latencies(tag);
+  const all = setup.receiver.received('event') + setup.receiver.received('backlog') + setup.receiver.received('steady');
+  return {
+    deliveries: latencies.length,
+    perSecond: round(latencies.length / seconds, 0),
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
+    cpuMicrosPerDelivery: webhookCpuMs === null || all === 0 ? null : Math.round((webhookCpuMs * 1000) / all),
+  };
+}
+
+const cpuSpent = (before: Record<string, number | undefined>, after: Record<string, number | undefined>, name: string): number | null => {
+  const start = before[name];
+  const end = after[name];
+  return start === undefined || end === undefined ? null : end - start;
+};
+
+async function measureWrite(
+  setup: Setup,
+  key: WriteKey,
+  clients: number,
+  durationS: number,
+  profile: string | undefined,
+): Promise<RouteResult & { outboxLagMs: OutboxLag; webhooks: Deliveries }> {
+  const send = writer(setup, key);
   await closedLoop(clients, 1, send);
-  const profiled = profiledOf(setup, profile);
+  const profiled = profiledOf(setup, profile, ['wallet', 'gateway', 'webhook']);
   for (const [, pid] of profiled) startProfile(pid);
   const from = new Date();
+  setup.receiver.reset();
   const before = cpuOf(setup.processes);
   const writes = await closedLoop(clients, durationS, send);
   const after = cpuOf(setup.processes);
   const to = new Date();
+  const seconds = (to.getTime() - from.getTime()) / 1000;
+  const webhooks = deliveriesOf(setup, 'event', seconds, cpuSpent(before, after, 'webhook'));
   for (const [name, pid] of profiled) await collectProfile(name, pid, profile ?? '');
   const at = (share: number) => round(writes.latencies[Math.min(writes.latencies.length - 1, Math.floor(share * writes.latencies.length))] ?? 0);
   return {
-    requestsPerSecond: round(writes.count / ((to.getTime() - from.getTime()) / 1000), 0),
+    requestsPerSecond: round(writes.count / seconds, 0),
     p50Ms: at(0.5),
     p99Ms: at(0.99),
     cpuMicrosPerRequest: perRequest(before, after, writes.count),
     outboxLagMs: await outboxLag(setup.db, setup.schema, from, to),
+    webhooks,
   };
+}
+
+/** Where the attempts claimed since `from` spent their time, from webhook-service's tables. */
+async function attemptTimes(setup: Setup, from: Date): Promise<AttemptTimes> {
+  const ms = (expression: string, name: string) =>
+    `percentile_disc(0.5) WITHIN GROUP (ORDER BY ${expression}) AS ${name}_p50, percentile_disc(0.99) WITHIN GROUP (ORDER BY ${expression}) AS ${name}_p99`;
+  const { rows } = await setup.db.query<Record<string, number | null>>(
+    `SELECT ${ms('extract(epoch FROM e.requested_at - d.created_at) * 1000', 'queue')},
+            ${ms('e.response_ms', 'response')}, ${ms('extract(epoch FROM e.completed_at - e.requested_at) * 1000', 'attempt')}
+       FROM "${setup.webhookSchema}".emissions e JOIN "${setup.webhookSchema}".deliveries d ON d.id = e.delivery_id
+      WHERE e.requested_at >= $1 AND e.completed_at IS NOT NULL`,
+    [from],
+  );
+  const values = Object.values(rows[0] ?? {}).map((value) => Math.round(Number(value ?? 0)));
+  const pair = (index: number) => [values[index] ?? 0, values[index + 1] ?? 0] as const;
+  return { queue: pair(0), response: pair(2), attempt: pair(4) };
+}
+
+/**
+ * Webhook deliveries of the bench's own events while the write load runs (half the clients
+ * allocate, half withdraw): `backlog` publishes {@link BACKLOG_EVENTS} at once and takes the
+ * deliveries per second from the first publish to the last delivery; `steady` publishes
+ * {@link STEADY_RATE} events per second for the window and takes their event-to-delivery
+ * latency. The write load runs until the window is over and every event was delivered.
+ */
+async function measureWebhooksUnderLoad(setup: Setup, tag: Exclude<DeliveryTag, 'event'>, clients: number, durationS: number, profile: string | undefined): Promise<WebhookUnderLoad> {
+  const allocate = writer(setup, 'allocate');
+  const withdraw = writer(setup, 'withdraw');
+  let turn = 0;
+  const send = () => ((turn += 1) % 2 === 0 ? allocate() : withdraw());
+  await setup.receiver.quiet(DRAIN_MS);
+  await closedLoop(clients, 1, send);
+  const profiled = profiledOf(setup, profile, ['webhook']);
+  for (const [, pid] of profiled) startProfile(pid);
+  setup.receiver.reset();
+  let delivering = true;
+  const started = performance.now();
+  const before = cpuOf(setup.processes);
+  // On while the events are delivered, for twice the window at most.
+  const load = closedLoop(clients, durationS, send, () => delivering && performance.now() < started + 2 * durationS * 1000);
+  const events = tag === 'backlog' ? BACKLOG_EVENTS : STEADY_RATE * durationS;
+  try {
+    if (tag === 'backlog') await publishBacklog(setup.publish(tag), events);
+    else await publishSteadily(setup.publish(tag), STEADY_RATE, durationS);
+    await setup.receiver.until(tag, events, DRAIN_MS).catch((error: Error) => console.error(`bench: ${error.message}`));
+  } finally {
+    delivering = false;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const after = cpuOf(setup.processes);
+  const arrived = deliveriesOf(setup, tag, seconds, cpuSpent(before, after, 'webhook'));
+  // Events never delivered have no latency: the percentiles say so.
+  const deliveries = arrived.deliveries < events ? { ...arrived, p99Ms: Number.POSITIVE_INFINITY } : arrived;
+  const walletEventDeliveries = setup.receiver.received('event');
+  const attempts = await attemptTimes(setup, new Date(Date.now() - seconds * 1000));
+  const writes = await load;
+  const loadSeconds = (performance.now() - started) / 1000;
+  for (const [name, pid] of profiled) await collectProfile(name, pid, profile ?? '');
+  return { ...deliveries, events, seconds: round(seconds), walletEventDeliveries, writesPerSecond: round(writes.count / loadSeconds, 0), attempts };
 }
 
 function targetsOf(rounds: WalletsRound[]): Target[] {
@@ -328,6 +490,7 @@ function targetsOf(rounds: WalletsRound[]): Target[] {
   const readP99 = (key: ReadKey) => worst(rounds.map((each) => each.reads[key].p99Ms));
   const writeP99 = (key: WriteKey) => worst(rounds.map((each) => each.writes[key].p99Ms));
   const lagP99 = worst(rounds.flatMap((each) => [each.writes.allocate.outboxLagMs.p99Ms, each.writes.withdraw.outboxLagMs.p99Ms]));
+  const backlogRate = median(rounds.map((each) => each.webhooks.backlog.perSecond));
   const share = (key: keyof WalletsRound['ratios'], label: string, required: number, of: string): Target => {
     const actual = medianOf(key);
     return { name: `${label} req/s >= ${pct(required)} of ${of}`, actual: pct(actual), met: actual >= required };
@@ -343,6 +506,12 @@ function targetsOf(rounds: WalletsRound[]): Target[] {
     share('withdraw', WRITES.withdraw, TARGETS.writeShareOfPgbench, 'pgbench TPC-B tps'),
     p99(WRITES.withdraw, writeP99('withdraw'), TARGETS.writeP99Ms),
     p99('outbox publish lag under the write load', lagP99, TARGETS.outboxLagP99Ms),
+    {
+      name: `webhook deliveries/s from a ${BACKLOG_EVENTS}-event backlog under the write load >= ${TARGETS.webhookDeliveriesPerSecond}`,
+      actual: `${backlogRate}/s`,
+      met: backlogRate >= TARGETS.webhookDeliveriesPerSecond,
+    },
+    p99(`webhook event-to-delivery at ${STEADY_RATE} events/s under the write load`, worst(rounds.map((each) => each.webhooks.steady.p99Ms)), TARGETS.webhookP99Ms),
   ];
 }
 
@@ -351,6 +520,8 @@ function report(rounds: WalletsRound[], targets: Target[]): void {
     Object.entries(result.cpuMicrosPerRequest ?? {})
       .map(([name, micros]) => `${name} ${micros ?? '?'}`)
       .join(', ');
+  const delivered = (result: Deliveries) =>
+    `${result.perSecond}/s, p50 ${result.p50Ms}, p99 ${result.p99Ms} ms, webhook ${result.cpuMicrosPerDelivery ?? '?'} µs/delivery`;
   const lines: string[][] = [];
   rounds.forEach((each, index) => {
     const n = `${index + 1}: `;
@@ -363,15 +534,39 @@ function report(rounds: WalletsRound[], targets: Target[]): void {
     for (const key of Object.keys(WRITES) as WriteKey[]) {
       const result = each.writes[key];
       const lag = result.outboxLagMs;
-      lines.push([`${n}${WRITES[key]}`, String(result.requestsPerSecond), String(result.p50Ms), String(result.p99Ms), pct(each.ratios[key]), cpu(result), `${lag.events} events, p50 ${lag.p50Ms}, p99 ${lag.p99Ms}`]);
+      lines.push([
+        `${n}${WRITES[key]}`,
+        String(result.requestsPerSecond),
+        String(result.p50Ms),
+        String(result.p99Ms),
+        pct(each.ratios[key]),
+        cpu(result),
+        `${lag.events} events, p50 ${lag.p50Ms}, p99 ${lag.p99Ms}`,
+        delivered(result.webhooks),
+      ]);
+    }
+    for (const [tag, label] of [['backlog', `webhooks: ${BACKLOG_EVENTS} backlog under writes`], ['steady', `webhooks: ${STEADY_RATE} events/s under writes`]] as const) {
+      const result = each.webhooks[tag];
+      lines.push([
+        `${n}${label}`,
+        String(result.perSecond),
+        String(result.p50Ms),
+        String(result.p99Ms),
+        '',
+        `webhook ${result.cpuMicrosPerDelivery ?? '?'}/delivery`,
+        `writes ${result.writesPerSecond} req/s`,
+        `${result.deliveries} in ${result.seconds} s, + ${result.walletEventDeliveries} wallet events; ms p50/p99: ` +
+          `queue ${result.attempts.queue.join('/')}, claim to record ${result.attempts.attempt.join('/')}, response ${result.attempts.response.join('/')}`,
+      ]);
     }
   });
-  const header = ['round: scenario', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'CPU µs/req', 'outbox publish lag ms'];
+  const header = ['round: scenario', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'CPU µs/req', 'outbox publish lag ms', 'webhook deliveries'];
   const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => (line[column] ?? '').length)));
   const format = (cells: string[]) => cells.map((cell, column) => (column === 0 || column >= 5 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ').trimEnd();
   console.log('');
   console.log([format(header), widths.map((width) => '-'.repeat(width)).join('  '), ...lines.map(format)].join('\n'));
   console.log('\nreads as a share of the round\'s NATS route, writes of its pgbench tps (p50 column: pgbench\'s average latency)');
+  console.log('webhooks: req/s column = deliveries/s of the bench\'s events, p50/p99 = event-to-delivery; the writes\' rows: deliveries of the wallet\'s own events');
   console.log(`Of ${rounds.length} rounds: the median round's ratio, the worst round's p99.`);
   for (const target of targets) console.log(`${target.met ? 'MET   ' : 'MISSED'}  ${target.name}: ${target.actual}`);
 }
@@ -399,12 +594,17 @@ export async function benchWallets(options: WalletsBenchOptions = {}): Promise<W
         allocate: await measureWrite(setup, 'allocate', clients, durationS, profile ? 'allocate' : undefined),
         withdraw: await measureWrite(setup, 'withdraw', clients, durationS, profile ? 'withdraw' : undefined),
       };
+      const webhooks = {
+        backlog: await measureWebhooksUnderLoad(setup, 'backlog', clients, durationS, profile ? 'webhook-backlog' : undefined),
+        steady: await measureWebhooksUnderLoad(setup, 'steady', clients, durationS, profile ? 'webhook-steady' : undefined),
+      };
       const readShare = (key: ReadKey) => round(reads[key].requestsPerSecond / reads.nats.requestsPerSecond, 3);
       const writeShare = (key: WriteKey) => round(writes[key].requestsPerSecond / baseline.tps, 3);
       results.push({
         reads,
         pgbench: baseline,
         writes,
+        webhooks,
         ratios: {
           wallet: readShare('wallet'),
           wallets: readShare('wallets'),

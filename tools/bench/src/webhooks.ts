@@ -10,14 +10,11 @@
  * Run alone with `npx tsx tools/bench/src/webhooks.ts` (needs `npx nx run-many -t build
  * --projects=gateway,webhook-service`), or call {@link benchWebhooks} from run.ts.
  */
-import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
-import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
+import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { type DomainEvent, eventSubject } from '@service/contracts';
 import { isolatedEventStream, migratedSchema, serviceTestEnv, startApp, startTestSystem } from '@service/testing';
+import { BENCH_EVENT_TYPE, percentile, publishBacklog, publishBenchEvent, publishSteadily, TimingReceiver } from './webhook-receiver.js';
 
 export interface WebhookBenchOptions {
   readonly sustainedEvents?: number;
@@ -29,54 +26,6 @@ export interface WebhookBenchResult {
   readonly sustained: { readonly events: number; readonly seconds: number; readonly deliveriesPerSecond: number };
   readonly steady: { readonly rate: number; readonly events: number; readonly p50Ms: number; readonly p99Ms: number; readonly maxMs: number };
   readonly targets: { readonly deliveriesPerSecond: 500; readonly p99BelowMs: 1000; readonly met: boolean };
-}
-
-const TYPE = 'portfolio_wallet.withdrawal.status_changed';
-
-/** Receives deliveries and notes, per event, how long after publication it arrived. */
-class TimingReceiver {
-  readonly latencies: number[] = [];
-  received = 0;
-  private server: Server | undefined;
-  private waiters: { count: number; resolve: () => void }[] = [];
-
-  async start(): Promise<string> {
-    this.server = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { observedAt: string };
-        this.latencies.push(Date.now() - Date.parse(body.observedAt));
-        this.received += 1;
-        response.writeHead(200).end();
-        this.waiters = this.waiters.filter((waiter) => (this.received >= waiter.count ? (waiter.resolve(), false) : true));
-      });
-    });
-    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server?.address() as AddressInfo).port}/hooks`;
-  }
-
-  until(count: number, timeoutMs: number): Promise<void> {
-    if (this.received >= count) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`only ${this.received} of ${count} deliveries in ${timeoutMs} ms`)), timeoutMs);
-      this.waiters.push({ count, resolve: () => (clearTimeout(timer), resolve()) });
-    });
-  }
-
-  reset(): void {
-    this.latencies.length = 0;
-    this.received = 0;
-  }
-
-  async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise((resolve) => this.server?.close(resolve));
-  }
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 }
 
 export async function benchWebhooks(options: WebhookBenchOptions = {}): Promise<WebhookBenchResult> {
@@ -104,35 +53,25 @@ export async function benchWebhooks(options: WebhookBenchOptions = {}): Promise<
     const created = await fetch(`${system.gateways[0]?.url ?? ''}/v2/webhooks`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ url, events: [TYPE] }),
+      body: JSON.stringify({ url, events: [BENCH_EVENT_TYPE] }),
     });
     if (created.status !== 200) throw new Error(`registration failed: ${created.status} ${await created.text()}`);
     const js = jetstream(nats);
-    const publish = (prefix: string) => publishEvent(js, prefix, org);
+    const publish = (tag: 'backlog' | 'steady') => () => publishBenchEvent(js, stream.EVENTS_SUBJECT_PREFIX, org, tag);
 
     // Warm-up: connections, prepared statements, JIT.
-    await Promise.all(Array.from({ length: 200 }, () => publish(stream.EVENTS_SUBJECT_PREFIX)));
-    await receiver.until(200, 30_000);
+    await publishBacklog(publish('backlog'), 200);
+    await receiver.until('backlog', 200, 30_000);
     receiver.reset();
 
     const started = performance.now();
-    for (let sent = 0; sent < sustainedEvents; sent += 500) {
-      await Promise.all(Array.from({ length: Math.min(500, sustainedEvents - sent) }, () => publish(stream.EVENTS_SUBJECT_PREFIX)));
-    }
-    await receiver.until(sustainedEvents, 120_000);
+    await publishBacklog(publish('backlog'), sustainedEvents);
+    await receiver.until('backlog', sustainedEvents, 120_000);
     const seconds = (performance.now() - started) / 1000;
-    receiver.reset();
 
-    const steadyEvents = steadyRate * steadySeconds;
-    const steadyStart = performance.now();
-    for (let index = 0; index < steadyEvents; index += 1) {
-      const due = steadyStart + (index * 1000) / steadyRate;
-      const wait = due - performance.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      void publish(stream.EVENTS_SUBJECT_PREFIX);
-    }
-    await receiver.until(steadyEvents, 60_000);
-    const sorted = [...receiver.latencies].sort((a, b) => a - b);
+    const steadyEvents = await publishSteadily(publish('steady'), steadyRate, steadySeconds);
+    await receiver.until('steady', steadyEvents, 60_000);
+    const sorted = receiver.latencies('steady');
 
     const deliveriesPerSecond = Math.round(sustainedEvents / seconds);
     const steady = { rate: steadyRate, events: steadyEvents, p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), maxMs: sorted.at(-1) ?? 0 };
@@ -148,14 +87,6 @@ export async function benchWebhooks(options: WebhookBenchOptions = {}): Promise<
     await schema.drop();
     await receiver.stop();
   }
-}
-
-async function publishEvent(js: JetStreamClient, prefix: string, orgId: string): Promise<void> {
-  const id = randomUUID();
-  const observedAt = new Date().toISOString();
-  const payload = { event: TYPE, observedAt, walletId: randomUUID(), withdrawal: { id: randomUUID(), status: 'completed' } };
-  const event: DomainEvent = { id, type: TYPE, orgId, source: 'wallet', occurredAt: observedAt, payload };
-  await js.publish(eventSubject(prefix, 'wallet', TYPE), JSON.stringify(event), { msgID: id });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
