@@ -15,6 +15,25 @@ export interface AppProcess {
   resume(): void;
 }
 
+/** Apps started by this process and still running. */
+const running = new Set<ChildProcess>();
+let reaping = false;
+
+/**
+ * Kills, when this process exits, the apps it started that are still running: a run that ends
+ * without stopping them (the bench's watchdog, a SIGTERM, an uncaught error) would otherwise leave
+ * whole systems behind, polling PostgreSQL and skewing every later measurement on the machine.
+ */
+function reapOnExit(child: ChildProcess): void {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  if (reaping) return;
+  reaping = true;
+  process.once('exit', () => {
+    for (const app of running) app.kill('SIGKILL');
+  });
+}
+
 /**
  * Starts a built app (`apps/<app>/dist/main.js`) as its own process, the way it runs in
  * production, and resolves once a log line matches `readyWhen`.
@@ -32,6 +51,7 @@ export async function startApp(
     env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  reapOnExit(child);
   const lines: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const ready = new Promise<void>((resolve, reject) => {
