@@ -41,7 +41,7 @@ const BACKGROUND_WARNING = 0.1;
  */
 const SUITES = new Set((process.env['BENCH_SUITES'] ?? 'gateway,wallets,webhooks,activity').split(',').map((name) => name.trim()));
 /** Generous bound on the whole run: start-up, three scenarios, the service suites and shutdown. */
-const RUN_BUDGET_MS = (4 * ROUNDS * (WARMUP_S + DURATION_S) + 180 + (SUITES.has('wallets') ? 180 + 10 * ROUNDS * (DURATION_S + 2) + 60 * ROUNDS : 0) + (SUITES.has('webhooks') ? 180 : 0) + (SUITES.has('activity') ? 300 : 0)) * 1000;
+const RUN_BUDGET_MS = (4 * ROUNDS * (WARMUP_S + DURATION_S) + 180 + (SUITES.has('wallets') ? 180 + 10 * ROUNDS * (DURATION_S + 2) + 300 * ROUNDS : 0) + (SUITES.has('webhooks') ? 180 : 0) + (SUITES.has('activity') ? 300 : 0)) * 1000;
 /**
  * Each scenario's principal spends its own read budget, far above what 50 connections can send in
  * one scenario, so the limiter runs on every request (a real Redis round trip) but never says 429.

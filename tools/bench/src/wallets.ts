@@ -249,6 +249,43 @@ async function outboxLag(db: pg.Client, schema: string, from: Date, to: Date): P
   }
 }
 
+/** Longest the bench waits for the system to finish the work earlier windows left behind. */
+const SETTLE_MS = Number(process.env['BENCH_SETTLE_MS'] ?? 300_000);
+
+/**
+ * Waits until the work earlier windows caused is done: no unpublished outbox row, no withdrawal or
+ * rebalance still processing, no webhook delivery due (a retry scheduled later is not leftover work). A window that starts on another's
+ * leftovers measures those (a delivery backlog of minutes made every later window's
+ * event-to-delivery figure a queue time), so each starts from an idle system.
+ */
+async function settle(setup: Setup): Promise<void> {
+  const started = performance.now();
+  for (;;) {
+    const { rows } = await setup.db.query<{ outbox: number; running: number; deliveries: number }>(
+      `SELECT (SELECT count(*)::int FROM "${setup.schema}".outbox_events WHERE published_at IS NULL) AS outbox,
+              (SELECT count(*)::int FROM "${setup.schema}".withdrawals WHERE status = 'processing')
+                + (SELECT count(*)::int FROM "${setup.schema}".rebalances WHERE status = 'processing') AS running,
+              (SELECT count(*)::int FROM "${setup.webhookSchema}".deliveries WHERE status = 'pending' AND next_attempt_at <= now()) AS deliveries`,
+    );
+    const left = rows[0] ?? { outbox: 0, running: 0, deliveries: 0 };
+    const waited = performance.now() - started;
+    if (left.outbox + left.running + left.deliveries === 0) {
+      if (waited > 1_000) console.log(`bench: settled in ${round(waited / 1000, 1)} s`);
+      return;
+    }
+    if (waited > SETTLE_MS) {
+      const { rows: stuck } = await setup.db.query(
+        `SELECT payout_legs->0->>'status' AS leg, count(*)::int AS n, min(next_run_at - now()) AS due_in
+           FROM "${setup.schema}".withdrawals WHERE status = 'processing' GROUP BY 1`,
+      );
+      console.error(`bench: processing withdrawals by first leg's status: ${JSON.stringify(stuck)}`);
+      console.error(`bench: not settled after ${SETTLE_MS / 1000} s (outbox ${left.outbox}, running ${left.running}, deliveries ${left.deliveries}); measuring anyway`);
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 interface Setup {
   readonly system: TestSystem;
   readonly base: string;
@@ -275,7 +312,7 @@ async function setUp(clients: number, cleanups: (() => Promise<void>)[]): Promis
     gateways: 1,
     gatewayEnv: { RATE_LIMIT_READ_PER_MINUTE: '1000000', RATE_LIMIT_WRITE_PER_MINUTE: '1000000', ...profilerEnv('gateway') },
     serviceEnv: {
-      wallet: { WALLET_DEPOSIT_SETTLEMENT_MS: '50', WALLET_REBALANCE_PROCESSING_MS: '100', WALLET_WORKER_POLL_MS: '50', ...profilerEnv('wallet') },
+      wallet: { WALLET_DEPOSIT_SETTLEMENT_MS: '50', WALLET_REBALANCE_PROCESSING_MS: '100', WALLET_PAYOUT_STEP_MS: '50', WALLET_WORKER_POLL_MS: '50', ...profilerEnv('wallet') },
       webhook: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', ...(process.env['BENCH_WEBHOOK_PER_ENDPOINT'] ? { WEBHOOK_CONCURRENCY_PER_ENDPOINT: process.env['BENCH_WEBHOOK_PER_ENDPOINT'] } : {}), ...profilerEnv('webhook') },
     },
   });
@@ -403,6 +440,7 @@ async function measureWrite(
 ): Promise<RouteResult & { outboxLagMs: OutboxLag; webhooks: Deliveries }> {
   const send = writer(setup, key);
   await closedLoop(clients, 1, send);
+  await settle(setup);
   const profiled = profiledOf(setup, profile, ['wallet', 'gateway', 'webhook']);
   for (const [, pid] of profiled) startProfile(pid);
   const from = new Date();
@@ -453,8 +491,8 @@ async function measureWebhooksUnderLoad(setup: Setup, tag: Exclude<DeliveryTag, 
   const withdraw = writer(setup, 'withdraw');
   let turn = 0;
   const send = () => ((turn += 1) % 2 === 0 ? allocate() : withdraw());
-  await setup.receiver.quiet(DRAIN_MS);
   await closedLoop(clients, 1, send);
+  await settle(setup);
   const profiled = profiledOf(setup, profile, ['webhook']);
   for (const [, pid] of profiled) startProfile(pid);
   setup.receiver.reset();
@@ -583,6 +621,7 @@ export async function benchWallets(options: WalletsBenchOptions = {}): Promise<W
     for (let index = 0; index < rounds; index += 1) {
       console.log(`bench: wallets round ${index + 1} of ${rounds}`);
       const profile = CPU_PROFILE && index === 0;
+      await settle(setup);
       const reads = {
         nats: await measureRead(setup, '/v2/gvaults/yield-sources', durationS, undefined),
         wallet: await measureRead(setup, `/v2/wallets/${wallet}`, durationS, profile ? 'get-wallet' : undefined),

@@ -58,18 +58,6 @@ export class TimingReceiver {
     });
   }
 
-  /** Resolves once no delivery arrived for a second (earlier windows' deliveries drained), or after `timeoutMs`. */
-  async quiet(timeoutMs: number): Promise<void> {
-    const deadline = performance.now() + timeoutMs;
-    let last = -1;
-    while (performance.now() < deadline) {
-      const total = TAGS.reduce((sum, tag) => sum + this.received(tag), 0);
-      if (total === last) return;
-      last = total;
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-    }
-  }
-
   reset(): void {
     for (const tally of this.tallies.values()) {
       tally.latencies.length = 0;
