@@ -218,6 +218,25 @@ describe('POST /v2/wallets/{id}/withdrawals', () => {
     expect(micros(after.positions.find((position: any) => position.id === FAILING).valueUsd)).toBeGreaterThanOrEqual(50_000_000n);
   });
 
+  it("leaves the stage times of the wallet's other running withdrawals alone when one settles", async () => {
+    const wallet = await walletWith(owner, '40');
+    const first = await withdraw(owner, wallet.id, { amountUsd: '5' });
+    const second = await withdraw(owner, wallet.id, { amountUsd: '5' });
+    // Park the second one's next stage an hour out, under the wallet's lock so no worker step is
+    // between its read and its write of the row.
+    const parkedUntil = new Date(Date.now() + 3_600_000);
+    await system.db.query('BEGIN');
+    await system.db.query(`SELECT 1 FROM "${system.schema}".wallets WHERE id = $1 FOR UPDATE`, [wallet.id]);
+    await system.db.query(`UPDATE "${system.schema}".withdrawals SET next_run_at = $2 WHERE id = $1`, [second.body.id, parkedUntil]);
+    await system.db.query('COMMIT');
+    expect((await settled(owner, wallet.id, first.body.id)).status).toBe('completed');
+    // A settle used to set every other running withdrawal of the wallet due at once.
+    const { rows } = await system.db.query(`SELECT next_run_at, status FROM "${system.schema}".withdrawals WHERE id = $1`, [second.body.id]);
+    expect(rows[0]).toEqual({ next_run_at: parkedUntil, status: 'processing' });
+    await system.db.query(`UPDATE "${system.schema}".withdrawals SET next_run_at = now() WHERE id = $1`, [second.body.id]);
+    expect((await settled(owner, wallet.id, second.body.id)).status).toBe('completed');
+  });
+
   it('is idempotent on requestId, accepts JSON numbers and refuses a reused requestId with another body', async () => {
     const wallet = await walletWith(owner, '30');
     const body = { requestId: randomUUID(), amountUsd: 12.25 };
