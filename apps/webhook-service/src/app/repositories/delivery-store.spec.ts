@@ -147,6 +147,16 @@ describe('claimDue', () => {
     expect(await claimDue(db, 64, CAP, LEASE_MS)).toEqual({ deliveries: [], more: true });
   });
 
+  it('passes over registrations whose rows are all due later, and claims none of them', async () => {
+    const [later, now] = [await addRegistration(), await addRegistration()];
+    await addDue(later as string, 2_000);
+    await admin.query(`UPDATE deliveries SET status = 'retry_scheduled', next_attempt_at = now() + interval '1 hour' WHERE registration_id = $1`, [later]);
+    const nowRows = await addDue(now as string, 3);
+    const claim = await claimDue(db, 64, CAP, LEASE_MS);
+    expect(new Set(claim.deliveries.map((x) => x.id))).toEqual(new Set(nowRows));
+    expect(claim.more).toBe(false);
+  });
+
   it('claims no more than the limit and says when nothing is left behind', async () => {
     const a = await addRegistration();
     await addDue(a, 10);

@@ -30,7 +30,9 @@ export interface ClaimedDelivery {
  * pick the same rows of a registration, so SKIP LOCKED leaves the later one nothing beyond the cap.
  *
  * Which rows: the registrations with due rows are found by a walk over the index on
- * (registration_id, next_attempt_at), one probe each, at most $4 of them; each registration with
+ * (registration_id, next_attempt_at), one probe per registration with rows to send now or later
+ * (its earliest row says whether it has any due; a registration with only future retries costs a
+ * probe, not a read of them), at most $4 registrations; each registration with
  * room gives its oldest due rows not in flight, as many as it has room for; of those the oldest $1
  * are claimed. A registration at its cap costs a probe, not a scan of its backlog: the claim looked
  * at up to 10,000 due rows in next_attempt_at order and passed over those of saturated
@@ -45,18 +47,21 @@ const CLAIM_SQL = `
 WITH RECURSIVE busy AS (
   SELECT registration_id, count(*) AS n FROM deliveries
    WHERE lease_until >= now() GROUP BY registration_id
-), due AS (
-  (SELECT registration_id, 1 AS depth FROM deliveries
-    WHERE next_attempt_at <= now() ORDER BY registration_id LIMIT 1)
+), walk AS (
+  (SELECT registration_id, next_attempt_at, 1 AS depth FROM deliveries
+    WHERE next_attempt_at IS NOT NULL ORDER BY registration_id, next_attempt_at LIMIT 1)
   UNION ALL
-  SELECT (SELECT d.registration_id FROM deliveries d
-           WHERE d.registration_id > due.registration_id AND d.next_attempt_at <= now()
-           ORDER BY d.registration_id LIMIT 1), due.depth + 1
-    FROM due WHERE due.registration_id IS NOT NULL AND due.depth < $4::int
+  SELECT n.registration_id, n.next_attempt_at, walk.depth + 1 FROM walk
+   CROSS JOIN LATERAL (
+     SELECT d.registration_id, d.next_attempt_at FROM deliveries d
+      WHERE d.next_attempt_at IS NOT NULL AND d.registration_id > walk.registration_id
+      ORDER BY d.registration_id, d.next_attempt_at LIMIT 1) AS n
+   WHERE walk.depth < $4::int
+), due AS (
+  SELECT registration_id FROM walk WHERE next_attempt_at <= now()
 ), room AS (
   SELECT due.registration_id, greatest(least($2::int - coalesce(b.n, 0), $1::int), 0) AS take
     FROM due LEFT JOIN busy b ON b.registration_id = due.registration_id
-   WHERE due.registration_id IS NOT NULL
 ), window_rows AS (
   SELECT w.id, w.registration_id, w.next_attempt_at FROM room
    CROSS JOIN LATERAL (
@@ -92,7 +97,7 @@ UNION ALL
 SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
  WHERE (SELECT count(*) FROM window_rows) > (SELECT count(*) FROM claimed)
     OR EXISTS (SELECT 1 FROM room WHERE room.take <= (SELECT count(*) FROM window_rows w WHERE w.registration_id = room.registration_id))
-    OR (SELECT count(*) FROM due WHERE due.registration_id IS NOT NULL) >= $4::int`;
+    OR (SELECT count(*) FROM walk) >= $4::int`;
 
 /** Registrations with due rows one claim looks at, at most. */
 const CLAIM_REGISTRATIONS = 1_000;
