@@ -21,9 +21,12 @@ export async function lockWallet(tx: SqlExecutor, orgId: string, walletId: strin
   return locked;
 }
 
+/** The wallets table's columns but its times, under their model names. */
+const WALLET_FIELDS = `w.id::text AS id, w.org_id AS "orgId", w.label, w.status, w.failure_reason AS "failureReason",
+  w.auto_rebalance AS "autoRebalance", w.strategy, w.deposit_addresses AS "depositAddresses"`;
+
 /** The wallets table's columns under their model names, for raw statements. */
-export const WALLET_COLUMNS = `w.id::text AS id, w.org_id AS "orgId", w.label, w.status, w.failure_reason AS "failureReason",
-  w.auto_rebalance AS "autoRebalance", w.strategy, w.deposit_addresses AS "depositAddresses", w.created_at AS "createdAt", w.updated_at AS "updatedAt"`;
+export const WALLET_COLUMNS = `${WALLET_FIELDS}, w.created_at AS "createdAt", w.updated_at AS "updatedAt"`;
 
 type WalletWithPositions = Wallet & { positions: Position[] };
 
@@ -35,8 +38,7 @@ type WalletWithPositions = Wallet & { positions: Position[] };
  * apart than in building the answer (BENCH_CPU_PROF=1, GET /v2/wallets). Milliseconds are what a
  * Date holds, so the values are the same; both drivers parse JSON and float8 alike.
  */
-const WALLET_READ_COLUMNS = `w.id::text AS id, w.org_id AS "orgId", w.label, w.status, w.failure_reason AS "failureReason",
-  w.auto_rebalance AS "autoRebalance", w.strategy, w.deposit_addresses AS "depositAddresses",
+const WALLET_READ_COLUMNS = `${WALLET_FIELDS},
   ${epochMs('w.created_at')} AS "createdAtMs", ${epochMs('w.updated_at')} AS "updatedAtMs",
   (SELECT json_agg(json_build_array(p.position_id, p.kind, p.amount::text, p.reserved::text, p.earned::text, ${epochMs('p.accrued_at')})
           ORDER BY p.position_id)
