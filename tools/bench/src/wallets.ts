@@ -250,7 +250,18 @@ async function outboxLag(db: pg.Client, schema: string, from: Date, to: Date): P
 }
 
 /** Longest the bench waits for the system to finish the work earlier windows left behind. */
-const SETTLE_MS = Number(process.env['BENCH_SETTLE_MS'] ?? 300_000);
+const SETTLE_MS = settleMsFromEnv();
+
+function settleMsFromEnv(): number {
+  const raw = process.env['BENCH_SETTLE_MS'];
+  if (raw === undefined || raw === '') return 300_000;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) {
+    console.error(`bench: BENCH_SETTLE_MS must be a whole number of milliseconds, not ${raw}`);
+    process.exit(2);
+  }
+  return value;
+}
 
 /**
  * Waits until the work earlier windows caused is done: no unpublished outbox row, no withdrawal or
