@@ -34,7 +34,7 @@ export class WalletsService extends WalletFeature {
   /**
    * A wallet in `creating`; the worker derives its deposit addresses and makes it `idle`. The
    * answer is kept with the request id, so a replay (a client retrying a create whose first answer
-   * it never saw) repeats it exactly, as allocate's and withdrawals' replays do, instead of
+   * it never saw) repeats it exactly, as allocate's replays do, instead of
    * answering whatever the worker has made of the wallet since.
    */
   async create(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.walletsCreate>): Promise<WalletDto> {
