@@ -2,7 +2,7 @@ import type { ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg } from 
 import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
 import type { AnyDomainEvent } from '@service/contracts';
-import { inSpan, SpanKind, type SpanOptions, TRACEPARENT } from '@service/tracing';
+import { endSpan, SpanKind, type SpanOptions, startSpan, TRACEPARENT } from '@service/tracing';
 import type { EventLogger, SqlExecutor, TransactionalSql } from './sql.js';
 import { type EventStreamConfig, ensureEventStream, isNotFound } from './stream.js';
 import { watchConsumer } from './metrics.js';
@@ -21,11 +21,20 @@ export interface DurableConsumerOptions<Tx extends SqlExecutor> extends EventStr
   readonly logger: EventLogger;
   /** Applies one event inside the transaction that also records it as processed. */
   readonly handle: (event: AnyDomainEvent, tx: Tx) => Promise<void>;
+  /**
+   * Applies the new events of a batch at once (one statement for all, say), inside the
+   * transaction that records them as processed; {@link handle} runs for each when absent.
+   */
+  readonly handleBatch?: (events: AnyDomainEvent[], tx: Tx) => Promise<void>;
   readonly ackWaitMs?: number;
   /**
-   * Events handled at once (default 1). Above 1, events of this consumer may be applied in any
-   * order, which consumers must tolerate anyway: arrival order is not guaranteed.
+   * Most events recorded in one transaction (default 1). Events arriving while every transaction
+   * slot is busy wait and go together in the next one (group commit), so a busy stream costs one
+   * transaction per batch rather than per event. Above 1, events may be applied in any order,
+   * which consumers must tolerate anyway: arrival order is not guaranteed.
    */
+  readonly batchSize?: number;
+  /** Transactions at once (default 1); above 1 the same caveat on order holds. */
   readonly concurrency?: number;
 }
 
@@ -40,8 +49,17 @@ export class DurableConsumer<Tx extends SqlExecutor> {
   private messages: ConsumerMessages | undefined;
   private loop: Promise<void> | undefined;
   private unwatch: (() => void) | undefined;
+  private readonly batchSize: number;
+  private readonly concurrency: number;
+  /** Messages taken from the stream and not yet in a transaction. */
+  private queue: JsMsg[] = [];
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
 
-  constructor(private readonly options: DurableConsumerOptions<Tx>) {}
+  constructor(private readonly options: DurableConsumerOptions<Tx>) {
+    this.batchSize = Math.max(1, options.batchSize ?? 1);
+    this.concurrency = Math.max(1, options.concurrency ?? 1);
+  }
 
   async start(): Promise<void> {
     const { jsm, js, stream, durable } = this.options;
@@ -53,7 +71,7 @@ export class DurableConsumer<Tx extends SqlExecutor> {
       ackWaitMs: this.options.ackWaitMs ?? 30_000,
     });
     const consumer = await js.consumers.get(stream, durable);
-    this.messages = await consumer.consume({ max_messages: 64 });
+    this.messages = await consumer.consume({ max_messages: Math.max(64, this.batchSize) });
     this.loop = this.run(this.messages);
     this.unwatch = watchConsumer(jsm, stream, durable);
   }
@@ -65,44 +83,102 @@ export class DurableConsumer<Tx extends SqlExecutor> {
   }
 
   private async run(messages: ConsumerMessages): Promise<void> {
-    const limit = Math.max(1, this.options.concurrency ?? 1);
-    const inFlight = new Set<Promise<void>>();
+    // Enough waiting to fill every slot's next batch; the client stops pulling while as many wait.
+    const maxQueued = this.batchSize * this.concurrency;
     for await (const message of messages) {
-      const handled = this.process(message).finally(() => inFlight.delete(handled));
-      inFlight.add(handled);
-      if (inFlight.size >= limit) await Promise.race(inFlight);
+      this.queue.push(message);
+      this.startBatches();
+      while (this.queue.length >= maxQueued && this.running >= this.concurrency) await this.slotFreed();
     }
-    await Promise.all(inFlight);
+    while (this.running > 0 || this.queue.length > 0) await this.slotFreed();
   }
 
-  private async process(message: JsMsg): Promise<void> {
-    const { db, durable, handle, logger } = this.options;
-    const event = parseDomainEvent(message);
-    if (!event) {
-      logger.error({ subject: message.subject, seq: message.seq }, 'dropping a message that is not a domain event');
-      message.term();
-      return;
+  private slotFreed(): Promise<void> {
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  /** Starts a transaction for what is queued while a slot is free. */
+  private startBatches(): void {
+    while (this.running < this.concurrency && this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.batchSize);
+      this.running += 1;
+      void this.process(batch).finally(() => {
+        this.running -= 1;
+        this.startBatches();
+        for (const resolve of this.waiting.splice(0)) resolve();
+      });
     }
+  }
+
+  private async process(batch: readonly JsMsg[]): Promise<void> {
+    const { db, durable, logger } = this.options;
+    const events: { message: JsMsg; event: AnyDomainEvent }[] = [];
+    for (const message of batch) {
+      const event = parseDomainEvent(message);
+      if (event) {
+        events.push({ message, event });
+      } else {
+        logger.error({ subject: message.subject, seq: message.seq }, 'dropping a message that is not a domain event');
+        message.term();
+      }
+    }
+    if (events.length === 0) return;
+    // A consumer span per event continuing the trace of the request that wrote it (tracing on).
+    const spans = events.map(({ message, event }) => startSpan(`${durable} ${event.type}`, consumerSpan(message, event)));
     try {
-      // A consumer span continuing the trace of the request that wrote the event (tracing on).
-      await inSpan(`${durable} ${event.type}`, consumerSpan(message, event), () =>
-        db.$transaction(async (tx) => {
-          const fresh = await tx.$executeRawUnsafe(
-            'INSERT INTO processed_events (consumer, event_id) VALUES ($1, $2::uuid) ON CONFLICT DO NOTHING',
-            durable,
-            event.id,
-          );
-          if (fresh === 1) await handle(event, tx);
-        }),
-      );
-      message.ack();
+      await db.$transaction(async (tx) => {
+        const fresh = await this.recordProcessed(tx, events);
+        if (fresh.length > 0) await this.apply(fresh, tx);
+      });
+      for (const span of spans) endSpan(span);
+      for (const { message } of events) message.ack();
     } catch (error) {
+      for (const span of spans) endSpan(span, error);
+      if (events.length > 1) {
+        // Find the event that fails: every other one is applied now.
+        for (const { message } of events) await this.process([message]);
+        return;
+      }
+      const [{ message, event }] = events as [{ message: JsMsg; event: AnyDomainEvent }];
       const delay = redeliveryDelayMs(message);
       logger.warn({ err: error, eventId: event.id, type: event.type, retryInMs: delay }, 'event handler failed; will retry');
       message.nak(delay);
     }
   }
+
+  /** Inserts `(consumer, event id)` for each event; returns the events not processed before, once each. */
+  private async recordProcessed(tx: Tx, events: readonly { event: AnyDomainEvent }[]): Promise<AnyDomainEvent[]> {
+    const { durable } = this.options;
+    const [only] = events;
+    if (events.length === 1 && only) {
+      const inserted = await tx.$executeRawUnsafe(INSERT_PROCESSED, durable, only.event.id);
+      return inserted === 1 ? [only.event] : [];
+    }
+    const rows = await tx.$queryRawUnsafe<{ event_id: string }[]>(
+      INSERT_PROCESSED_BATCH,
+      durable,
+      events.map(({ event }) => event.id),
+    );
+    const fresh = new Set(rows.map((row) => row.event_id));
+    const unique = new Map<string, AnyDomainEvent>();
+    for (const { event } of events) if (fresh.has(event.id.toLowerCase())) unique.set(event.id.toLowerCase(), event);
+    return [...unique.values()];
+  }
+
+  private async apply(events: AnyDomainEvent[], tx: Tx): Promise<void> {
+    const { handle, handleBatch } = this.options;
+    if (handleBatch) {
+      await handleBatch(events, tx);
+      return;
+    }
+    for (const event of events) await handle(event, tx);
+  }
 }
+
+const INSERT_PROCESSED = 'INSERT INTO processed_events (consumer, event_id) VALUES ($1, $2::uuid) ON CONFLICT DO NOTHING';
+/** One row per id (an id twice in a batch, a redelivery, is inserted once); returns the new ids. */
+const INSERT_PROCESSED_BATCH =
+  'INSERT INTO processed_events (consumer, event_id) SELECT $1, unnest($2::uuid[]) ON CONFLICT DO NOTHING RETURNING event_id::text';
 
 /**
  * Creates the durable pull consumer (explicit acks, from the stream's start, redelivered without

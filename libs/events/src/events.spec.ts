@@ -1,10 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { DomainEvent, PortfolioWalletEventPayload } from '@service/contracts';
 import { isolatedEventStream, migratedSchema, newRunId, TEST_DATABASE_URL, TEST_NATS_URL, type IsolatedSchema, type IsolatedStream } from '@service/testing';
 import { metricsText } from '@service/metrics';
-import { DurableConsumer, enqueueEvent, ensureDurableConsumer, OutboxMetrics, OutboxRelay, PgPoolSql, type SqlExecutor, watchConsumer } from './index.js';
+import { DurableConsumer, enqueueEvent, ensureDurableConsumer, ensureEventStream, OutboxMetrics, OutboxRelay, PgPoolSql, type SqlExecutor, watchConsumer } from './index.js';
 
 const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const runId = newRunId();
@@ -172,6 +173,60 @@ describe('durable consumer', () => {
       (await jsm.consumers.info(stream.EVENTS_STREAM, `test-${runId}`)).num_pending === 0);
     await again.stop();
     expect(await count()).toBe(published);
+  });
+});
+
+describe('durable consumer in batches', () => {
+  it('records a batch in one transaction, applies each event once (an id twice in a batch too), and retries only the event that fails', async () => {
+    await db.$executeRawUnsafe('CREATE TABLE IF NOT EXISTS applied_batches (event_id uuid, batch int)');
+    await ensureEventStream(jsm, streamConfig());
+    const subject = `${stream.EVENTS_SUBJECT_PREFIX}.batches.portfolio_wallet.status_changed`;
+    const ids = Array.from({ length: 40 }, () => randomUUID());
+    const poison = ids[17] ?? '';
+    const publish = (id: string, n: number) =>
+      js.publish(subject, JSON.stringify({ id, type: 'portfolio_wallet.status_changed', orgId: 'org_a', source: 'wallet', occurredAt: new Date().toISOString(), payload: statusChanged(n) }));
+    for (const [n, id] of ids.entries()) {
+      await publish(id, n);
+      // A copy under another stream sequence (a publisher's retry), likely in the same batch: applied once.
+      if (n === 5) await publish(id, n);
+    }
+    const sizes: number[] = [];
+    let failures = 2;
+    const consumer = new DurableConsumer({
+      durable: `batches-${runId}`,
+      filterSubject: `${stream.EVENTS_SUBJECT_PREFIX}.batches.>`,
+      db,
+      js,
+      jsm,
+      logger,
+      ...streamConfig(),
+      batchSize: 16,
+      handle: () => Promise.reject(new Error('handleBatch is given')),
+      handleBatch: async (events, tx) => {
+        const batch = sizes.push(events.length);
+        for (const event of events) await tx.$executeRawUnsafe('INSERT INTO applied_batches VALUES ($1::uuid, $2)', event.id, batch);
+        // Fails its batch, then once more on its own: nak'd and redelivered later, the rest applied meanwhile.
+        if (failures > 0 && events.some((event) => event.id === poison)) {
+          failures -= 1;
+          throw new Error('transient');
+        }
+      },
+    });
+    await consumer.start();
+    const applied = async () =>
+      db.$queryRawUnsafe<{ event_id: string; batch: number }[]>('SELECT event_id::text AS event_id, batch FROM applied_batches');
+    await waitFor(async () => (await applied()).length === ids.length - 1);
+    expect((await applied()).map((row) => row.event_id)).not.toContain(poison);
+    await waitFor(async () => (await applied()).length === ids.length, 10_000);
+    await consumer.stop();
+
+    const rows = await applied();
+    expect(rows.map((row) => row.event_id).sort()).toEqual([...ids].sort());
+    // Group commit: the events waiting while a transaction ran went together.
+    expect(Math.max(...sizes)).toBeGreaterThan(1);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(16);
+    const processed = await db.$queryRawUnsafe<{ n: number }[]>('SELECT count(*)::int AS n FROM processed_events WHERE consumer = $1', `batches-${runId}`);
+    expect(processed[0]?.n).toBe(ids.length);
   });
 });
 

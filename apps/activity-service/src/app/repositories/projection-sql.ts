@@ -5,13 +5,14 @@ import type { Logger } from 'pino';
 import type { ActivityConfig } from '../../config.js';
 
 /**
- * Plain `pg` for the projection consumer: each event is one short transaction, and a Prisma
- * interactive transaction would cost several extra round trips per event during a rebuild.
+ * Plain `pg` for the projection consumer: each batch of events is one short transaction, and a
+ * Prisma interactive transaction would cost several extra round trips per batch. Its statements
+ * are a fixed few, each prepared once per connection.
  */
 @Injectable()
 export class ProjectionSql extends PgPoolSql implements OnApplicationShutdown {
   constructor(@Inject(SERVICE_CONFIG) config: ActivityConfig, @Inject(SERVICE_LOGGER) logger: Logger) {
-    super({ connectionString: config.DATABASE_URL, schema: config.DATABASE_SCHEMA });
+    super({ connectionString: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, preparedStatements: 'projection' });
     // An idle connection the server drops must not take the process down; the consumer retries.
     this.pool.on('error', (error) => logger.warn({ err: error }, 'idle projection connection lost'));
   }

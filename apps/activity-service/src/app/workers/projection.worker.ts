@@ -6,13 +6,21 @@ import { DurableConsumer, type SqlExecutor } from '@service/events';
 import { NATS_CONNECTION, SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
 import type { Logger } from 'pino';
 import type { ActivityConfig } from '../../config.js';
-import { projectEvent } from '../domain/activity-item.js';
-import { upsertItem } from '../repositories/activity-items.repository.js';
+import { type ProjectedItem, projectEvent } from '../domain/activity-item.js';
+import { upsertItems } from '../repositories/activity-items.repository.js';
 import { ProjectionSql } from '../repositories/projection-sql.js';
 
 export const PROJECTION_DURABLE = 'activity-projection';
+/** Most events projected in one transaction (one statement for their items). */
+const BATCH = 128;
+/** Transactions at once. */
+const WRITERS = 2;
 
-/** Builds the feed from the wallet events on the stream: one durable shared by replicas. */
+/**
+ * Builds the feed from the wallet events on the stream: one durable shared by replicas. Events
+ * that arrive while earlier ones are being written go together, one transaction and one upsert
+ * per batch.
+ */
 @Injectable()
 export class ProjectionWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private consumer: DurableConsumer<SqlExecutor> | undefined;
@@ -35,7 +43,10 @@ export class ProjectionWorker implements OnApplicationBootstrap, BeforeApplicati
       js: jetstream(this.connection),
       jsm: await jetstreamManager(this.connection),
       logger: this.logger,
-      handle: (event, tx) => this.apply(event, tx),
+      handle: (event, tx) => this.apply([event], tx),
+      handleBatch: (events, tx) => this.apply(events, tx),
+      batchSize: BATCH,
+      concurrency: WRITERS,
     });
     await this.consumer.start();
   }
@@ -44,13 +55,17 @@ export class ProjectionWorker implements OnApplicationBootstrap, BeforeApplicati
     await this.consumer?.stop();
   }
 
-  private async apply(event: DomainEvent, tx: SqlExecutor): Promise<void> {
-    const projection = projectEvent(event);
-    if (projection.kind === 'malformed') {
-      // Retrying cannot fix the payload; it is recorded as processed so it does not block the stream.
-      this.logger.error({ eventId: event.id, type: event.type, reason: projection.reason }, 'skipping a malformed wallet event');
-      return;
+  private async apply(events: readonly DomainEvent[], tx: SqlExecutor): Promise<void> {
+    const items: ProjectedItem[] = [];
+    for (const event of events) {
+      const projection = projectEvent(event);
+      if (projection.kind === 'malformed') {
+        // Retrying cannot fix the payload; it is recorded as processed so it does not block the stream.
+        this.logger.error({ eventId: event.id, type: event.type, reason: projection.reason }, 'skipping a malformed wallet event');
+      } else if (projection.kind === 'item') {
+        items.push(projection.item);
+      }
     }
-    if (projection.kind === 'item') await upsertItem(tx, projection.item);
+    await upsertItems(tx, items);
   }
 }
