@@ -47,7 +47,7 @@ export const webhookConfigSpec = {
     parse: parsers.integer(1, 1024),
   },
   WEBHOOK_CONCURRENCY_PER_ENDPOINT: {
-    description: 'attempts in flight to one registration across replicas, so a slow receiver cannot hold every slot',
+    description: 'requests open to one registration\'s receiver across replicas, so a slow receiver cannot hold every slot',
     default: '16',
     parse: parsers.integer(1, 1024),
   },

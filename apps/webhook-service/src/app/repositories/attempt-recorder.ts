@@ -9,20 +9,17 @@ interface Queued extends FinishedAttempt {
 export interface AttemptRecorderOptions {
   /** Most attempts written in one statement. */
   readonly maxBatch: number;
-  /** Longest an attempt waits for others to be written with it. */
-  readonly gatherMs: number;
-  /** True while attempts are still sending, i.e. more are about to end. */
-  readonly othersSending: () => boolean;
 }
 
 /** Pause before recording again rows another transaction had locked (it commits within milliseconds). */
 const LOCKED_ROW_PAUSE_MS = 5;
 
 /**
- * Writes finished attempts in batches: one statement and one commit for many attempts instead of
- * one each. A batch is written when nothing else is sending (an attempt ending on a quiet replica
- * is written at once), when `maxBatch` attempts wait, or `gatherMs` after the first of them
- * ended; attempts ending while a batch is being written go in the next one.
+ * Writes finished attempts in batches, group-commit style: one statement and one commit for many
+ * attempts instead of one each. Attempts that end in the same event-loop turn go together; a
+ * batch is written as soon as no other is being written, and attempts ending meanwhile go in the
+ * next one (up to `maxBatch` each). No attempt waits for others to end: under load the batches
+ * grow with the write's own duration, on a quiet replica each attempt is written at once.
  *
  * `record` resolves once the attempt is committed. Until then the delivery keeps its lease, so it
  * still counts against the per-endpoint cap and no replica attempts it again. If the process dies
@@ -33,7 +30,7 @@ const LOCKED_ROW_PAUSE_MS = 5;
 export class AttemptRecorder {
   private queue: Queued[] = [];
   private writing = false;
-  private timer: NodeJS.Timeout | undefined;
+  private scheduled: NodeJS.Immediate | undefined;
 
   constructor(
     private readonly db: TransactionalSql,
@@ -44,29 +41,21 @@ export class AttemptRecorder {
     if (completion.kind === 'failed' && completion.disableRegistration) return recordAttempt(this.db, attempt, completion);
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ attempt, completion, resolve, reject });
-      this.schedule();
+      // At the end of this turn, with the attempts that end in it; after the write in progress, if any.
+      this.scheduled ??= setImmediate(() => {
+        this.scheduled = undefined;
+        this.writeNext();
+      });
     });
   }
 
-  /** Writes now, or once the batch in progress is written, or when the first queued attempt has waited long enough. */
-  private schedule(): void {
-    if (this.writing || this.queue.length === 0) return;
-    if (this.queue.length >= this.options.maxBatch || !this.options.othersSending()) {
-      this.writeNow();
-      return;
-    }
-    this.timer ??= setTimeout(() => this.writeNow(), this.options.gatherMs);
-  }
-
-  private writeNow(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
+  private writeNext(): void {
     if (this.writing || this.queue.length === 0) return;
     this.writing = true;
     void this.write(this.queue.splice(0, this.options.maxBatch)).finally(() => {
       this.writing = false;
-      // What queued meanwhile has waited at least one write: it goes now.
-      if (this.queue.length > 0) this.writeNow();
+      // What queued meanwhile has waited one write: it goes now.
+      this.writeNext();
     });
   }
 

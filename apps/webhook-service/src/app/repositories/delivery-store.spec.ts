@@ -147,6 +147,21 @@ describe('claimDue', () => {
     expect(await claimDue(db, 64, CAP, LEASE_MS)).toEqual({ deliveries: [], more: true });
   });
 
+  it("frees a registration's slots for the attempts whose receiver answered, before they are written, and never claims those again", async () => {
+    const busy = await addRegistration();
+    await addDue(busy, CAP + 10);
+    const first = await claimDue(db, 64, CAP, LEASE_MS);
+    expect(first.deliveries).toHaveLength(CAP);
+    expect(await claimDue(db, 64, CAP, LEASE_MS)).toEqual({ deliveries: [], more: true });
+    const answered = first.deliveries.slice(0, 3).map((claimed) => claimed.id);
+    const second = await claimDue(db, 64, CAP, LEASE_MS, answered);
+    expect(second.deliveries).toHaveLength(3);
+    const claimedTwice = second.deliveries.filter((claimed) => first.deliveries.some((earlier) => earlier.id === claimed.id));
+    expect(claimedTwice).toEqual([]);
+    // Another replica does not know they were answered: for it they count until written.
+    expect((await claimDue(db, 64, CAP, LEASE_MS)).deliveries).toEqual([]);
+  });
+
   it('passes over registrations whose rows are all due later, and claims none of them', async () => {
     const [later, now] = [await addRegistration(), await addRegistration()];
     await addDue(later as string, 2_000);
@@ -298,14 +313,10 @@ describe('AttemptRecorder', () => {
     const a = await addRegistration();
     await addDue(a, 11);
     const [alone, ...together] = (await claimDue(db, 64, CAP, LEASE_MS)).deliveries as [ClaimedDelivery, ...ClaimedDelivery[]];
-    let sending = together.length;
     const sql = counting(db);
-    const recorder = new AttemptRecorder(sql, { maxBatch: 128, gatherMs: 1_000, othersSending: () => sending > 0 });
-    const written = together.map((claimed) => {
-      sending -= 1;
-      return recorder.record(ok(claimed), { kind: 'completed' });
-    });
-    await Promise.all(written);
+    const recorder = new AttemptRecorder(sql, { maxBatch: 128 });
+    // Attempts ending in one turn.
+    await Promise.all(together.map((claimed) => recorder.record(ok(claimed), { kind: 'completed' })));
     expect(sql.writes).toBe(1);
     const started = Date.now();
     await recorder.record(ok(alone), { kind: 'completed' });
@@ -315,13 +326,32 @@ describe('AttemptRecorder', () => {
     expect(rows[0].n).toBe(11);
   });
 
-  it('writes once the first attempt waited gatherMs, even while others are still sending', async () => {
+  it('writes the attempts that end while a batch is being written together in the next one, without waiting for more', async () => {
     const a = await addRegistration();
-    await addDue(a, 1);
-    const [claimed] = (await claimDue(db, 64, CAP, LEASE_MS)).deliveries as [ClaimedDelivery];
-    const recorder = new AttemptRecorder(db, { maxBatch: 128, gatherMs: 20, othersSending: () => true });
-    await recorder.record(ok(claimed), { kind: 'completed' });
-    expect((await delivery(claimed.id)).status).toBe('completed');
+    await addDue(a, 4);
+    const [first, ...later] = (await claimDue(db, 64, CAP, LEASE_MS)).deliveries as [ClaimedDelivery, ...ClaimedDelivery[]];
+    const sql = counting(db);
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const gated = Object.assign(Object.create(sql) as typeof sql, {
+      $queryRawUnsafe: async <T>(query: string, ...values: unknown[]) => {
+        if (sql.writes === 0) await gate;
+        return sql.$queryRawUnsafe<T>(query, ...values);
+      },
+    });
+    const recorder = new AttemptRecorder(gated, { maxBatch: 128 });
+    const firstWritten = recorder.record(ok(first), { kind: 'completed' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The first batch is being written (held at the gate); these end one by one meanwhile.
+    const laterWritten: Promise<void>[] = [];
+    for (const claimed of later) {
+      laterWritten.push(recorder.record(ok(claimed), { kind: 'completed' }));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    release();
+    await Promise.all([firstWritten, ...laterWritten]);
+    expect(sql.writes).toBe(2);
+    for (const claimed of [first, ...later]) expect((await delivery(claimed.id)).status).toBe('completed');
   });
 
   it('loses nothing when the process dies before the write: the delivery is attempted again once its lease ran out', async () => {
@@ -334,7 +364,7 @@ describe('AttemptRecorder', () => {
       $executeRawUnsafe: () => new Promise<never>(() => undefined),
       $transaction: undefined as never,
     };
-    void new AttemptRecorder(dead, { maxBatch: 128, gatherMs: 1, othersSending: () => false }).record(ok(first), { kind: 'completed' });
+    void new AttemptRecorder(dead, { maxBatch: 128 }).record(ok(first), { kind: 'completed' });
 
     // Not final, not lost: still pending and leased, its emission open.
     expect(await delivery(id!)).toMatchObject({ status: 'pending', attempt_count: 1, lease_until: expect.any(Date) });
@@ -343,7 +373,7 @@ describe('AttemptRecorder', () => {
 
     const [again] = (await claimDue(db, 64, CAP, LEASE_MS)).deliveries as [ClaimedDelivery];
     expect(again).toMatchObject({ id, attempt_count: 2 });
-    await new AttemptRecorder(db, { maxBatch: 128, gatherMs: 1, othersSending: () => false }).record(ok(again), { kind: 'completed' });
+    await new AttemptRecorder(db, { maxBatch: 128 }).record(ok(again), { kind: 'completed' });
     expect(await delivery(id!)).toMatchObject({ status: 'completed', attempt_count: 2, lease_until: null });
     const emissions = await emissionsOf(id!);
     expect(emissions).toEqual([

@@ -24,10 +24,13 @@ export interface ClaimedDelivery {
  * the delivery is due again), its attempt counted and an emission opened, in one statement.
  * Rows are locked with SKIP LOCKED so replicas never claim the same one.
  *
- * Per-endpoint cap: the attempts in flight per registration, from every replica, are counted from
- * the live leases (a small partial index), and a registration gets at most `perEndpoint` minus
- * that many more, so a slow receiver cannot take every slot. Replicas claiming at the same moment
- * pick the same rows of a registration, so SKIP LOCKED leaves the later one nothing beyond the cap.
+ * Per-endpoint cap: the requests in flight per registration, from every replica, are counted from
+ * the live leases (a small partial index) less the claiming replica's attempts whose receiver has
+ * answered but which are not written yet ($5), and a registration gets at most `perEndpoint` minus
+ * that many more, so a slow receiver cannot take every slot and a receiver's concurrency is what
+ * the cap bounds, not the time its answers take to be written. Replicas claiming at the same
+ * moment pick the same rows of a registration, so SKIP LOCKED leaves the later one nothing beyond
+ * the cap.
  *
  * Which rows: the registrations with due rows are found by a walk over the index on
  * (registration_id, next_attempt_at), one probe per registration with rows to send now or later
@@ -46,7 +49,7 @@ export interface ClaimedDelivery {
 const CLAIM_SQL = `
 WITH RECURSIVE busy AS (
   SELECT registration_id, count(*) AS n FROM deliveries
-   WHERE lease_until >= now() GROUP BY registration_id
+   WHERE lease_until >= now() AND id <> ALL ($5::uuid[]) GROUP BY registration_id
 ), walk AS (
   (SELECT registration_id, next_attempt_at, 1 AS depth FROM deliveries
     WHERE next_attempt_at IS NOT NULL ORDER BY registration_id, next_attempt_at LIMIT 1)
@@ -108,8 +111,13 @@ export interface Claim {
   readonly more: boolean;
 }
 
-export async function claimDue(db: SqlExecutor, limit: number, perEndpoint: number, leaseMs: number): Promise<Claim> {
-  const rows = await db.$queryRawUnsafe<(ClaimedDelivery | { id: null })[]>(CLAIM_SQL, limit, perEndpoint, leaseMs, CLAIM_REGISTRATIONS);
+/**
+ * Claims up to `limit` due deliveries (see {@link CLAIM_SQL}). `answered`: this replica's attempts
+ * whose receiver has answered and which are not written yet; they no longer count against their
+ * registration's cap (their leases still keep them from being claimed again).
+ */
+export async function claimDue(db: SqlExecutor, limit: number, perEndpoint: number, leaseMs: number, answered: readonly string[] = []): Promise<Claim> {
+  const rows = await db.$queryRawUnsafe<(ClaimedDelivery | { id: null })[]>(CLAIM_SQL, limit, perEndpoint, leaseMs, CLAIM_REGISTRATIONS, answered);
   const deliveries = rows.filter((row): row is ClaimedDelivery => row.id !== null);
   return { deliveries, more: deliveries.length < rows.length };
 }

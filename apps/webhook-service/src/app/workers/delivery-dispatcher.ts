@@ -16,8 +16,6 @@ import { DispatchSql } from '../repositories/pg-sql.js';
 
 /** Most finished attempts written in one statement. */
 const RECORD_BATCH = 128;
-/** Longest a finished attempt waits for others to be written with it (only while others are still sending). */
-const RECORD_GATHER_MS = 5;
 
 /** What a delivery of a registration deleted after it was recorded gets instead of being sent. */
 const REGISTRATION_DELETED: SendResult = { status: null, retryAfter: null, ms: 0, error: 'The registration was deleted; nothing was sent.' };
@@ -31,16 +29,18 @@ const OUTCOME: Record<Completion['kind'], AttemptOutcome> = { completed: 'delive
  * deliveries, a slot freed while the last claim left due rows behind) or at the poll interval
  * (retries coming due, leases of crashed replicas running out).
  *
- * Finished attempts are written in batches ({@link AttemptRecorder}): at once when no other
- * attempt is still sending, else together with those that end within a few milliseconds. A slot
- * frees up once its attempt is written, and the next claim then takes the freed slots together.
+ * Finished attempts are written in batches ({@link AttemptRecorder}): those ending in one turn
+ * together, at once unless a batch is being written, else in the next batch. An endpoint's slot
+ * frees up when its receiver answers: the next claim may take it while the attempt is still being
+ * written (the lease keeps that delivery from being claimed again).
  */
 @Injectable()
 export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly inFlight = new Set<Promise<void>>();
-  /** Attempts of this replica in flight (sending or being written), per registration. */
+  /** Requests of this replica in flight (claimed, the receiver has not answered), per registration. */
   private readonly inFlightTo = new Map<string, number>();
-  private sending = 0;
+  /** Attempts whose receiver has answered and which are not written yet: their endpoint slots are free. */
+  private readonly answered = new Set<string>();
   private readonly leaseMs: number;
   private readonly loop: PollingLoop;
   private readonly recorder: AttemptRecorder;
@@ -57,7 +57,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
   ) {
     // Long enough that a live attempt always ends (timeout) before another replica may take it over.
     this.leaseMs = config.WEBHOOK_DELIVERY_TIMEOUT_MS * 2 + 2_000;
-    this.recorder = new AttemptRecorder(sql, { maxBatch: RECORD_BATCH, gatherMs: RECORD_GATHER_MS, othersSending: () => this.sending > 0 });
+    this.recorder = new AttemptRecorder(sql, { maxBatch: RECORD_BATCH });
     this.loop = new PollingLoop(
       () => this.tick(),
       config.WEBHOOK_POLL_INTERVAL_MS,
@@ -97,24 +97,35 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
       this.backlog = true;
       return;
     }
-    const { deliveries, more } = await claimDue(this.sql, free, this.config.WEBHOOK_CONCURRENCY_PER_ENDPOINT, this.leaseMs);
+    const { deliveries, more } = await claimDue(this.sql, free, this.config.WEBHOOK_CONCURRENCY_PER_ENDPOINT, this.leaseMs, [...this.answered]);
     this.backlog = more;
     for (const delivery of deliveries) {
       const registration = delivery.registration_id;
       this.inFlightTo.set(registration, (this.inFlightTo.get(registration) ?? 0) + 1);
       const attempt: Promise<void> = this.attempt(delivery).finally(() => {
         this.inFlight.delete(attempt);
-        const left = (this.inFlightTo.get(registration) ?? 1) - 1;
-        if (left > 0) this.inFlightTo.set(registration, left);
-        else this.inFlightTo.delete(registration);
+        // Written (or its lease left to run out): it counts from its lease again, if at all.
+        this.answered.delete(delivery.id);
         if (this.backlog) this.loop.wake();
       });
       this.inFlight.add(attempt);
     }
   }
 
+  /**
+   * The receiver has answered (or nothing was sent): the endpoint's slot is free for the next
+   * claim, while the attempt waits to be written with others.
+   */
+  private answer(delivery: ClaimedDelivery): void {
+    const registration = delivery.registration_id;
+    const left = (this.inFlightTo.get(registration) ?? 1) - 1;
+    if (left > 0) this.inFlightTo.set(registration, left);
+    else this.inFlightTo.delete(registration);
+    this.answered.add(delivery.id);
+    if (this.backlog) this.loop.wake();
+  }
+
   private async attempt(delivery: ClaimedDelivery): Promise<void> {
-    this.sending += 1;
     // Its own trace (an attempt may come hours later), linked to the request that caused the event.
     const span = startSpan('webhook delivery', {
       kind: SpanKind.CLIENT,
@@ -126,7 +137,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     try {
       result = delivery.registration_deleted ? REGISTRATION_DELETED : await this.send(delivery);
     } finally {
-      this.sending -= 1;
+      this.answer(delivery);
     }
     if (result.status !== null) span?.setAttribute('http.response.status_code', result.status);
     endSpan(span, result.error ?? undefined);
