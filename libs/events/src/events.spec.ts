@@ -5,7 +5,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { DomainEvent, PortfolioWalletEventPayload } from '@service/contracts';
 import { isolatedEventStream, migratedSchema, newRunId, TEST_DATABASE_URL, TEST_NATS_URL, type IsolatedSchema, type IsolatedStream } from '@service/testing';
 import { metricsText } from '@service/metrics';
-import { DurableConsumer, enqueueEvent, ensureDurableConsumer, ensureEventStream, OutboxMetrics, OutboxRelay, PgPoolSql, type SqlExecutor, watchConsumer } from './index.js';
+import { CLAIM_SQL, DurableConsumer, enqueueEvent, ensureDurableConsumer, ensureEventStream, OutboxMetrics, OutboxRelay, PgPoolSql, type SqlExecutor, watchConsumer } from './index.js';
 
 const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const runId = newRunId();
@@ -144,6 +144,29 @@ const consumerOf = (handle: (event: DomainEvent, tx: SqlExecutor) => Promise<voi
     ...streamConfig(),
     handle,
   });
+
+describe('outbox claim', () => {
+  it('reads the oldest unpublished rows over the partial index in claim order, without sorting every unpublished row', async () => {
+    await db.$executeRawUnsafe(
+      `INSERT INTO outbox_events (id, type, org_id, payload, occurred_at, published_at)
+       SELECT gen_random_uuid(), 'portfolio_wallet.status_changed', 'org_plan', '{}'::jsonb, now() - g * interval '1 ms', CASE WHEN g > 500 THEN now() END
+         FROM generate_series(1, 20000) g`,
+    );
+    try {
+      await db.$executeRawUnsafe('ANALYZE outbox_events');
+      const [row] = await db.$queryRawUnsafe<{ 'QUERY PLAN': unknown }[]>(`EXPLAIN (FORMAT JSON) ${CLAIM_SQL}`, 100, 30_000);
+      const plan = JSON.stringify(row?.['QUERY PLAN']);
+      expect(plan).toContain('"Index Name":"outbox_events_occurred_at_id_idx"');
+      // Only the claimed rows are sorted (for their order in the answer), and none is found by a scan of the table.
+      expect(plan).not.toMatch(/"Sort Key":\["outbox_events/);
+      // The claimed rows are updated through the primary key, not found again by a scan of the table.
+      expect(plan).toContain('"Index Name":"outbox_events_pkey"');
+      expect(plan).not.toContain('"Node Type":"Seq Scan"');
+    } finally {
+      await db.$executeRawUnsafe("DELETE FROM outbox_events WHERE org_id = 'org_plan'");
+    }
+  });
+});
 
 describe('durable consumer', () => {
   it('applies each event once, several at a time, even when the handler fails first and events are redelivered', async () => {
