@@ -68,6 +68,28 @@ export function cpuMsOf(pid: number | undefined): number | undefined {
   }
 }
 
+/**
+ * CPU time (ms) so far of every process whose command is `command` (`postgres`: the server and all
+ * its backends), with that of their children that exited (a backend whose connection closed, an
+ * autovacuum worker): the parent that reaped them counts it as its children's time.
+ */
+export function cpuMsOfCommand(command: string): number {
+  let ticks = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== command) continue;
+      // Fields after the command name: utime, stime, cutime and cstime are the 14th to 17th.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    } catch {
+      // Gone since the directory was read.
+    }
+  }
+  return (ticks * 1000) / USER_HZ;
+}
+
 /** Busy CPU time (ms) of the whole machine so far, all cores together, from /proc/stat. */
 export function machineBusyMs(): number | undefined {
   try {

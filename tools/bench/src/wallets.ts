@@ -7,7 +7,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { WEBHOOK_FAMILIES } from '@service/contracts';
 import { startTestSystem, TEST_DATABASE_URL, type TestSystem } from '@service/testing';
 import pg from 'pg';
-import { cpuMsOf, failuresOf, runLoad } from './load.js';
+import { cpuMsOf, cpuMsOfCommand, failuresOf, runLoad } from './load.js';
 import { collectProfile, CPU_PROFILE, profilerEnv, startProfile } from './profiling.js';
 import { type DeliveryTag, percentile, publishBacklog, publishBenchEvent, publishSteadily, TimingReceiver } from './webhook-receiver.js';
 
@@ -43,7 +43,7 @@ export interface RouteResult {
   readonly requestsPerSecond: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
-  /** CPU time per request of the wallet service, the activity service and the gateway (µs). */
+  /** CPU time per request of the wallet, activity and webhook services, the gateway, PostgreSQL and the NATS servers (µs). */
   readonly cpuMicrosPerRequest?: Record<string, number | null>;
 }
 
@@ -158,9 +158,13 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Pr
   throw new Error('the wallet did not reach the expected state');
 }
 
-/** CPU time (ms) of the named processes so far. */
+/** CPU time (ms) of the named processes so far, and of PostgreSQL (server and backends) and the NATS servers. */
 function cpuOf(pids: Record<string, number | undefined>): Record<string, number | undefined> {
-  return Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMsOf(pid)]));
+  return {
+    ...Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMsOf(pid)])),
+    postgres: cpuMsOfCommand('postgres'),
+    nats: cpuMsOfCommand('nats-server'),
+  };
 }
 
 function perRequest(before: Record<string, number | undefined>, after: Record<string, number | undefined>, requests: number): Record<string, number | null> {
@@ -464,7 +468,7 @@ async function measureWrite(
   const profiled = profiledOf(setup, profile, ['wallet', 'gateway', 'webhook']);
   for (const [, pid] of profiled) startProfile(pid);
   const from = new Date();
-  setup.receiver.reset();
+  await setup.receiver.reset();
   const before = cpuOf(setup.processes);
   const writes = await closedLoop(clients, durationS, send);
   const after = cpuOf(setup.processes);
@@ -515,7 +519,7 @@ async function measureWebhooksUnderLoad(setup: Setup, tag: Exclude<DeliveryTag, 
   await settle(setup);
   const profiled = profiledOf(setup, profile, ['webhook']);
   for (const [, pid] of profiled) startProfile(pid);
-  setup.receiver.reset();
+  await setup.receiver.reset();
   let delivering = true;
   const started = performance.now();
   const before = cpuOf(setup.processes);

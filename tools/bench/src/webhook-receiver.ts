@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { type ChildProcess, fork } from 'node:child_process';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import { type DomainEvent, eventSubject } from '@service/contracts';
 
@@ -18,27 +20,37 @@ interface Tally {
   readonly latencies: number[];
 }
 
-/** Receives deliveries on loopback and notes, per tag, how many arrived and how long after their event. */
+/** What the receiver's process tells the bench: arrivals since its last message, or that a reset is done. */
+type ReceiverMessage = { readonly kind: 'listening'; readonly port: number } | { readonly kind: 'arrived'; readonly latencies: Record<string, number[]> } | { readonly kind: 'reset' };
+
+/** How often the receiver's process reports its arrivals (ms): the latencies are measured there, on arrival. */
+const REPORT_MS = 20;
+
+/**
+ * Receives deliveries on loopback and notes, per tag, how many arrived and how long after their
+ * event. The HTTP server runs in a process of its own, as an integrator's would: in the bench's
+ * process its answers waited on the load generator's event loop (the write load's clients), and
+ * webhook-service's attempts with them. Latencies are taken in that process on arrival and
+ * reported every {@link REPORT_MS} ms.
+ */
 export class TimingReceiver {
   private readonly tallies = new Map<DeliveryTag, Tally>(TAGS.map((tag) => [tag, { received: 0, latencies: [] }]));
-  private server: Server | undefined;
+  private child: ChildProcess | undefined;
   private waiters: { tag: DeliveryTag; count: number; resolve: () => void }[] = [];
+  private resetDone: (() => void) | undefined;
 
   async start(): Promise<string> {
-    this.server = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { observedAt: string; bench?: DeliveryTag };
-        const tally = this.tally(body.bench ?? 'event');
-        tally.latencies.push(Date.now() - Date.parse(body.observedAt));
-        tally.received += 1;
-        response.writeHead(200).end();
-        this.waiters = this.waiters.filter((waiter) => (this.tally(waiter.tag).received >= waiter.count ? (waiter.resolve(), false) : true));
+    const child = fork(fileURLToPath(import.meta.url), [RECEIVER_ARG], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.child = child;
+    const port = await new Promise<number>((resolve, reject) => {
+      child.once('error', reject);
+      child.once('exit', (code) => reject(new Error(`the webhook receiver exited with ${code}`)));
+      child.on('message', (message: ReceiverMessage) => {
+        if (message.kind === 'listening') resolve(message.port);
+        else this.onMessage(message);
       });
     });
-    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server?.address() as AddressInfo).port}/hooks`;
+    return `http://127.0.0.1:${port}/hooks`;
   }
 
   received(tag: DeliveryTag): number {
@@ -58,16 +70,39 @@ export class TimingReceiver {
     });
   }
 
-  reset(): void {
-    for (const tally of this.tallies.values()) {
-      tally.latencies.length = 0;
-      tally.received = 0;
-    }
+  /** Forgets every arrival so far, including those the receiver's process has not reported yet. */
+  async reset(): Promise<void> {
+    const done = new Promise<void>((resolve) => (this.resetDone = resolve));
+    this.child?.send({ kind: 'reset' });
+    await done;
   }
 
   async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise((resolve) => this.server?.close(resolve));
+    const child = this.child;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+
+  private onMessage(message: ReceiverMessage): void {
+    if (message.kind === 'reset') {
+      // Every report sent before the reset came before this answer (one ordered channel).
+      for (const tally of this.tallies.values()) {
+        tally.latencies.length = 0;
+        tally.received = 0;
+      }
+      this.resetDone?.();
+      this.resetDone = undefined;
+      return;
+    }
+    if (message.kind !== 'arrived') return;
+    for (const [tag, latencies] of Object.entries(message.latencies)) {
+      const tally = this.tally(tag as DeliveryTag);
+      tally.latencies.push(...latencies);
+      tally.received += latencies.length;
+    }
+    this.waiters = this.waiters.filter((waiter) => (this.tally(waiter.tag).received >= waiter.count ? (waiter.resolve(), false) : true));
   }
 
   private tally(tag: DeliveryTag): Tally {
@@ -75,6 +110,45 @@ export class TimingReceiver {
     if (!tally) throw new Error(`unknown delivery tag ${tag}`);
     return tally;
   }
+}
+
+const RECEIVER_ARG = '--webhook-receiver';
+
+/** The receiver's process: answers every POST with 200 and reports arrivals to the bench. */
+function runReceiver(): void {
+  const send = (message: ReceiverMessage) => process.send?.(message);
+  let pending: Record<string, number[]> = {};
+  let any = false;
+  const report = () => {
+    if (!any) return;
+    send({ kind: 'arrived', latencies: pending });
+    pending = {};
+    any = false;
+  };
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { observedAt: string; bench?: DeliveryTag };
+      const tag = body.bench ?? 'event';
+      (pending[tag] ??= []).push(Date.now() - Date.parse(body.observedAt));
+      any = true;
+      response.writeHead(200).end();
+    });
+  });
+  setInterval(report, REPORT_MS);
+  process.on('message', (message: { kind: string }) => {
+    if (message.kind !== 'reset') return;
+    report();
+    send({ kind: 'reset' });
+  });
+  process.on('SIGTERM', () => {
+    server.closeAllConnections();
+    server.close(() => process.exit(0));
+  });
+  // The bench is gone (killed): so is its receiver.
+  process.on('disconnect', () => process.exit(0));
+  server.listen(0, '127.0.0.1', () => send({ kind: 'listening', port: (server.address() as AddressInfo).port }));
 }
 
 export function percentile(sorted: readonly number[], p: number): number {
@@ -112,3 +186,5 @@ export async function publishSteadily(publish: () => Promise<void>, rate: number
   await Promise.all(sent);
   return events;
 }
+
+if (process.argv.includes(RECEIVER_ARG)) runReceiver();

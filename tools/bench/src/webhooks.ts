@@ -62,7 +62,7 @@ export async function benchWebhooks(options: WebhookBenchOptions = {}): Promise<
     // Warm-up: connections, prepared statements, JIT.
     await publishBacklog(publish('backlog'), 200);
     await receiver.until('backlog', 200, 30_000);
-    receiver.reset();
+    await receiver.reset();
 
     const started = performance.now();
     await publishBacklog(publish('backlog'), sustainedEvents);
