@@ -3,6 +3,7 @@ import { formatUsd } from '@service/money';
 import type { Valuation } from '../domain/chains.js';
 import { Ledger } from '../domain/ledger.js';
 import { addWalletEvent } from './events.repository.js';
+import type { Running } from './wallets.repository.js';
 import { Writes } from './writes.js';
 
 /** The wallet's positions, valued at `now`; the caller holds the wallet's row lock. */
@@ -14,6 +15,29 @@ export async function openLedger(tx: SqlExecutor, walletId: string, valuation: V
   );
   const positions = rows.map((row) => ({ ...row, amount: BigInt(row.amount), reserved: BigInt(row.reserved), earned: BigInt(row.earned) }));
   return Ledger.settled(walletId, positions, valuation, now);
+}
+
+/**
+ * {@link openLedger} with how many withdrawals and rebalances of the wallet are processing, in one
+ * round trip: a change that starts one can write the wallet's status with its other writes rather
+ * than count again after them. Under the wallet lock, like `openLedger`.
+ */
+export async function openLedgerWithRunning(tx: SqlExecutor, walletId: string, valuation: Valuation, now: Date): Promise<{ ledger: Ledger; running: Running }> {
+  const rows = await tx.$queryRawUnsafe<
+    { positionId: string | null; kind: string; amount: string; reserved: string; earned: string; accruedAt: Date; withdrawals: number; rebalances: number }[]
+  >(
+    `SELECT p.position_id AS "positionId", p.kind, p.amount::text AS amount, p.reserved::text AS reserved, p.earned::text AS earned,
+            p.accrued_at AS "accruedAt", r.withdrawals, r.rebalances
+       FROM (SELECT (SELECT count(*)::int FROM withdrawals WHERE wallet_id = $1::uuid AND status = 'processing') AS withdrawals,
+                    (SELECT count(*)::int FROM rebalances WHERE wallet_id = $1::uuid AND status = 'processing') AS rebalances) r
+       LEFT JOIN positions p ON p.wallet_id = $1::uuid`,
+    walletId,
+  );
+  const running = { withdrawals: rows[0]?.withdrawals ?? 0, rebalances: rows[0]?.rebalances ?? 0 };
+  const positions = rows.flatMap(({ positionId, kind, amount, reserved, earned, accruedAt }) =>
+    positionId === null ? [] : [{ positionId, kind, accruedAt, amount: BigInt(amount), reserved: BigInt(reserved), earned: BigInt(earned) }],
+  );
+  return { ledger: Ledger.settled(walletId, positions, valuation, now), running };
 }
 
 /** Writes every changed position back; `position.updated` events for them when `announce`. One round trip. */

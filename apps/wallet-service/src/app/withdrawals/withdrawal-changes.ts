@@ -12,7 +12,7 @@ import type { WalletEnvironment } from '../environment/wallet-environment.js';
 import { FAILED } from '../domain/customer-approvals/activities.js';
 import { addEndActivity } from '../repositories/approvals.repository.js';
 import { addLedger } from '../repositories/positions.repository.js';
-import { refreshWalletStatus } from '../repositories/wallets.repository.js';
+import { addStatusOf, refreshWalletStatus, type Running } from '../repositories/wallets.repository.js';
 import { addLegChanges, addReopen, addWakeWallet, addWithdrawal, addWithdrawalEvent } from '../repositories/withdrawals.repository.js';
 import { Writes } from '../repositories/writes.js';
 
@@ -56,13 +56,15 @@ async function writeLegs(
 
 /**
  * A withdrawal in `processing` with one `planning` leg per source drawn on, each leg's amount
- * reserved. Two round trips on any executor (plain pg on the create route): the withdrawal, its
- * events and the reserved positions in one statement, then the wallet's status.
+ * reserved. One round trip on any executor (plain pg on the create route): the withdrawal, its
+ * events, the reserved positions and the wallet's status in one statement; the status follows
+ * from `running`, what else of the wallet was processing when its positions were read under the
+ * lock (`openLedgerWithRunning`), and this withdrawal.
  */
 export async function createWithdrawal(
   tx: SqlExecutor,
   step: Omit<WithdrawalStep, 'tx'>,
-  input: { id: string; destination: Destination; amount: bigint; fee: bigint; requestId: string },
+  input: { id: string; destination: Destination; amount: bigint; fee: bigint; requestId: string; running: Running },
 ): Promise<Withdrawal> {
   const { wallet, ledger, env, now } = step;
   const draws = drawAmounts(payableFrom(ledger, input.destination, env), input.destination, input.amount);
@@ -88,8 +90,9 @@ export async function createWithdrawal(
     now,
   );
   addLedger(writes, ledger, { orgId: wallet.orgId, observedAt: now }, false);
+  // What else ran was read with the positions under the lock; this withdrawal runs too.
+  addStatusOf(writes, wallet, { withdrawals: input.running.withdrawals + 1, rebalances: input.running.rebalances }, now);
   await writes.run(tx);
-  await refreshWalletStatus(tx, wallet, now);
   return row;
 }
 

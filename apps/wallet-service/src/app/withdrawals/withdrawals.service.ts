@@ -30,7 +30,7 @@ import { legView, withdrawalView } from '../domain/withdrawal-view.js';
 import { WalletFeature } from '../environment/wallet-feature.js';
 import { hasEntry } from '../repositories/address-book.repository.js';
 import { lockWalletAndClaim, rememberResponse } from '../repositories/idempotency-keys.repository.js';
-import { openLedger } from '../repositories/positions.repository.js';
+import { openLedger, openLedgerWithRunning } from '../repositories/positions.repository.js';
 import { findWallet, lockWallet, requireWallet } from '../repositories/wallets.repository.js';
 import { findWithdrawal, getWithdrawal, listWithdrawals } from '../repositories/withdrawals.repository.js';
 import { cancelLeg, cancelWithdrawal, createWithdrawal, retryLeg, type WithdrawalStep } from './withdrawal-changes.js';
@@ -80,7 +80,7 @@ export class WithdrawalsService extends WalletFeature {
     const now = new Date();
     const id = randomUUID();
     // Plain pg: the key claimed and the wallet locked in one statement, the whitelist, the
-    // positions, every write in one statement, the wallet's status, the commit.
+    // positions with what else runs, every write and the wallet's status in one statement, the commit.
     const result = await this.sql.$transaction(async (tx) => {
       const { wallet, claim } = await lockWalletAndClaim(tx, input.walletId, {
         orgId: ctx.orgId,
@@ -91,9 +91,9 @@ export class WithdrawalsService extends WalletFeature {
       });
       if (!claim.fresh) return { withdrawal: await getWithdrawal(tx, claim.resourceId), created: false };
       if (policy.requireWhitelist) await this.checkWhitelisted(tx, ctx.orgId, destination);
-      const ledger = await openLedger(tx, wallet.id, this.env, now);
+      const { ledger, running } = await openLedgerWithRunning(tx, wallet.id, this.env, now);
       this.checkFunds(amount, payableFrom(ledger, destination, this.env).reduce((sum, source) => sum + source.available, 0n), ledger);
-      const withdrawal = await createWithdrawal(tx, { wallet, ledger, env: this.env, now }, { id, destination, amount, fee, requestId: input.requestId });
+      const withdrawal = await createWithdrawal(tx, { wallet, ledger, env: this.env, now }, { id, destination, amount, fee, requestId: input.requestId, running });
       return { withdrawal, created: true };
     });
     if (result.created) this.publishAndRun();
