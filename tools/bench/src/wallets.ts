@@ -43,7 +43,7 @@ export interface RouteResult {
   readonly requestsPerSecond: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
-  /** CPU time per request of the wallet, activity and webhook services, the gateway, PostgreSQL and the NATS servers (µs). */
+  /** CPU time per request of the wallet, activity, webhook and gvault services, the gateway, PostgreSQL and the NATS servers (µs). */
   readonly cpuMicrosPerRequest?: Record<string, number | null>;
 }
 
@@ -380,6 +380,7 @@ async function setUp(clients: number, cleanups: (() => Promise<void>)[]): Promis
       activity: system.services.get('activity')?.child.pid,
       gateway: system.gateways[0]?.process.child.pid,
       webhook: system.services.get('webhook')?.child.pid,
+      gvault: system.services.get('gvault')?.child.pid,
     },
     receiver,
     webhookSchema: system.serviceEnv('webhook')['DATABASE_SCHEMA'] ?? '',
