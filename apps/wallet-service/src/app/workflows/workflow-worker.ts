@@ -13,6 +13,12 @@ import { findDueWithdrawals } from '../repositories/withdrawals.repository.js';
 import { type Due, WorkflowSteps } from './workflow-steps.js';
 
 const BATCH = 50;
+/**
+ * Wallets whose due steps run at once. A wallet's own steps run one after the other (they would
+ * only wait on its lock); each running wallet holds one connection of the plain-pg pool
+ * (`WALLET_PG_POOL_SIZE`, 10 by default), which the routes share.
+ */
+const WALLETS_AT_ONCE = 4;
 
 /**
  * Advances what is due: wallets to provision, sandbox deposits to settle, rebalances to move,
@@ -89,15 +95,28 @@ export class WorkflowWorker implements OnApplicationBootstrap, BeforeApplication
   }
 
   /**
-   * Runs `step` on each due item, one after the other, and wakes the relay after each step that
-   * ran, so its events go out at once rather than after the whole batch; how many there were.
+   * Runs `step` on each due item: the items of one wallet one after the other, up to
+   * {@link WALLETS_AT_ONCE} wallets at a time (steps are latency-bound round trips, and a wallet's
+   * lock is all that orders them). Wakes the relay after each step that ran, so its events go out
+   * at once rather than after the whole batch; how many there were. A failing step ends its
+   * wallet's turn; the others finish, then the tick fails and the loop retries at the next poll.
    */
   private async each(found: Promise<Due[]>, step: (due: Due) => Promise<void>): Promise<number> {
     const due = await found;
-    for (const item of due) {
-      await step(item);
-      this.relay.wake();
-    }
+    const byWallet = new Map<string, Due[]>();
+    for (const item of due) byWallet.set(item.walletId, [...(byWallet.get(item.walletId) ?? []), item]);
+    const wallets = [...byWallet.values()];
+    const runner = async () => {
+      for (let items = wallets.shift(); items; items = wallets.shift()) {
+        for (const item of items) {
+          await step(item);
+          this.relay.wake();
+        }
+      }
+    };
+    const outcomes = await Promise.allSettled(Array.from({ length: Math.min(WALLETS_AT_ONCE, wallets.length) }, runner));
+    const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
     return due.length;
   }
 }
