@@ -21,8 +21,8 @@ const LOCKED_ROW_PAUSE_MS = 5;
  * next one (up to `maxBatch` each). No attempt waits for others to end: under load the batches
  * grow with the write's own duration, on a quiet replica each attempt is written at once.
  *
- * `record` resolves once the attempt is committed. Until then the delivery keeps its lease, so it
- * still counts against the per-endpoint cap and no replica attempts it again. If the process dies
+ * `record` resolves once the attempt is committed. Until then the delivery keeps its lease, so no
+ * replica attempts it again (and other replicas count it against the per-endpoint cap). If the process dies
  * before the write, the lease runs out and the delivery is attempted again (at least once; the
  * emission of the lost attempt stays open): never lost, never given a wrong final status.
  * A 410 (delete the registration, cancel what it had pending) is written at once, on its own.
