@@ -27,8 +27,8 @@ import { type DeliveryTag, percentile, publishBacklog, publishBenchEvent, publis
  *   the bench publishes that organization's events: a backlog of {@link BACKLOG_EVENTS} at once
  *   (sustained deliveries per second) and {@link STEADY_RATE} events per second (event-to-delivery
  *   p50/p99), so the measured endpoint gets the targets' event rate. With
- *   `BENCH_WEBHOOK_WALLET_EVENTS=1` the writing organization subscribes too (about ten deliveries
- *   per write to the same receiver, an event rate far above the targets'), and each window reports
+ *   `BENCH_WEBHOOK_WALLET_EVENTS=1` the writing organization subscribes too (the write load's
+ *   events to the same receiver, an event rate far above the targets'), and each window reports
  *   those deliveries (per second, event-to-delivery p50/p99 from their `observedAt`).
  * Each ratio is taken within one round; the report gives the median round's ratio and the worst p99.
  */
