@@ -1,14 +1,15 @@
 import type { SqlExecutor } from '@service/events';
 import type { ProjectedItem } from '../domain/activity-item.js';
 
+const INSERT_ITEM =
+  'INSERT INTO activity_items (org_id, id, wallet_id, type, status, status_rank, amount_usd, "timestamp", resource, observed_at, event_id)';
+
 /**
  * Keeps the item only when the incoming state is further along: a higher status rank, or the same
  * rank observed later (event id breaks ties). The winner does not depend on arrival order, so late,
  * repeated or reordered events, and a replay from the start of the stream, give the same row.
  */
-const UPSERT_ITEM = `
-  INSERT INTO activity_items (org_id, id, wallet_id, type, status, status_rank, amount_usd, "timestamp", resource, observed_at, event_id)
-  VALUES ($1, $2::uuid, $3::uuid, $4, $5, $6, $7::bigint, $8::timestamptz, $9::jsonb, $10::timestamptz, $11::uuid)
+const KEEP_FURTHER_ALONG = `
   ON CONFLICT (org_id, id) DO UPDATE SET
     wallet_id = EXCLUDED.wallet_id, status = EXCLUDED.status, status_rank = EXCLUDED.status_rank,
     amount_usd = EXCLUDED.amount_usd, "timestamp" = EXCLUDED."timestamp", resource = EXCLUDED.resource,
@@ -17,17 +18,12 @@ const UPSERT_ITEM = `
     AND (EXCLUDED.status_rank, EXCLUDED.observed_at, EXCLUDED.event_id)
       > (activity_items.status_rank, activity_items.observed_at, activity_items.event_id)`;
 
+const UPSERT_ITEM = `${INSERT_ITEM}
+  VALUES ($1, $2::uuid, $3::uuid, $4, $5, $6, $7::bigint, $8::timestamptz, $9::jsonb, $10::timestamptz, $11::uuid)${KEEP_FURTHER_ALONG}`;
+
 /** The same upsert for many items at once: one row per item, the arrays in column order. */
-const UPSERT_ITEMS = `
-  INSERT INTO activity_items (org_id, id, wallet_id, type, status, status_rank, amount_usd, "timestamp", resource, observed_at, event_id)
-  SELECT * FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::smallint[], $7::bigint[], $8::timestamptz[], $9::jsonb[], $10::timestamptz[], $11::uuid[])
-  ON CONFLICT (org_id, id) DO UPDATE SET
-    wallet_id = EXCLUDED.wallet_id, status = EXCLUDED.status, status_rank = EXCLUDED.status_rank,
-    amount_usd = EXCLUDED.amount_usd, "timestamp" = EXCLUDED."timestamp", resource = EXCLUDED.resource,
-    observed_at = EXCLUDED.observed_at, event_id = EXCLUDED.event_id
-  WHERE activity_items.type = EXCLUDED.type
-    AND (EXCLUDED.status_rank, EXCLUDED.observed_at, EXCLUDED.event_id)
-      > (activity_items.status_rank, activity_items.observed_at, activity_items.event_id)`;
+const UPSERT_ITEMS = `${INSERT_ITEM}
+  SELECT * FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::smallint[], $7::bigint[], $8::timestamptz[], $9::jsonb[], $10::timestamptz[], $11::uuid[])${KEEP_FURTHER_ALONG}`;
 
 /** Whether `a` wins over `b` by the upsert's rule: status rank, then time observed, then event id. */
 function furtherAlong(a: ProjectedItem, b: ProjectedItem): boolean {
