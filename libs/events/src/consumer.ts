@@ -112,16 +112,7 @@ export class DurableConsumer<Tx extends SqlExecutor> {
 
   private async process(batch: readonly JsMsg[]): Promise<void> {
     const { db, durable, logger } = this.options;
-    const events: { message: JsMsg; event: AnyDomainEvent }[] = [];
-    for (const message of batch) {
-      const event = parseDomainEvent(message);
-      if (event) {
-        events.push({ message, event });
-      } else {
-        logger.error({ subject: message.subject, seq: message.seq }, 'dropping a message that is not a domain event');
-        message.term();
-      }
-    }
+    const events = domainEventsOf(batch, logger);
     if (events.length === 0) return;
     // A consumer span per event continuing the trace of the request that wrote it (tracing on).
     const spans = events.map(({ message, event }) => startSpan(`${durable} ${event.type}`, consumerSpan(message, event)));
@@ -223,6 +214,21 @@ export function parseDomainEvent(message: JsMsg): AnyDomainEvent | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The domain events of a batch of messages; a message that is not one is logged and terminated (not retried). */
+export function domainEventsOf(batch: readonly JsMsg[], logger: EventLogger): { message: JsMsg; event: AnyDomainEvent }[] {
+  const events: { message: JsMsg; event: AnyDomainEvent }[] = [];
+  for (const message of batch) {
+    const event = parseDomainEvent(message);
+    if (event) {
+      events.push({ message, event });
+    } else {
+      logger.error({ subject: message.subject, seq: message.seq }, 'dropping a message that is not a domain event');
+      message.term();
+    }
+  }
+  return events;
 }
 
 /** The options of the span that handles `event`: a consumer span whose parent is the message's `traceparent`. */

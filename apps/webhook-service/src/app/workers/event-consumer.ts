@@ -2,7 +2,7 @@ import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationB
 import { type ConsumerMessages, jetstream, jetstreamManager, type JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { DomainEvent } from '@service/contracts';
-import { consumerSpan, ensureDurableConsumer, ensureEventStream, parseDomainEvent, redeliveryDelayMs, watchConsumer } from '@service/events';
+import { consumerSpan, domainEventsOf, ensureDurableConsumer, ensureEventStream, redeliveryDelayMs, watchConsumer } from '@service/events';
 import { NATS_CONNECTION, SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
 import { endSpan, type Span, startSpan, traceparentOf, tracingEnabled } from '@service/tracing';
 import type { Logger } from 'pino';
@@ -98,16 +98,7 @@ export class EventConsumerService implements OnApplicationBootstrap, BeforeAppli
   }
 
   private async record(batch: JsMsg[]): Promise<void> {
-    const events: { message: JsMsg; event: DomainEvent }[] = [];
-    for (const message of batch) {
-      const event = parseDomainEvent(message);
-      if (event) {
-        events.push({ message, event });
-      } else {
-        this.logger.error({ subject: message.subject, seq: message.seq }, 'dropping a message that is not a domain event');
-        message.term();
-      }
-    }
+    const events = domainEventsOf(batch, this.logger);
     if (events.length === 0) return;
     const spans = tracingEnabled() ? events.map(({ message, event }) => startSpan(`${DELIVERIES_DURABLE} ${event.type}`, consumerSpan(message, event))) : [];
     try {
