@@ -104,7 +104,11 @@ export class WorkflowWorker implements OnApplicationBootstrap, BeforeApplication
   private async each(found: Promise<Due[]>, step: (due: Due) => Promise<void>): Promise<number> {
     const due = await found;
     const byWallet = new Map<string, Due[]>();
-    for (const item of due) byWallet.set(item.walletId, [...(byWallet.get(item.walletId) ?? []), item]);
+    for (const item of due) {
+      const items = byWallet.get(item.walletId);
+      if (items) items.push(item);
+      else byWallet.set(item.walletId, [item]);
+    }
     const wallets = [...byWallet.values()];
     const runner = async () => {
       for (let items = wallets.shift(); items; items = wallets.shift()) {
