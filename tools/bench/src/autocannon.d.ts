@@ -10,6 +10,8 @@ declare module 'autocannon' {
     method?: string;
     headers?: Record<string, string>;
     expectBody?: string;
+    /** Requests each connection sends in turn, as plain objects (functions do not cross to worker threads). */
+    requests?: { method?: string; path?: string; headers?: Record<string, string> }[];
   }
 
   interface Histogram {

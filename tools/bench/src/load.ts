@@ -8,6 +8,8 @@ export interface LoadOptions {
   readonly durationS: number;
   /** Every response body must equal this; a different one counts as a mismatch. */
   readonly expectBody?: string;
+  /** GET these paths of `url`'s server in turn (each connection cycles through them) instead of `url` alone. */
+  readonly paths?: readonly string[];
 }
 
 /** Extra time a run may take beyond its duration before it counts as hung. */
@@ -33,6 +35,7 @@ export function runLoad(options: LoadOptions): Promise<Result> {
         timeout: 10,
         workers: 1,
         expectBody: options.expectBody,
+        requests: options.paths?.map((path) => ({ method: 'GET', path, headers: options.headers })),
       },
       (error, result) => {
         clearTimeout(timer);

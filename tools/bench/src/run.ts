@@ -13,7 +13,7 @@ import { REPO_ROOT, startTestSystem, TEST_REDIS_URL, type TestSystem } from '@se
 import { benchActivity } from './activity.js';
 import { cpuMsOf, failuresOf, machineBusyMs, pidOf, runLoad } from './load.js';
 import { collectProfile, CPU_PROFILE, profilerEnv, startProfile } from './profiling.js';
-import { benchWallets } from './wallets.js';
+import { benchWallets, walletsPartsOf } from './wallets.js';
 import { benchWebhooks } from './webhooks.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -150,7 +150,7 @@ try {
 /** The service benches, each against its own isolated system; results beside latest.json. */
 async function serviceSuites(): Promise<void> {
   const suites = {
-    wallets: () => benchWallets({ durationS: DURATION_S, rounds: ROUNDS }),
+    wallets: () => benchWallets({ durationS: DURATION_S, rounds: ROUNDS, parts: walletsPartsOf(process.env['BENCH_WALLET_PARTS']) }),
     webhooks: () => benchWebhooks(),
     activity: () => benchActivity(),
   } as const;

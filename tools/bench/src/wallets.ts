@@ -37,7 +37,13 @@ export interface WalletsBenchOptions {
   readonly rounds?: number;
   /** Closed-loop write clients and pgbench clients (and wallets, and pgbench's scale factor). */
   readonly clients?: number;
+  /** Which windows each round runs (all by default): the reads, the writes with pgbench, the webhook windows. */
+  readonly parts?: readonly WalletsPart[];
 }
+
+/** The windows of a round, `BENCH_WALLET_PARTS` (comma-separated; all by default). */
+export type WalletsPart = 'reads' | 'writes' | 'webhooks';
+const PARTS: readonly WalletsPart[] = ['reads', 'writes', 'webhooks'];
 
 export interface RouteResult {
   readonly requestsPerSecond: number;
@@ -78,13 +84,14 @@ interface AttemptTimes {
   readonly attempt: readonly [number, number];
 }
 
+/** A round; the parts it did not run (`BENCH_WALLET_PARTS`) are absent. */
 export interface WalletsRound {
-  readonly reads: Record<ReadKey, RouteResult>;
-  readonly pgbench: { readonly tps: number; readonly latencyAverageMs: number };
-  readonly writes: Record<WriteKey, RouteResult & { readonly outboxLagMs: OutboxLag; readonly webhooks: Deliveries }>;
-  readonly webhooks: { readonly backlog: WebhookUnderLoad; readonly steady: WebhookUnderLoad };
+  readonly reads?: Record<ReadKey, RouteResult>;
+  readonly pgbench?: { readonly tps: number; readonly latencyAverageMs: number };
+  readonly writes?: Record<WriteKey, RouteResult & { readonly outboxLagMs: OutboxLag; readonly webhooks: Deliveries }>;
+  readonly webhooks?: { readonly backlog: WebhookUnderLoad; readonly steady: WebhookUnderLoad };
   /** Read req/s over the NATS route's, write req/s over pgbench's tps. */
-  readonly ratios: Record<Exclude<ReadKey, 'nats'> | WriteKey, number>;
+  readonly ratios: Partial<Record<Exclude<ReadKey, 'nats'> | WriteKey, number>>;
 }
 
 interface OutboxLag {
@@ -100,7 +107,7 @@ interface Target {
 }
 
 export interface WalletsBenchResult {
-  readonly settings: { durationS: number; rounds: number; readConnections: number; writeClients: number; pgbenchScale: number };
+  readonly settings: { durationS: number; rounds: number; readConnections: number; writeClients: number; pgbenchScale: number; parts: readonly WalletsPart[] };
   readonly rounds: WalletsRound[];
   readonly targets: Target[];
   readonly allTargetsMet: boolean;
@@ -397,16 +404,22 @@ function profiledOf(setup: Setup, profile: string | undefined, names: readonly s
   });
 }
 
-async function measureRead(setup: Setup, path: string, durationS: number, profile: string | undefined): Promise<RouteResult> {
+/** A read route under 50 connections; several `paths` are requested in turn by each connection. */
+async function measureRead(setup: Setup, paths: string | readonly string[], durationS: number, profile: string | undefined): Promise<RouteResult> {
+  const all = typeof paths === 'string' ? [paths] : paths;
+  for (const each of all) {
+    const checked = await fetch(`${setup.base}${each}`, { headers: setup.headers });
+    if (checked.status !== 200) throw new Error(`GET ${each} answered ${checked.status}: ${await checked.text()}`);
+    await checked.arrayBuffer();
+  }
+  const path = all[0] ?? '/';
   const url = `${setup.base}${path}`;
-  const checked = await fetch(url, { headers: setup.headers });
-  if (checked.status !== 200) throw new Error(`GET ${path} answered ${checked.status}: ${await checked.text()}`);
-  await checked.arrayBuffer();
-  await runLoad({ url, headers: setup.headers, connections: READ_CONNECTIONS, durationS: 1 });
+  const load = { url, headers: setup.headers, connections: READ_CONNECTIONS, paths: all.length > 1 ? all : undefined };
+  await runLoad({ ...load, durationS: 1 });
   const profiled = profiledOf(setup, profile);
   for (const [, pid] of profiled) startProfile(pid);
   const before = cpuOf(setup.processes);
-  const result = await runLoad({ url, headers: setup.headers, connections: READ_CONNECTIONS, durationS });
+  const result = await runLoad({ ...load, durationS });
   const after = cpuOf(setup.processes);
   for (const [name, pid] of profiled) await collectProfile(name, pid, profile ?? '');
   if (failuresOf(result) > 0) throw new Error(`GET ${path} had ${failuresOf(result)} failed requests`);
@@ -548,34 +561,46 @@ async function measureWebhooksUnderLoad(setup: Setup, tag: Exclude<DeliveryTag, 
 }
 
 function targetsOf(rounds: WalletsRound[]): Target[] {
-  const medianOf = (key: keyof WalletsRound['ratios']) => median(rounds.map((each) => each.ratios[key]));
+  const measured = (values: (number | undefined)[]) => median(values.filter((value): value is number => value !== undefined));
   const worst = (values: number[]) => Math.max(...values);
-  const readP99 = (key: ReadKey) => worst(rounds.map((each) => each.reads[key].p99Ms));
-  const writeP99 = (key: WriteKey) => worst(rounds.map((each) => each.writes[key].p99Ms));
-  const lagP99 = worst(rounds.flatMap((each) => [each.writes.allocate.outboxLagMs.p99Ms, each.writes.withdraw.outboxLagMs.p99Ms]));
-  const backlogRate = median(rounds.map((each) => each.webhooks.backlog.perSecond));
   const share = (key: keyof WalletsRound['ratios'], label: string, required: number, of: string): Target => {
-    const actual = medianOf(key);
+    const actual = measured(rounds.map((each) => each.ratios[key]));
     return { name: `${label} req/s >= ${pct(required)} of ${of}`, actual: pct(actual), met: actual >= required };
   };
   const p99 = (label: string, actual: number, atMost: number): Target => ({ name: `${label} p99 <= ${atMost} ms`, actual: `${actual} ms`, met: actual <= atMost });
-  return [
-    share('wallet', READS.wallet, TARGETS.walletShareOfNats, 'the NATS route'),
-    p99(READS.wallet, readP99('wallet'), TARGETS.readP99Ms),
-    share('wallets', READS.wallets, TARGETS.listShareOfNats, 'the NATS route'),
-    share('activity', READS.activity, TARGETS.listShareOfNats, 'the NATS route'),
-    share('allocate', WRITES.allocate, TARGETS.writeShareOfPgbench, 'pgbench TPC-B tps'),
-    p99(WRITES.allocate, writeP99('allocate'), TARGETS.writeP99Ms),
-    share('withdraw', WRITES.withdraw, TARGETS.writeShareOfPgbench, 'pgbench TPC-B tps'),
-    p99(WRITES.withdraw, writeP99('withdraw'), TARGETS.writeP99Ms),
-    p99('outbox publish lag under the write load', lagP99, TARGETS.outboxLagP99Ms),
-    {
-      name: `webhook deliveries/s from a ${BACKLOG_EVENTS}-event backlog under the write load >= ${TARGETS.webhookDeliveriesPerSecond}`,
-      actual: `${backlogRate}/s`,
-      met: backlogRate >= TARGETS.webhookDeliveriesPerSecond,
-    },
-    p99(`webhook event-to-delivery at ${STEADY_RATE} events/s under the write load`, worst(rounds.map((each) => each.webhooks.steady.p99Ms)), TARGETS.webhookP99Ms),
-  ];
+  const targets: Target[] = [];
+  const reads = rounds.flatMap((each) => (each.reads ? [each.reads] : []));
+  if (reads.length > 0) {
+    targets.push(
+      share('wallet', READS.wallet, TARGETS.walletShareOfNats, 'the NATS route'),
+      p99(READS.wallet, worst(reads.map((each) => each.wallet.p99Ms)), TARGETS.readP99Ms),
+      share('wallets', READS.wallets, TARGETS.listShareOfNats, 'the NATS route'),
+      share('activity', READS.activity, TARGETS.listShareOfNats, 'the NATS route'),
+    );
+  }
+  const writes = rounds.flatMap((each) => (each.writes ? [each.writes] : []));
+  if (writes.length > 0) {
+    targets.push(
+      share('allocate', WRITES.allocate, TARGETS.writeShareOfPgbench, 'pgbench TPC-B tps'),
+      p99(WRITES.allocate, worst(writes.map((each) => each.allocate.p99Ms)), TARGETS.writeP99Ms),
+      share('withdraw', WRITES.withdraw, TARGETS.writeShareOfPgbench, 'pgbench TPC-B tps'),
+      p99(WRITES.withdraw, worst(writes.map((each) => each.withdraw.p99Ms)), TARGETS.writeP99Ms),
+      p99('outbox publish lag under the write load', worst(writes.flatMap((each) => [each.allocate.outboxLagMs.p99Ms, each.withdraw.outboxLagMs.p99Ms])), TARGETS.outboxLagP99Ms),
+    );
+  }
+  const webhooks = rounds.flatMap((each) => (each.webhooks ? [each.webhooks] : []));
+  if (webhooks.length > 0) {
+    const backlogRate = median(webhooks.map((each) => each.backlog.perSecond));
+    targets.push(
+      {
+        name: `webhook deliveries/s from a ${BACKLOG_EVENTS}-event backlog under the write load >= ${TARGETS.webhookDeliveriesPerSecond}`,
+        actual: `${backlogRate}/s`,
+        met: backlogRate >= TARGETS.webhookDeliveriesPerSecond,
+      },
+      p99(`webhook event-to-delivery at ${STEADY_RATE} events/s under the write load`, worst(webhooks.map((each) => each.steady.p99Ms)), TARGETS.webhookP99Ms),
+    );
+  }
+  return targets;
 }
 
 function report(rounds: WalletsRound[], targets: Target[]): void {
@@ -588,28 +613,33 @@ function report(rounds: WalletsRound[], targets: Target[]): void {
   const lines: string[][] = [];
   rounds.forEach((each, index) => {
     const n = `${index + 1}: `;
-    lines.push([`${n}gateway -> NATS -> gvault`, String(each.reads.nats.requestsPerSecond), String(each.reads.nats.p50Ms), String(each.reads.nats.p99Ms), '100%', cpu(each.reads.nats), '']);
-    for (const key of Object.keys(READS) as (keyof typeof READS)[]) {
-      const result = each.reads[key];
-      lines.push([`${n}${READS[key]}`, String(result.requestsPerSecond), String(result.p50Ms), String(result.p99Ms), pct(each.ratios[key]), cpu(result), '']);
+    const { reads, pgbench: baseline, writes, webhooks } = each;
+    const ratio = (key: keyof WalletsRound['ratios']) => pct(each.ratios[key] ?? Number.NaN);
+    if (reads) {
+      lines.push([`${n}gateway -> NATS -> gvault`, String(reads.nats.requestsPerSecond), String(reads.nats.p50Ms), String(reads.nats.p99Ms), '100%', cpu(reads.nats), '']);
+      for (const key of Object.keys(READS) as (keyof typeof READS)[]) {
+        const result = reads[key];
+        lines.push([`${n}${READS[key]}`, String(result.requestsPerSecond), String(result.p50Ms), String(result.p99Ms), ratio(key), cpu(result), '']);
+      }
     }
-    lines.push([`${n}pgbench -M prepared TPC-B`, String(each.pgbench.tps), String(each.pgbench.latencyAverageMs), '', '100%', '', '']);
-    for (const key of Object.keys(WRITES) as WriteKey[]) {
-      const result = each.writes[key];
+    if (baseline) lines.push([`${n}pgbench -M prepared TPC-B`, String(baseline.tps), String(baseline.latencyAverageMs), '', '100%', '', '']);
+    for (const key of writes ? (Object.keys(WRITES) as WriteKey[]) : []) {
+      const result = (writes as NonNullable<typeof writes>)[key];
       const lag = result.outboxLagMs;
       lines.push([
         `${n}${WRITES[key]}`,
         String(result.requestsPerSecond),
         String(result.p50Ms),
         String(result.p99Ms),
-        pct(each.ratios[key]),
+        ratio(key),
         cpu(result),
         `${lag.events} events, p50 ${lag.p50Ms}, p99 ${lag.p99Ms}`,
         delivered(result.webhooks),
       ]);
     }
     for (const [tag, label] of [['backlog', `webhooks: ${BACKLOG_EVENTS} backlog under writes`], ['steady', `webhooks: ${STEADY_RATE} events/s under writes`]] as const) {
-      const result = each.webhooks[tag];
+      if (!webhooks) break;
+      const result = webhooks[tag];
       lines.push([
         `${n}${label}`,
         String(result.perSecond),
@@ -635,54 +665,64 @@ function report(rounds: WalletsRound[], targets: Target[]): void {
   for (const target of targets) console.log(`${target.met ? 'MET   ' : 'MISSED'}  ${target.name}: ${target.actual}`);
 }
 
+/** `BENCH_WALLET_PARTS` read: the named parts in their fixed order, all when unset; an unknown name is an error. */
+export function walletsPartsOf(value: string | undefined): readonly WalletsPart[] {
+  if (value === undefined || value.trim() === '') return PARTS;
+  const named = value.split(',').map((name) => name.trim());
+  const unknown = named.filter((name) => !(PARTS as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new Error(`BENCH_WALLET_PARTS: unknown part(s) ${unknown.join(', ')}; the parts are ${PARTS.join(', ')}`);
+  return PARTS.filter((part) => named.includes(part));
+}
+
 export async function benchWallets(options: WalletsBenchOptions = {}): Promise<WalletsBenchResult> {
   const durationS = options.durationS ?? 10;
   const rounds = options.rounds ?? 3;
   const clients = options.clients ?? 20;
+  const parts = options.parts ?? PARTS;
   const cleanups: (() => Promise<void>)[] = [];
   try {
     const setup = await setUp(clients, cleanups);
     const results: WalletsRound[] = [];
-    const wallet = setup.wallets[0] ?? '';
     for (let index = 0; index < rounds; index += 1) {
       console.log(`bench: wallets round ${index + 1} of ${rounds}`);
       const profile = CPU_PROFILE && index === 0;
       await settle(setup);
-      const reads = {
-        nats: await measureRead(setup, '/v2/gvaults/yield-sources', durationS, undefined),
-        wallet: await measureRead(setup, `/v2/wallets/${wallet}`, durationS, profile ? 'get-wallet' : undefined),
-        wallets: await measureRead(setup, '/v2/wallets', durationS, profile ? 'list-wallets' : undefined),
-        activity: await measureRead(setup, '/v2/activity', durationS, undefined),
-      };
-      const baseline = await pgbench(setup.pgbenchUrl, clients, durationS);
-      const writes = {
-        allocate: await measureWrite(setup, 'allocate', clients, durationS, profile ? 'allocate' : undefined),
-        withdraw: await measureWrite(setup, 'withdraw', clients, durationS, profile ? 'withdraw' : undefined),
-      };
-      const webhooks = {
-        backlog: await measureWebhooksUnderLoad(setup, 'backlog', clients, durationS, profile ? 'webhook-backlog' : undefined),
-        steady: await measureWebhooksUnderLoad(setup, 'steady', clients, durationS, profile ? 'webhook-steady' : undefined),
-      };
-      const readShare = (key: ReadKey) => round(reads[key].requestsPerSecond / reads.nats.requestsPerSecond, 3);
-      const writeShare = (key: WriteKey) => round(writes[key].requestsPerSecond / baseline.tps, 3);
+      const reads = parts.includes('reads')
+        ? {
+            nats: await measureRead(setup, '/v2/gvaults/yield-sources', durationS, undefined),
+            // Every funded wallet in turn: concurrent reads of one wallet alone would be a read of one row.
+            wallet: await measureRead(setup, setup.wallets.map((id) => `/v2/wallets/${id}`), durationS, profile ? 'get-wallet' : undefined),
+            wallets: await measureRead(setup, '/v2/wallets', durationS, profile ? 'list-wallets' : undefined),
+            activity: await measureRead(setup, '/v2/activity', durationS, undefined),
+          }
+        : undefined;
+      const baseline = parts.includes('writes') ? await pgbench(setup.pgbenchUrl, clients, durationS) : undefined;
+      const writes = parts.includes('writes')
+        ? {
+            allocate: await measureWrite(setup, 'allocate', clients, durationS, profile ? 'allocate' : undefined),
+            withdraw: await measureWrite(setup, 'withdraw', clients, durationS, profile ? 'withdraw' : undefined),
+          }
+        : undefined;
+      const webhooks = parts.includes('webhooks')
+        ? {
+            backlog: await measureWebhooksUnderLoad(setup, 'backlog', clients, durationS, profile ? 'webhook-backlog' : undefined),
+            steady: await measureWebhooksUnderLoad(setup, 'steady', clients, durationS, profile ? 'webhook-steady' : undefined),
+          }
+        : undefined;
+      const readShare = (key: Exclude<ReadKey, 'nats'>) => (reads ? { [key]: round(reads[key].requestsPerSecond / reads.nats.requestsPerSecond, 3) } : {});
+      const writeShare = (key: WriteKey) => (writes && baseline ? { [key]: round(writes[key].requestsPerSecond / baseline.tps, 3) } : {});
       results.push({
         reads,
         pgbench: baseline,
         writes,
         webhooks,
-        ratios: {
-          wallet: readShare('wallet'),
-          wallets: readShare('wallets'),
-          activity: readShare('activity'),
-          allocate: writeShare('allocate'),
-          withdraw: writeShare('withdraw'),
-        },
+        ratios: { ...readShare('wallet'), ...readShare('wallets'), ...readShare('activity'), ...writeShare('allocate'), ...writeShare('withdraw') },
       });
     }
     const targets = targetsOf(results);
     report(results, targets);
     return {
-      settings: { durationS, rounds, readConnections: READ_CONNECTIONS, writeClients: clients, pgbenchScale: clients },
+      settings: { durationS, rounds, readConnections: READ_CONNECTIONS, writeClients: clients, pgbenchScale: clients, parts },
       rounds: results,
       targets,
       allTargetsMet: targets.every((target) => target.met),
@@ -701,6 +741,6 @@ export async function benchWallets(options: WalletsBenchOptions = {}): Promise<W
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const durationS = process.env['BENCH_DURATION_S'] ? Number(process.env['BENCH_DURATION_S']) : undefined;
   const rounds = process.env['BENCH_ROUNDS'] ? Number(process.env['BENCH_ROUNDS']) : undefined;
-  await benchWallets({ durationS, rounds });
+  await benchWallets({ durationS, rounds, parts: walletsPartsOf(process.env['BENCH_WALLET_PARTS']) });
   process.exit(0);
 }
