@@ -28,7 +28,7 @@ const WALLET_FIELDS = `w.id::text AS id, w.org_id AS "orgId", w.label, w.status,
 /** The wallets table's columns under their model names, for raw statements. */
 export const WALLET_COLUMNS = `${WALLET_FIELDS}, w.created_at AS "createdAt", w.updated_at AS "updatedAt"`;
 
-type WalletWithPositions = Wallet & { positions: Position[] };
+export type WalletWithPositions = Wallet & { positions: Position[] };
 
 /**
  * A wallet read with its positions, one row per wallet: its times as epoch milliseconds and its
@@ -49,9 +49,10 @@ function epochMs(column: string): string {
 }
 
 type StoredPosition = [positionId: string, kind: string, amount: string, reserved: string, earned: string, accruedAtMs: number];
-type WalletReadRow = Omit<Wallet, 'createdAt' | 'updatedAt'> & { createdAtMs: number; updatedAtMs: number; positions: StoredPosition[] | null };
+export type WalletReadRow = Omit<Wallet, 'createdAt' | 'updatedAt'> & { createdAtMs: number; updatedAtMs: number; positions: StoredPosition[] | null };
 
-function withPositions(row: WalletReadRow): WalletWithPositions {
+/** A wallet record of its own (its positions too) from a row read with {@link WALLET_READ_COLUMNS}. */
+export function withPositions(row: WalletReadRow): WalletWithPositions {
   return {
     id: row.id,
     orgId: row.orgId,
@@ -99,6 +100,14 @@ export async function findWallet(db: SqlExecutor, orgId: string, walletId: strin
   const [row] = await db.$queryRawUnsafe<WalletReadRow[]>(`SELECT ${WALLET_READ_COLUMNS} FROM wallets w WHERE w.id = $1::uuid AND w.org_id = $2`, walletId, orgId);
   if (!row) throw walletNotFound(walletId);
   return withPositions(row);
+}
+
+/**
+ * The wallets of `ids`, whichever organization holds them (the caller checks), in no order: one
+ * statement for a batch of single-wallet reads ({@link WalletReads}). Ids must be UUIDs.
+ */
+export function readWallets(db: SqlExecutor, ids: readonly string[]): Promise<WalletReadRow[]> {
+  return db.$queryRawUnsafe<WalletReadRow[]>(`SELECT ${WALLET_READ_COLUMNS} FROM wallets w WHERE w.id = ANY($1::uuid[])`, ids);
 }
 
 /** `wallet_not_found` unless the organization holds the wallet. */

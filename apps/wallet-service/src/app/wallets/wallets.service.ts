@@ -15,9 +15,9 @@ import { inTransaction, type Tx } from '../repositories/db.js';
 import { claimRequestId, rememberResponse } from '../repositories/idempotency-keys.repository.js';
 import { openLedger } from '../repositories/positions.repository.js';
 import { createRebalance } from '../repositories/rebalances.repository.js';
+import { WalletReads } from '../repositories/wallet-reads.js';
 import {
   countWallets,
-  findWallet,
   insertWallet,
   listWallets,
   lockWallet,
@@ -30,6 +30,8 @@ const LIST = 'wallets';
 
 @Injectable()
 export class WalletsService extends WalletFeature {
+  /** Single-wallet reads, one statement per event-loop turn. */
+  private readonly reads = new WalletReads(this.sql);
 
   /**
    * A wallet in `creating`; the worker derives its deposit addresses and makes it `idle`. The
@@ -66,7 +68,7 @@ export class WalletsService extends WalletFeature {
   }
 
   async get(ctx: RequestContext, walletId: string): Promise<WalletDto> {
-    const row = await findWallet(this.sql, ctx.orgId, walletId);
+    const row = await this.reads.find(ctx.orgId, walletId);
     return this.view(row, row.positions, new Date());
   }
 
@@ -101,7 +103,7 @@ export class WalletsService extends WalletFeature {
 
   /** What the wallet has earned and earns in a year at the sources' current rates. */
   async yield(ctx: RequestContext, walletId: string): Promise<WalletYieldDto> {
-    const row = await findWallet(this.sql, ctx.orgId, walletId);
+    const row = await this.reads.find(ctx.orgId, walletId);
     return yieldView(row.id, valuePositions(row.positions, this.env.catalogue, this.env.timeScale, new Date()), this.env.catalogue);
   }
 
