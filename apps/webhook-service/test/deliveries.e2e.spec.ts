@@ -290,7 +290,7 @@ describe('feed actions', () => {
 
 describe('backlog', () => {
   it('delivers a backlog to several receivers, each event once per recorded attempt, never more than the per-endpoint cap at a time', async () => {
-    const PER_ENDPOINT = 16; // WEBHOOK_CONCURRENCY_PER_ENDPOINT's default
+    const PER_ENDPOINT = 32; // WEBHOOK_CONCURRENCY_PER_ENDPOINT's default
     const EVENTS = 150;
     const regs = [await register({ answers: [{ status: 200, afterMs: 20 }] }), await register({ answers: [{ status: 200, afterMs: 20 }] }), await register()];
     const published = await Promise.all(
