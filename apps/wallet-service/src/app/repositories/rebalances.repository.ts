@@ -6,7 +6,9 @@ import { instructionsView, type Move, reserveOutflows } from '../domain/instruct
 import type { Ledger } from '../domain/ledger.js';
 import { rebalanceObject, type RebalanceStatus } from '../domain/rebalance-view.js';
 import { addWalletEvent } from './events.repository.js';
-import { addLedger } from './positions.repository.js';
+import type { Valuation } from '../domain/chains.js';
+import { addLedger, openLedgerForRebalance } from './positions.repository.js';
+import type { Running } from './wallets.repository.js';
 import { Writes } from './writes.js';
 
 function addRebalanceEvent(writes: Writes, row: Rebalance, observedAt: Date): void {
@@ -57,15 +59,32 @@ export function addRebalance(writes: Writes, input: NewRebalance): Rebalance {
   return row;
 }
 
-export async function getRebalance(tx: SqlExecutor, rebalanceId: string): Promise<Rebalance> {
-  const [row] = await tx.$queryRawUnsafe<Rebalance[]>(
-    `SELECT id::text AS id, wallet_id::text AS "walletId", org_id AS "orgId", request_id::text AS "requestId", status, allocations, reservations,
-            next_run_at AS "nextRunAt", created_at AS "createdAt", completed_at AS "completedAt"
-       FROM rebalances WHERE id = $1::uuid`,
-    rebalanceId,
-  );
-  if (!row) throw new Error(`rebalance ${rebalanceId} not found`);
-  return row;
+/** The rebalance as one JSON object: times as epoch milliseconds (what a Date holds). */
+const REBALANCE_JSON = `json_build_object('id', id::text, 'walletId', wallet_id::text, 'orgId', org_id, 'requestId', request_id::text, 'status', status,
+  'allocations', allocations, 'reservations', reservations, 'nextRunAtMs', floor(extract(epoch FROM next_run_at) * 1000),
+  'createdAtMs', floor(extract(epoch FROM created_at) * 1000), 'completedAtMs', floor(extract(epoch FROM completed_at) * 1000))`;
+
+type RebalanceJson = Omit<Rebalance, 'nextRunAt' | 'createdAt' | 'completedAt'> & { nextRunAtMs: number; createdAtMs: number; completedAtMs: number | null };
+
+/**
+ * What a rebalance step reads under the wallet lock, in one round trip: the rebalance, the
+ * wallet's ledger valued at `now`, and the withdrawals and other rebalances processing on it.
+ */
+export async function readRebalanceStep(
+  tx: SqlExecutor,
+  walletId: string,
+  rebalanceId: string,
+  valuation: Valuation,
+  now: Date,
+): Promise<{ row: Rebalance; ledger: Ledger; others: Running }> {
+  const read = await openLedgerForRebalance<RebalanceJson>(tx, { walletId, rebalanceId, rebalanceJson: REBALANCE_JSON }, valuation, now);
+  if (!read.row) throw new Error(`rebalance ${rebalanceId} not found`);
+  const { nextRunAtMs, createdAtMs, completedAtMs, ...row } = read.row;
+  return {
+    row: { ...row, nextRunAt: new Date(nextRunAtMs), createdAt: new Date(createdAtMs), completedAt: completedAtMs === null ? null : new Date(completedAtMs) },
+    ledger: read.ledger,
+    others: read.others,
+  };
 }
 
 /** The workflow moves to `processing`, to run again at `nextRunAt`; announced. Part of the statement's `writes`. */

@@ -5,7 +5,7 @@ import type { Ledger } from '../domain/ledger.js';
 import type { RebalanceStatus } from '../domain/rebalance-view.js';
 import { addBalanceEvent, addLedger } from '../repositories/positions.repository.js';
 import { addFinish, addStartProcessing } from '../repositories/rebalances.repository.js';
-import { refreshWalletStatus } from '../repositories/wallets.repository.js';
+import { addStatusOf, type Running } from '../repositories/wallets.repository.js';
 import { Writes } from '../repositories/writes.js';
 
 /**
@@ -15,21 +15,22 @@ import { Writes } from '../repositories/writes.js';
  */
 export async function advanceRebalance(
   tx: SqlExecutor,
-  input: { wallet: Wallet; ledger: Ledger; row: Rebalance; now: Date; processingMs: number },
+  input: { wallet: Wallet; ledger: Ledger; row: Rebalance; others: Running; now: Date; processingMs: number },
 ): Promise<void> {
-  const { wallet, ledger, row, now } = input;
+  const { wallet, ledger, row, others, now } = input;
   const scope = { orgId: wallet.orgId, observedAt: now };
-  // The step's writes and events in one statement, then the wallet's status from what is still running.
+  // The step's writes and events, and the wallet's status from what runs after it, in one statement.
   const writes = new Writes();
   if (row.status === 'created') {
     addStartProcessing(writes, row, new Date(now.getTime() + input.processingMs), now);
+    addStatusOf(writes, wallet, { ...others, rebalances: others.rebalances + 1 }, now);
   } else {
     releaseReservations(ledger, row.reservations);
     const status: RebalanceStatus = ledger.applyAll(movesOf(row.allocations as never)) ? 'completed' : 'failed';
     addFinish(writes, row, status, now);
     addLedger(writes, ledger, scope, true);
     if (status === 'completed') addBalanceEvent(writes, ledger, scope);
+    addStatusOf(writes, wallet, others, now);
   }
   await writes.run(tx);
-  await refreshWalletStatus(tx, wallet, now);
 }

@@ -9,7 +9,7 @@ import { getDeposit } from '../repositories/deposits.repository.js';
 import { openLedger } from '../repositories/positions.repository.js';
 import { PrismaService } from '../repositories/prisma.service.js';
 import { WalletSql } from '../repositories/wallet-sql.js';
-import { getRebalance } from '../repositories/rebalances.repository.js';
+import { readRebalanceStep } from '../repositories/rebalances.repository.js';
 import { lockWallet, setWalletStatus } from '../repositories/wallets.repository.js';
 import { readPayoutStep } from '../repositories/withdrawals.repository.js';
 import { settleDeposit } from './deposit-settlement.js';
@@ -53,15 +53,18 @@ export class WorkflowSteps {
     });
   }
 
-  /** Plain pg: every allocation takes two of these steps, as many as the requests themselves. */
+  /**
+   * Plain pg, every allocation takes two of these steps, as many as the requests themselves: the
+   * lock, the rebalance with the positions and what else runs on the wallet, every write
+   * (the wallet's status among them) in one statement.
+   */
   advanceRebalance(due: Due): Promise<void> {
     return this.sql.$transaction(async (tx) => {
       const wallet = await lockWallet(tx, due.orgId, due.walletId);
-      const row = await getRebalance(tx, due.id);
       const now = new Date();
+      const { row, ledger, others } = await readRebalanceStep(tx, wallet.id, due.id, this.env, now);
       if (!['created', 'processing'].includes(row.status) || row.nextRunAt > now) return;
-      const ledger = await openLedger(tx, wallet.id, this.env, now);
-      await advanceRebalance(tx, { wallet, ledger, row, now, processingMs: this.env.config.WALLET_REBALANCE_PROCESSING_MS });
+      await advanceRebalance(tx, { wallet, ledger, row, others, now, processingMs: this.env.config.WALLET_REBALANCE_PROCESSING_MS });
     });
   }
 
