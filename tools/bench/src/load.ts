@@ -35,7 +35,8 @@ export function runLoad(options: LoadOptions): Promise<Result> {
         timeout: 10,
         workers: 1,
         expectBody: options.expectBody,
-        requests: options.paths?.map((path) => ({ method: 'GET', path, headers: options.headers })),
+        // Only when given: autocannon refuses expectBody beside any requests option, even undefined.
+        ...(options.paths ? { requests: options.paths.map((path) => ({ method: 'GET', path, headers: options.headers })) } : {}),
       },
       (error, result) => {
         clearTimeout(timer);
