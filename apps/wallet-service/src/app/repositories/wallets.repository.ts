@@ -8,6 +8,7 @@ import { type Strategy, strategyView } from '../domain/strategy.js';
 import { activityStatus, followsActivity } from '../domain/wallet-status.js';
 import type { Tx } from './db.js';
 import { addWalletEvent, emitWalletEvent } from './events.repository.js';
+import { positionsJson, positionsOf, type StoredPositions } from './positions.repository.js';
 import { Writes } from './writes.js';
 
 /**
@@ -30,26 +31,15 @@ export const WALLET_COLUMNS = `${WALLET_FIELDS}, w.created_at AS "createdAt", w.
 
 export type WalletWithPositions = Wallet & { positions: Position[] };
 
-/**
- * A wallet read with its positions, one row per wallet: its times as epoch milliseconds and its
- * positions as one JSON array of `[positionId, kind, amount, reserved, earned, accruedAtMs]`
- * (amounts as text). A wallet LEFT JOIN positions gave a row per position, and reading a page of
- * wallets cost more in parsing each row's three timestamps (postgres-date) and taking the rows
- * apart than in building the answer (BENCH_CPU_PROF=1, GET /v2/wallets). Milliseconds are what a
- * Date holds, so the values are the same; both drivers parse JSON and float8 alike.
- */
+/** A wallet read with its positions, one row per wallet: its times as epoch milliseconds and its positions as {@link positionsJson} reads them. */
 const WALLET_READ_COLUMNS = `${WALLET_FIELDS},
-  ${epochMs('w.created_at')} AS "createdAtMs", ${epochMs('w.updated_at')} AS "updatedAtMs",
-  (SELECT json_agg(json_build_array(p.position_id, p.kind, p.amount::text, p.reserved::text, p.earned::text, ${epochMs('p.accrued_at')})
-          ORDER BY p.position_id)
-     FROM positions p WHERE p.wallet_id = w.id) AS positions`;
+  ${epochMs('w.created_at')} AS "createdAtMs", ${epochMs('w.updated_at')} AS "updatedAtMs", ${positionsJson('w.id')} AS positions`;
 
 function epochMs(column: string): string {
   return `floor(extract(epoch FROM ${column}) * 1000)::float8`;
 }
 
-type StoredPosition = [positionId: string, kind: string, amount: string, reserved: string, earned: string, accruedAtMs: number];
-export type WalletReadRow = Omit<Wallet, 'createdAt' | 'updatedAt'> & { createdAtMs: number; updatedAtMs: number; positions: StoredPosition[] | null };
+export type WalletReadRow = Omit<Wallet, 'createdAt' | 'updatedAt'> & { createdAtMs: number; updatedAtMs: number; positions: StoredPositions };
 
 /** A wallet record of its own (its positions too) from a row read with {@link WALLET_READ_COLUMNS}. */
 export function withPositions(row: WalletReadRow): WalletWithPositions {
@@ -64,15 +54,7 @@ export function withPositions(row: WalletReadRow): WalletWithPositions {
     depositAddresses: row.depositAddresses,
     createdAt: new Date(row.createdAtMs),
     updatedAt: new Date(row.updatedAtMs),
-    positions: (row.positions ?? []).map(([positionId, kind, amount, reserved, earned, accruedAtMs]) => ({
-      walletId: row.id,
-      positionId,
-      kind,
-      amount: BigInt(amount),
-      reserved: BigInt(reserved),
-      earned: BigInt(earned),
-      accruedAt: new Date(accruedAtMs),
-    })),
+    positions: positionsOf(row.positions).map((position) => ({ walletId: row.id, ...position })),
   };
 }
 

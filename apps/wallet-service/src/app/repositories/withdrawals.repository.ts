@@ -4,11 +4,13 @@ import type { KeysetPage } from '@service/pagination';
 import type { Withdrawal } from '../../generated/prisma/client.js';
 import { withdrawalNotFound } from '../domain/errors.js';
 import type { ApprovalPolicyRecord } from '../domain/customer-approvals/policy.js';
+import type { PositionRow } from '../domain/ledger.js';
 import { settlementOf, type SettledStatus } from '../domain/withdrawal-progress.js';
 import type { ListWhere } from '../domain/list-filters.js';
 import { legsOf, legView, withdrawalView } from '../domain/withdrawal-view.js';
 import type { Tx } from './db.js';
 import { addWalletEvent } from './events.repository.js';
+import { positionsJson, positionsOf, type StoredPositions } from './positions.repository.js';
 import type { Running } from './wallets.repository.js';
 import type { Writes } from './writes.js';
 
@@ -86,6 +88,8 @@ export interface PayoutStepState {
   readonly approvalElsewhere: boolean;
   /** The wallet's other running withdrawals and its running rebalances (unchanged while the wallet is locked). */
   readonly others: Running;
+  /** The wallet's positions as stored (not yet valued). */
+  readonly positions: PositionRow[];
 }
 
 type PayoutStepRow = WithdrawalText & {
@@ -96,12 +100,13 @@ type PayoutStepRow = WithdrawalText & {
   approvalElsewhere: boolean;
   otherWithdrawals: number;
   rebalances: number;
+  positions: StoredPositions;
 };
 
 /**
  * A withdrawal with its organization's approval policy, whether another of the wallet's running
- * withdrawals waits for an approval on its chain, and what else of the wallet runs: one statement
- * (were four round trips under the wallet lock).
+ * withdrawals waits for an approval on its chain, what else of the wallet runs and the wallet's
+ * positions: one statement (were five round trips under the wallet lock).
  */
 export async function readPayoutStep(tx: SqlExecutor, withdrawalId: string): Promise<PayoutStepState> {
   const [found] = await tx.$queryRawUnsafe<PayoutStepRow[]>(
@@ -111,18 +116,19 @@ export async function readPayoutStep(tx: SqlExecutor, withdrawalId: string): Pro
                      WHERE o.wallet_id = w.wallet_id AND o.destination_chain = w.destination_chain AND o.status = 'processing' AND o.id <> w.id
                        AND o.payout_legs @> '[{"status": "pending_customer_approval"}]'::jsonb) AS "approvalElsewhere",
             (SELECT count(*)::int FROM withdrawals o WHERE o.wallet_id = w.wallet_id AND o.status = 'processing' AND o.id <> w.id) AS "otherWithdrawals",
-            (SELECT count(*)::int FROM rebalances r WHERE r.wallet_id = w.wallet_id AND r.status = 'processing') AS rebalances
+            (SELECT count(*)::int FROM rebalances r WHERE r.wallet_id = w.wallet_id AND r.status = 'processing') AS rebalances,
+            ${positionsJson('w.wallet_id')} AS positions
        FROM withdrawals w LEFT JOIN approval_policies p ON p.org_id = w.org_id
       WHERE w.id = $1::uuid`,
     withdrawalId,
   );
   if (!found) throw new Error(`withdrawal ${withdrawalId} not found`);
-  const { policyWithdrawals, policyThreshold, policyQuorum, policyUpdatedAt, approvalElsewhere, otherWithdrawals, rebalances, ...row } = found;
+  const { policyWithdrawals, policyThreshold, policyQuorum, policyUpdatedAt, approvalElsewhere, otherWithdrawals, rebalances, positions, ...row } = found;
   const policy =
     policyWithdrawals === null
       ? null
       : { withdrawals: policyWithdrawals, threshold: policyThreshold === null ? null : BigInt(policyThreshold), quorum: policyQuorum ?? 1, updatedAt: policyUpdatedAt };
-  return { row: withdrawalOf(row), policy, approvalElsewhere, others: { withdrawals: otherWithdrawals, rebalances } };
+  return { row: withdrawalOf(row), policy, approvalElsewhere, others: { withdrawals: otherWithdrawals, rebalances }, positions: positionsOf(positions) };
 }
 
 /**

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { policyFrom } from '../approvals/policy-in-force.js';
 import { expireSetup } from '../deposit-addresses/setup-changes.js';
 import { deriveDepositAddresses } from '../domain/addresses/deposit-addresses.js';
+import { Ledger } from '../domain/ledger.js';
 import { WalletEnvironment } from '../environment/wallet-environment.js';
 import { inTransaction } from '../repositories/db.js';
 import { getApproval } from '../repositories/deposit-address-approvals.repository.js';
@@ -70,7 +71,7 @@ export class WorkflowSteps {
 
   /**
    * Plain pg, every withdrawal takes several of these steps: the lock, the withdrawal with its
-   * policy and what else runs on the wallet, the positions, at most the sandbox's armed failure,
+   * policy, what else runs on the wallet and the positions, at most the sandbox's armed failure,
    * then every write in one statement.
    */
   advanceWithdrawal(due: Due): Promise<void> {
@@ -79,7 +80,7 @@ export class WorkflowSteps {
       const state = await readPayoutStep(tx, due.id);
       const now = new Date();
       if (state.row.status !== 'processing' || state.row.nextRunAt > now) return;
-      const ledger = await openLedger(tx, wallet.id, this.env, now);
+      const ledger = Ledger.settled(wallet.id, state.positions, this.env, now);
       await advanceWithdrawal({ tx, wallet, ledger, env: this.env, now }, state, policyFrom(state.policy, this.env, wallet.orgId));
     });
   }
