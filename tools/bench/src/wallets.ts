@@ -623,34 +623,37 @@ function report(rounds: WalletsRound[], targets: Target[]): void {
       }
     }
     if (baseline) lines.push([`${n}pgbench -M prepared TPC-B`, String(baseline.tps), String(baseline.latencyAverageMs), '', '100%', '', '']);
-    for (const key of writes ? (Object.keys(WRITES) as WriteKey[]) : []) {
-      const result = (writes as NonNullable<typeof writes>)[key];
-      const lag = result.outboxLagMs;
-      lines.push([
-        `${n}${WRITES[key]}`,
-        String(result.requestsPerSecond),
-        String(result.p50Ms),
-        String(result.p99Ms),
-        ratio(key),
-        cpu(result),
-        `${lag.events} events, p50 ${lag.p50Ms}, p99 ${lag.p99Ms}`,
-        delivered(result.webhooks),
-      ]);
+    if (writes) {
+      for (const key of Object.keys(WRITES) as WriteKey[]) {
+        const result = writes[key];
+        const lag = result.outboxLagMs;
+        lines.push([
+          `${n}${WRITES[key]}`,
+          String(result.requestsPerSecond),
+          String(result.p50Ms),
+          String(result.p99Ms),
+          ratio(key),
+          cpu(result),
+          `${lag.events} events, p50 ${lag.p50Ms}, p99 ${lag.p99Ms}`,
+          delivered(result.webhooks),
+        ]);
+      }
     }
-    for (const [tag, label] of [['backlog', `webhooks: ${BACKLOG_EVENTS} backlog under writes`], ['steady', `webhooks: ${STEADY_RATE} events/s under writes`]] as const) {
-      if (!webhooks) break;
-      const result = webhooks[tag];
-      lines.push([
-        `${n}${label}`,
-        String(result.perSecond),
-        String(result.p50Ms),
-        String(result.p99Ms),
-        '',
-        `webhook ${result.cpuMicrosPerDelivery ?? '?'}/delivery`,
-        `writes ${result.writesPerSecond} req/s`,
-        `${result.deliveries} in ${result.seconds} s, + ${result.walletEventDeliveries} wallet events; ms p50/p99: ` +
-          `queue ${result.attempts.queue.join('/')}, claim to record ${result.attempts.attempt.join('/')}, response ${result.attempts.response.join('/')}`,
-      ]);
+    if (webhooks) {
+      for (const [tag, label] of [['backlog', `webhooks: ${BACKLOG_EVENTS} backlog under writes`], ['steady', `webhooks: ${STEADY_RATE} events/s under writes`]] as const) {
+        const result = webhooks[tag];
+        lines.push([
+          `${n}${label}`,
+          String(result.perSecond),
+          String(result.p50Ms),
+          String(result.p99Ms),
+          '',
+          `webhook ${result.cpuMicrosPerDelivery ?? '?'}/delivery`,
+          `writes ${result.writesPerSecond} req/s`,
+          `${result.deliveries} in ${result.seconds} s, + ${result.walletEventDeliveries} wallet events; ms p50/p99: ` +
+            `queue ${result.attempts.queue.join('/')}, claim to record ${result.attempts.attempt.join('/')}, response ${result.attempts.response.join('/')}`,
+        ]);
+      }
     }
   });
   const header = ['round: scenario', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'CPU µs/req', 'outbox publish lag ms', 'webhook deliveries'];
