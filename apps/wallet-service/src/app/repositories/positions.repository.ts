@@ -23,14 +23,13 @@ export async function openLedger(tx: SqlExecutor, walletId: string, valuation: V
  * than count again after them. Under the wallet lock, like `openLedger`.
  */
 export async function openLedgerWithRunning(tx: SqlExecutor, walletId: string, valuation: Valuation, now: Date): Promise<{ ledger: Ledger; running: Running }> {
-  const rows = await tx.$queryRawUnsafe<RunningRow[]>(
-    `SELECT ${POSITION_COLUMNS}, r.withdrawals, r.rebalances
-       FROM (SELECT (SELECT count(*)::int FROM withdrawals WHERE wallet_id = $1::uuid AND status = 'processing') AS withdrawals,
-                    (SELECT count(*)::int FROM rebalances WHERE wallet_id = $1::uuid AND status = 'processing') AS rebalances) r
-       LEFT JOIN positions p ON p.wallet_id = $1::uuid`,
+  const [read] = await tx.$queryRawUnsafe<RunningRow[]>(
+    `SELECT (SELECT count(*)::int FROM withdrawals WHERE wallet_id = $1::uuid AND status = 'processing') AS withdrawals,
+            (SELECT count(*)::int FROM rebalances WHERE wallet_id = $1::uuid AND status = 'processing') AS rebalances,
+            ${positionsJson('$1::uuid')} AS positions`,
     walletId,
   );
-  return { ledger: ledgerOf(walletId, rows, valuation, now), running: runningOf(rows) };
+  return { ledger: Ledger.settled(walletId, positionsOf(read?.positions ?? null), valuation, now), running: runningOf(read) };
 }
 
 /**
@@ -45,33 +44,22 @@ export async function openLedgerForRebalance<Row>(
   valuation: Valuation,
   now: Date,
 ): Promise<{ ledger: Ledger; others: Running; row: Row | null }> {
-  const rows = await tx.$queryRawUnsafe<(RunningRow & { row: Row | null })[]>(
-    `SELECT ${POSITION_COLUMNS}, r.withdrawals, r.rebalances, r.row
-       FROM (SELECT (SELECT count(*)::int FROM withdrawals WHERE wallet_id = $1::uuid AND status = 'processing') AS withdrawals,
-                    (SELECT count(*)::int FROM rebalances WHERE wallet_id = $1::uuid AND status = 'processing' AND id <> $2::uuid) AS rebalances,
-                    (SELECT ${input.rebalanceJson} FROM rebalances WHERE id = $2::uuid) AS row) r
-       LEFT JOIN positions p ON p.wallet_id = $1::uuid`,
+  const [read] = await tx.$queryRawUnsafe<(RunningRow & { row: Row | null })[]>(
+    `SELECT (SELECT count(*)::int FROM withdrawals WHERE wallet_id = $1::uuid AND status = 'processing') AS withdrawals,
+            (SELECT count(*)::int FROM rebalances WHERE wallet_id = $1::uuid AND status = 'processing' AND id <> $2::uuid) AS rebalances,
+            (SELECT ${input.rebalanceJson} FROM rebalances WHERE id = $2::uuid) AS row,
+            ${positionsJson('$1::uuid')} AS positions`,
     input.walletId,
     input.rebalanceId,
   );
-  return { ledger: ledgerOf(input.walletId, rows, valuation, now), others: runningOf(rows), row: rows[0]?.row ?? null };
+  return { ledger: Ledger.settled(input.walletId, positionsOf(read?.positions ?? null), valuation, now), others: runningOf(read), row: read?.row ?? null };
 }
 
-const POSITION_COLUMNS = `p.position_id AS "positionId", p.kind, p.amount::text AS amount, p.reserved::text AS reserved, p.earned::text AS earned,
-            p.accrued_at AS "accruedAt"`;
+/** The counts and the positions, one row. */
+type RunningRow = { withdrawals: number; rebalances: number; positions: StoredPositions };
 
-/** A row of positions LEFT JOINed to the counts: no position at all is one row of nulls. */
-type RunningRow = { positionId: string | null; kind: string; amount: string; reserved: string; earned: string; accruedAt: Date; withdrawals: number; rebalances: number };
-
-function runningOf(rows: readonly RunningRow[]): Running {
-  return { withdrawals: rows[0]?.withdrawals ?? 0, rebalances: rows[0]?.rebalances ?? 0 };
-}
-
-function ledgerOf(walletId: string, rows: readonly RunningRow[], valuation: Valuation, now: Date): Ledger {
-  const positions = rows.flatMap(({ positionId, kind, amount, reserved, earned, accruedAt }) =>
-    positionId === null ? [] : [{ positionId, kind, accruedAt, amount: BigInt(amount), reserved: BigInt(reserved), earned: BigInt(earned) }],
-  );
-  return Ledger.settled(walletId, positions, valuation, now);
+function runningOf(read: RunningRow | undefined): Running {
+  return { withdrawals: read?.withdrawals ?? 0, rebalances: read?.rebalances ?? 0 };
 }
 
 /**
