@@ -2,6 +2,13 @@ import pg from 'pg';
 import type { SqlExecutor, TransactionalSql } from './sql.js';
 
 /**
+ * Starts a statement text that a pool with `preparedStatements` runs unnamed: a text built for
+ * one call (a batch whose shape depends on its contents) would otherwise keep a prepared statement
+ * on every connection for the pool's life. Harmless anywhere else (a comment).
+ */
+export const ONE_OFF_STATEMENT = '/* one-off */ ';
+
+/**
  * The event plumbing's SQL slice over a plain `pg` pool. A Prisma interactive transaction costs
  * several extra round trips; hot paths that only run raw SQL (consumers, claims) use this instead,
  * on the same database and schema as the service's Prisma client.
@@ -18,7 +25,8 @@ export class PgPoolSql implements TransactionalSql<SqlExecutor> {
     /**
      * Prepare each statement once per connection, under a name starting with this prefix, so
      * PostgreSQL parses and plans it once rather than on every call. Only for a fixed set of
-     * statement texts (a hot path): every distinct text keeps its name for the pool's life.
+     * statement texts (a hot path): every distinct text keeps its name for the pool's life, but
+     * those starting with {@link ONE_OFF_STATEMENT}.
      */
     preparedStatements?: string;
   }) {
@@ -62,7 +70,7 @@ export class PgPoolSql implements TransactionalSql<SqlExecutor> {
   }
 
   private statement(text: string, values: unknown[]): pg.QueryConfig {
-    if (this.preparedPrefix === undefined) return { text, values };
+    if (this.preparedPrefix === undefined || text.startsWith(ONE_OFF_STATEMENT)) return { text, values };
     let name = this.names.get(text);
     if (name === undefined) {
       name = `${this.preparedPrefix}_${this.names.size + 1}`;

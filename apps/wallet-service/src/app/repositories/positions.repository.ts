@@ -33,26 +33,34 @@ export async function openLedgerWithRunning(tx: SqlExecutor, walletId: string, v
 }
 
 /**
- * A rebalance step's reads in one round trip under the wallet lock: the ledger, the rebalance
- * (`row` as `rebalanceJson` builds it: null when there is none) and what else is processing on
- * the wallet (`others`: the rebalance itself left out), so the step writes the wallet's status
- * with its other writes. Three round trips before (the rebalance, the positions, a count after the writes).
+ * Rebalance steps' reads in one round trip under their wallets' locks: for each step, the ledger,
+ * the rebalance (`row` as `rebalanceJson` builds it: null when there is none) and what else is
+ * processing on the wallet (`others`: the rebalance itself left out), so the step writes the
+ * wallet's status with its other writes. By rebalance id; one step per wallet (each ledger is read
+ * once). Three round trips a step before (the rebalance, the positions, a count after the writes).
  */
-export async function openLedgerForRebalance<Row>(
+export async function openLedgersForRebalances<Row>(
   tx: SqlExecutor,
-  input: { walletId: string; rebalanceId: string; rebalanceJson: string },
+  input: { steps: readonly { walletId: string; rebalanceId: string }[]; rebalanceJson: string },
   valuation: Valuation,
   now: Date,
-): Promise<{ ledger: Ledger; others: Running; row: Row | null }> {
-  const [read] = await tx.$queryRawUnsafe<(RunningRow & { row: Row | null })[]>(
-    `SELECT (SELECT count(*)::int FROM withdrawals WHERE wallet_id = $1::uuid AND status = 'processing') AS withdrawals,
-            (SELECT count(*)::int FROM rebalances WHERE wallet_id = $1::uuid AND status = 'processing' AND id <> $2::uuid) AS rebalances,
-            (SELECT ${input.rebalanceJson} FROM rebalances WHERE id = $2::uuid) AS row,
-            ${positionsJson('$1::uuid')} AS positions`,
-    input.walletId,
-    input.rebalanceId,
+): Promise<Map<string, { ledger: Ledger; others: Running; row: Row | null }>> {
+  const reads = await tx.$queryRawUnsafe<(RunningRow & { walletId: string; rebalanceId: string; row: Row | null })[]>(
+    `SELECT q.wallet_id::text AS "walletId", q.rebalance_id::text AS "rebalanceId",
+            (SELECT count(*)::int FROM withdrawals WHERE wallet_id = q.wallet_id AND status = 'processing') AS withdrawals,
+            (SELECT count(*)::int FROM rebalances WHERE wallet_id = q.wallet_id AND status = 'processing' AND id <> q.rebalance_id) AS rebalances,
+            (SELECT ${input.rebalanceJson} FROM rebalances WHERE id = q.rebalance_id) AS row,
+            ${positionsJson('q.wallet_id')} AS positions
+       FROM unnest($1::uuid[], $2::uuid[]) AS q(wallet_id, rebalance_id)`,
+    input.steps.map((step) => step.walletId),
+    input.steps.map((step) => step.rebalanceId),
   );
-  return { ledger: Ledger.settled(input.walletId, positionsOf(read?.positions ?? null), valuation, now), others: runningOf(read), row: read?.row ?? null };
+  return new Map(
+    reads.map((read) => [
+      read.rebalanceId,
+      { ledger: Ledger.settled(read.walletId, positionsOf(read.positions), valuation, now), others: runningOf(read), row: read.row },
+    ]),
+  );
 }
 
 /** The counts and the positions, one row. */

@@ -7,7 +7,7 @@ import { instructionsView, type Move, reserveOutflows } from '../domain/instruct
 import type { Ledger } from '../domain/ledger.js';
 import { rebalanceObject, type RebalanceStatus } from '../domain/rebalance-view.js';
 import { addWalletEvent } from './events.repository.js';
-import { addLedger, openLedgerForRebalance } from './positions.repository.js';
+import { addLedger, openLedgersForRebalances } from './positions.repository.js';
 import type { Running } from './wallets.repository.js';
 import { Writes } from './writes.js';
 
@@ -66,25 +66,37 @@ const REBALANCE_JSON = `json_build_object('id', id::text, 'walletId', wallet_id:
 
 type RebalanceJson = Omit<Rebalance, 'nextRunAt' | 'createdAt' | 'completedAt'> & { nextRunAtMs: number; createdAtMs: number; completedAtMs: number | null };
 
+/** What a rebalance step reads under its wallet's lock. */
+export interface RebalanceStepState {
+  readonly row: Rebalance;
+  readonly ledger: Ledger;
+  readonly others: Running;
+}
+
 /**
- * What a rebalance step reads under the wallet lock, in one round trip: the rebalance, the
- * wallet's ledger valued at `now`, and the withdrawals and other rebalances processing on it.
+ * What rebalance steps read under their wallets' locks, in one round trip, by rebalance id: each
+ * rebalance, its wallet's ledger valued at `now`, and the withdrawals and other rebalances
+ * processing on that wallet. One step per wallet.
  */
-export async function readRebalanceStep(
+export async function readRebalanceSteps(
   tx: SqlExecutor,
-  walletId: string,
-  rebalanceId: string,
+  steps: readonly { walletId: string; rebalanceId: string }[],
   valuation: Valuation,
   now: Date,
-): Promise<{ row: Rebalance; ledger: Ledger; others: Running }> {
-  const read = await openLedgerForRebalance<RebalanceJson>(tx, { walletId, rebalanceId, rebalanceJson: REBALANCE_JSON }, valuation, now);
-  if (!read.row) throw new Error(`rebalance ${rebalanceId} not found`);
-  const { nextRunAtMs, createdAtMs, completedAtMs, ...row } = read.row;
-  return {
-    row: { ...row, nextRunAt: new Date(nextRunAtMs), createdAt: new Date(createdAtMs), completedAt: completedAtMs === null ? null : new Date(completedAtMs) },
-    ledger: read.ledger,
-    others: read.others,
-  };
+): Promise<Map<string, RebalanceStepState>> {
+  const reads = await openLedgersForRebalances<RebalanceJson>(tx, { steps, rebalanceJson: REBALANCE_JSON }, valuation, now);
+  const states = new Map<string, RebalanceStepState>();
+  for (const { rebalanceId } of steps) {
+    const read = reads.get(rebalanceId);
+    if (!read?.row) throw new Error(`rebalance ${rebalanceId} not found`);
+    const { nextRunAtMs, createdAtMs, completedAtMs, ...row } = read.row;
+    states.set(rebalanceId, {
+      row: { ...row, nextRunAt: new Date(nextRunAtMs), createdAt: new Date(createdAtMs), completedAt: completedAtMs === null ? null : new Date(completedAtMs) },
+      ledger: read.ledger,
+      others: read.others,
+    });
+  }
+  return states;
 }
 
 /** The workflow moves to `processing`, to run again at `nextRunAt`; announced. Part of the statement's `writes`. */

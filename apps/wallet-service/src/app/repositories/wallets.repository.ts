@@ -22,6 +22,22 @@ export async function lockWallet(tx: SqlExecutor, orgId: string, walletId: strin
   return locked;
 }
 
+/**
+ * {@link lockWallet} for several wallets in one round trip, by wallet id: `skipLocked` leaves out
+ * the wallets another transaction holds instead of waiting for them (a batch of workflow steps
+ * must not hold the wallets it has while it waits for one a request holds). A wallet not of its
+ * organization is left out too. Locks in id order, so two callers that wait cannot deadlock.
+ */
+export async function lockWallets(tx: SqlExecutor, wallets: readonly { orgId: string; walletId: string }[], options: { skipLocked: boolean }): Promise<Map<string, Wallet>> {
+  const locked = await tx.$queryRawUnsafe<Wallet[]>(
+    `SELECT ${WALLET_COLUMNS} FROM wallets w JOIN unnest($1::uuid[], $2::text[]) AS q(id, org_id) ON w.id = q.id AND w.org_id = q.org_id
+      ORDER BY w.id FOR UPDATE OF w${options.skipLocked ? ' SKIP LOCKED' : ''}`,
+    wallets.map((wallet) => wallet.walletId),
+    wallets.map((wallet) => wallet.orgId),
+  );
+  return new Map(locked.map((wallet) => [wallet.id, wallet]));
+}
+
 /** The wallets table's columns but its times, under their model names. */
 const WALLET_FIELDS = `w.id::text AS id, w.org_id AS "orgId", w.label, w.status, w.failure_reason AS "failureReason",
   w.auto_rebalance AS "autoRebalance", w.strategy, w.deposit_addresses AS "depositAddresses"`;

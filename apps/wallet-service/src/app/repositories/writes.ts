@@ -1,4 +1,4 @@
-import type { BindParameter, SqlExecutor } from '@service/events';
+import { type BindParameter, ONE_OFF_STATEMENT, type SqlExecutor } from '@service/events';
 
 /**
  * The writes of one step of a transaction gathered into one statement of data-modifying CTEs, so
@@ -10,6 +10,12 @@ export class Writes {
   private readonly parts: string[] = [];
   private readonly values: unknown[] = [];
 
+  /**
+   * `oneOff`: the statement's shape depends on what a batch holds, so it is not prepared (a
+   * prepared statement per shape would stay on every connection); a single step's shapes are few.
+   */
+  constructor(private readonly options: { oneOff?: boolean } = {}) {}
+
   /** Adds a parameter; returns its placeholder with `cast`. */
   readonly bind: BindParameter = (value, cast) => `$${this.values.push(value)}${cast}`;
 
@@ -20,7 +26,7 @@ export class Writes {
 
   async run(tx: SqlExecutor): Promise<void> {
     if (this.parts.length === 0) return;
-    const statement = `WITH ${this.parts.map((sql, index) => `w${index} AS (${sql})`).join(', ')} SELECT 1`;
+    const statement = `${this.options.oneOff ? ONE_OFF_STATEMENT : ''}WITH ${this.parts.map((sql, index) => `w${index} AS (${sql})`).join(', ')} SELECT 1`;
     this.parts.length = 0;
     await tx.$executeRawUnsafe(statement, ...this.values.splice(0));
   }

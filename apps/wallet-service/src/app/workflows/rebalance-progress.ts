@@ -1,4 +1,3 @@
-import type { SqlExecutor } from '@service/events';
 import type { Rebalance, Wallet } from '../../generated/prisma/client.js';
 import { movesOf, releaseReservations } from '../domain/instructions.js';
 import type { Ledger } from '../domain/ledger.js';
@@ -6,21 +5,18 @@ import type { RebalanceStatus } from '../domain/rebalance-view.js';
 import { addBalanceEvent, addLedger } from '../repositories/positions.repository.js';
 import { addFinish, addStartProcessing } from '../repositories/rebalances.repository.js';
 import { addStatusOf, type Running } from '../repositories/wallets.repository.js';
-import { Writes } from '../repositories/writes.js';
+import type { Writes } from '../repositories/writes.js';
 
 /**
  * One step of a due workflow, under the wallet lock: `created` -> `processing` (the wallet shows
  * rebalance_active), then `processing` -> `completed` (amounts move, reservations are released)
- * or `failed`. Each step is one transaction, so a crash repeats the step and nothing else.
+ * or `failed`. The step's writes and events, and the wallet's status from what runs after it, go
+ * into `writes`, which holds at most one step of a wallet (its rows are written once). Each step
+ * commits with its transaction, so a crash repeats the steps it interrupted and nothing else.
  */
-export async function advanceRebalance(
-  tx: SqlExecutor,
-  input: { wallet: Wallet; ledger: Ledger; row: Rebalance; others: Running; now: Date; processingMs: number },
-): Promise<void> {
+export function addRebalanceStep(writes: Writes, input: { wallet: Wallet; ledger: Ledger; row: Rebalance; others: Running; now: Date; processingMs: number }): void {
   const { wallet, ledger, row, others, now } = input;
   const scope = { orgId: wallet.orgId, observedAt: now };
-  // The step's writes and events, and the wallet's status from what runs after it, in one statement.
-  const writes = new Writes();
   if (row.status === 'created') {
     addStartProcessing(writes, row, new Date(now.getTime() + input.processingMs), now);
     addStatusOf(writes, wallet, { ...others, rebalances: others.rebalances + 1 }, now);
@@ -32,5 +28,4 @@ export async function advanceRebalance(
     if (status === 'completed') addBalanceEvent(writes, ledger, scope);
     addStatusOf(writes, wallet, others, now);
   }
-  await writes.run(tx);
 }

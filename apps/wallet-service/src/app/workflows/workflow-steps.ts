@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { policyFrom } from '../approvals/policy-in-force.js';
 import { expireSetup } from '../deposit-addresses/setup-changes.js';
 import { deriveDepositAddresses } from '../domain/addresses/deposit-addresses.js';
+import { walletNotFound } from '../domain/errors.js';
 import { Ledger } from '../domain/ledger.js';
 import { WalletEnvironment } from '../environment/wallet-environment.js';
 import { inTransaction } from '../repositories/db.js';
@@ -10,11 +11,12 @@ import { getDeposit } from '../repositories/deposits.repository.js';
 import { openLedger } from '../repositories/positions.repository.js';
 import { PrismaService } from '../repositories/prisma.service.js';
 import { WalletSql } from '../repositories/wallet-sql.js';
-import { readRebalanceStep } from '../repositories/rebalances.repository.js';
-import { lockWallet, setWalletStatus } from '../repositories/wallets.repository.js';
+import { readRebalanceSteps } from '../repositories/rebalances.repository.js';
+import { lockWallet, lockWallets, setWalletStatus } from '../repositories/wallets.repository.js';
+import { Writes } from '../repositories/writes.js';
 import { readPayoutStep } from '../repositories/withdrawals.repository.js';
 import { settleDeposit } from './deposit-settlement.js';
-import { advanceRebalance } from './rebalance-progress.js';
+import { addRebalanceStep } from './rebalance-progress.js';
 import { advanceWithdrawal } from './withdrawal-progress.js';
 
 export interface Due {
@@ -54,18 +56,40 @@ export class WorkflowSteps {
     });
   }
 
+  /** One rebalance step, waiting for its wallet's lock: {@link advanceRebalances} of one. */
+  async advanceRebalance(due: Due): Promise<void> {
+    await this.advanceRebalances([due], { skipLocked: false });
+  }
+
   /**
-   * Plain pg, every allocation takes two of these steps, as many as the requests themselves: the
-   * lock, the rebalance with the positions and what else runs on the wallet, every write
-   * (the wallet's status among them) in one statement.
+   * Plain pg, every allocation takes two rebalance steps, as many as the requests themselves; this
+   * takes the due steps of several wallets (one each) in one transaction of four round trips: the
+   * locks, every rebalance with its wallet's positions and what else runs on the wallet, every
+   * write (the wallets' statuses among them) in one statement, COMMIT. Four round trips a step
+   * before, each a wake-up of PostgreSQL and of this service on a machine the write load keeps
+   * busy. `skipLocked`: wallets another transaction holds are not waited for; their steps are
+   * returned, not taken.
    */
-  advanceRebalance(due: Due): Promise<void> {
+  async advanceRebalances(due: readonly Due[], options: { skipLocked: boolean }): Promise<Due[]> {
+    if (new Set(due.map((item) => item.walletId)).size !== due.length) throw new Error('advanceRebalances takes one step per wallet');
     return this.sql.$transaction(async (tx) => {
-      const wallet = await lockWallet(tx, due.orgId, due.walletId);
+      const wallets = await lockWallets(tx, due, options);
+      const missing = due.filter((item) => !wallets.has(item.walletId));
+      // Waiting, a wallet is missing only when its organization holds no such wallet.
+      if (!options.skipLocked && missing[0]) throw walletNotFound(missing[0].walletId);
+      const locked = due.filter((item) => wallets.has(item.walletId));
+      if (locked.length === 0) return missing;
       const now = new Date();
-      const { row, ledger, others } = await readRebalanceStep(tx, wallet.id, due.id, this.env, now);
-      if (!['created', 'processing'].includes(row.status) || row.nextRunAt > now) return;
-      await advanceRebalance(tx, { wallet, ledger, row, others, now, processingMs: this.env.config.WALLET_REBALANCE_PROCESSING_MS });
+      const states = await readRebalanceSteps(tx, locked.map((item) => ({ walletId: item.walletId, rebalanceId: item.id })), this.env, now);
+      const writes = new Writes({ oneOff: locked.length > 1 });
+      for (const item of locked) {
+        const wallet = wallets.get(item.walletId);
+        const state = states.get(item.id);
+        if (!wallet || !state || !['created', 'processing'].includes(state.row.status) || state.row.nextRunAt > now) continue;
+        addRebalanceStep(writes, { wallet, ...state, now, processingMs: this.env.config.WALLET_REBALANCE_PROCESSING_MS });
+      }
+      await writes.run(tx);
+      return missing;
     });
   }
 

@@ -36,7 +36,7 @@ export class WorkflowWorker implements OnApplicationBootstrap, BeforeApplication
     @Inject(WalletEnvironment) env: WalletEnvironment,
     @Inject(WorkflowSteps) private readonly steps: WorkflowSteps,
     @Inject(OutboxRelayService) private readonly relay: OutboxRelayService,
-    @Inject(SERVICE_LOGGER) logger: Logger,
+    @Inject(SERVICE_LOGGER) private readonly logger: Logger,
   ) {
     this.loop = new PollingLoop(
       () => this.tick(),
@@ -82,8 +82,36 @@ export class WorkflowWorker implements OnApplicationBootstrap, BeforeApplication
     return this.each(findDueDeposits(this.prisma, new Date(), BATCH), (due) => this.steps.settleDeposit(due));
   }
 
-  private advanceRebalances(): Promise<number> {
-    return this.each(findDueRebalances(this.prisma, new Date(), BATCH), (due) => this.steps.advanceRebalance(due));
+  /**
+   * The due rebalance steps in rounds of one step per wallet, each round one transaction
+   * ({@link WorkflowSteps.advanceRebalances}) that passes over wallets a request holds; they come
+   * first in the next round. When a round could lock none, or failed, the rest go one by one as
+   * other steps do ({@link each}: waiting for each lock, a failing step ending only its wallet's
+   * turn), so a busy wallet still moves, the worker does not spin, and one bad step does not
+   * hold up the others.
+   */
+  private async advanceRebalances(): Promise<number> {
+    const due = await findDueRebalances(this.prisma, new Date(), BATCH);
+    const queues = [...byWallet(due).values()];
+    while (queues.length > 0) {
+      const round = queues.map((items) => items[0] as Due);
+      const passedOver = await this.steps.advanceRebalances(round, { skipLocked: true }).catch((error: unknown) => {
+        this.logger.warn({ err: error, steps: round.length }, 'rebalance steps failed together; taking them one by one');
+        return round;
+      });
+      if (passedOver.length === round.length) {
+        await this.each(Promise.resolve(queues.flat()), (item) => this.steps.advanceRebalance(item));
+        break;
+      }
+      this.relay.wake();
+      const waiting = new Set(passedOver.map((item) => item.id));
+      for (let index = queues.length - 1; index >= 0; index -= 1) {
+        const items = queues[index] as Due[];
+        if (!waiting.has((items[0] as Due).id)) items.shift();
+        if (items.length === 0) queues.splice(index, 1);
+      }
+    }
+    return due.length;
   }
 
   private advanceWithdrawals(): Promise<number> {
@@ -103,13 +131,7 @@ export class WorkflowWorker implements OnApplicationBootstrap, BeforeApplication
    */
   private async each(found: Promise<Due[]>, step: (due: Due) => Promise<void>): Promise<number> {
     const due = await found;
-    const byWallet = new Map<string, Due[]>();
-    for (const item of due) {
-      const items = byWallet.get(item.walletId);
-      if (items) items.push(item);
-      else byWallet.set(item.walletId, [item]);
-    }
-    const wallets = [...byWallet.values()];
+    const wallets = [...byWallet(due).values()];
     const runner = async () => {
       for (let items = wallets.shift(); items; items = wallets.shift()) {
         for (const item of items) {
@@ -123,4 +145,15 @@ export class WorkflowWorker implements OnApplicationBootstrap, BeforeApplication
     if (failed) throw failed.reason;
     return due.length;
   }
+}
+
+/** Due items by wallet, each wallet's in the order found. */
+function byWallet(due: readonly Due[]): Map<string, Due[]> {
+  const wallets = new Map<string, Due[]>();
+  for (const item of due) {
+    const items = wallets.get(item.walletId);
+    if (items) items.push(item);
+    else wallets.set(item.walletId, [item]);
+  }
+  return wallets;
 }

@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createLogger, loadConfig, serviceConfigSpec } from '@service/service-runtime';
+import { type IsolatedSchema, migratedSchema, newRunId, TEST_DATABASE_URL } from '@service/testing';
+import pg from 'pg';
+import { type WalletConfig, withWalletDefaults } from '../../config.js';
+import { WalletEnvironment } from '../environment/wallet-environment.js';
+import { openLedger } from '../repositories/positions.repository.js';
+import type { PrismaService } from '../repositories/prisma.service.js';
+import { createRebalance } from '../repositories/rebalances.repository.js';
+import { WalletSql } from '../repositories/wallet-sql.js';
+import { lockWallet } from '../repositories/wallets.repository.js';
+import { type Due, WorkflowSteps } from './workflow-steps.js';
+
+const ORG = 'org_steps';
+const CASH = 'cash:ethereum_sepolia:usdc';
+const JAAA = 'service-jaaa-usdc-vault';
+
+let schema: IsolatedSchema;
+let sql: WalletSql;
+let steps: WorkflowSteps;
+let env: WalletEnvironment;
+/** Statements the steps sent inside their transactions. */
+const statements: string[] = [];
+
+beforeAll(async () => {
+  schema = await migratedSchema('wallet-service', newRunId());
+  const service = loadConfig(serviceConfigSpec('wallet'), { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema.schema });
+  // Processing takes no time here, so a rebalance's second step is due right after its first.
+  const config: WalletConfig = { ...withWalletDefaults(service), WALLET_REBALANCE_PROCESSING_MS: 0 };
+  sql = new WalletSql(config, createLogger('wallet', 'silent'));
+  env = new WalletEnvironment(config);
+  const counted: Pick<WalletSql, '$transaction'> = {
+    $transaction: (fn) =>
+      sql.$transaction((tx) =>
+        fn({
+          $queryRawUnsafe: (query, ...values) => (statements.push(query), tx.$queryRawUnsafe(query, ...values)),
+          $executeRawUnsafe: (query, ...values) => (statements.push(query), tx.$executeRawUnsafe(query, ...values)),
+        }),
+      ),
+  };
+  // The rebalance steps run on plain pg only.
+  steps = new WorkflowSteps(null as unknown as PrismaService, env, counted as WalletSql);
+});
+
+afterAll(async () => {
+  await sql?.end();
+  await schema?.drop();
+});
+
+/** An idle wallet holding 100 USD of cash, with a created rebalance moving 10 of it to JAAA; its due step. */
+async function walletWithRebalance(orgId = ORG): Promise<Due> {
+  const walletId = randomUUID();
+  await sql.$executeRawUnsafe(
+    `INSERT INTO wallets (id, org_id, label, status, auto_rebalance, strategy, deposit_addresses, created_at, updated_at)
+     VALUES ($1::uuid, $2, null, 'idle', false, '[]'::jsonb, '{}'::jsonb, now(), now())`,
+    walletId,
+    orgId,
+  );
+  await sql.$executeRawUnsafe(
+    `INSERT INTO positions (wallet_id, position_id, kind, amount, reserved, earned, accrued_at) VALUES ($1::uuid, $2, 'cash', 100000000, 0, 0, now())`,
+    walletId,
+    CASH,
+  );
+  const row = await sql.$transaction(async (tx) => {
+    const wallet = await lockWallet(tx, orgId, walletId);
+    const now = new Date();
+    const ledger = await openLedger(tx, wallet.id, env, now);
+    return createRebalance(tx, { wallet, ledger, moves: [{ from: CASH, to: JAAA, amount: 10_000_000n }], now });
+  });
+  return { id: row.id, orgId, walletId };
+}
+
+/**
+ * What a wallet's rows and events say, without ids and times: comparable across wallets. Events
+ * sorted, not in their order: those of one statement may share a clock tick.
+ */
+async function stateOf(due: Due): Promise<unknown> {
+  const [rebalance] = await sql.$queryRawUnsafe<{ status: string; completed: boolean }[]>(
+    `SELECT status, completed_at IS NOT NULL AS completed FROM rebalances WHERE id = $1::uuid`,
+    due.id,
+  );
+  const [wallet] = await sql.$queryRawUnsafe<{ status: string }[]>(`SELECT status FROM wallets WHERE id = $1::uuid`, due.walletId);
+  const positions = await sql.$queryRawUnsafe<{ positionId: string; amount: string; reserved: string }[]>(
+    `SELECT position_id AS "positionId", amount::text AS amount, reserved::text AS reserved FROM positions WHERE wallet_id = $1::uuid ORDER BY position_id`,
+    due.walletId,
+  );
+  const events = await sql.$queryRawUnsafe<{ type: string; status: string | null }[]>(
+    `SELECT type, coalesce(payload #>> '{rebalance,status}', payload #>> '{wallet,status}', payload #>> '{position,amountUsd}', payload #>> '{balance,totalUsd}') AS status
+       FROM outbox_events WHERE payload ->> 'walletId' = $1 ORDER BY type, status`,
+    due.walletId,
+  );
+  return { rebalance, wallet, positions, events };
+}
+
+describe('WorkflowSteps.advanceRebalances', () => {
+  it("takes one step of each wallet in one transaction, as the single steps would, passing over a wallet another transaction holds", async () => {
+    const [first, second, held, alone] = [await walletWithRebalance(), await walletWithRebalance(), await walletWithRebalance(), await walletWithRebalance()];
+    const holder = new pg.Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path="${schema.schema}"` });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM wallets WHERE id = $1::uuid FOR UPDATE', [held.walletId]);
+
+      statements.length = 0;
+      expect(await steps.advanceRebalances([first, second, held], { skipLocked: true })).toEqual([held]);
+      // The locks, the reads, the writes: one statement each for both wallets.
+      expect(statements).toHaveLength(3);
+      await steps.advanceRebalance(alone);
+      expect(await stateOf(first)).toMatchObject({ rebalance: { status: 'processing' }, wallet: { status: 'rebalance_active' } });
+      expect(await stateOf(held)).toMatchObject({ rebalance: { status: 'created' }, wallet: { status: 'idle' } });
+      await holder.query('COMMIT');
+
+      expect(await steps.advanceRebalances([first, second, held], { skipLocked: true })).toEqual([]);
+      await steps.advanceRebalance(alone);
+      expect(await steps.advanceRebalances([held], { skipLocked: true })).toEqual([]);
+    } finally {
+      await holder.end();
+    }
+
+    const expected = await stateOf(alone);
+    expect(expected).toEqual({
+      rebalance: { status: 'completed', completed: true },
+      wallet: { status: 'idle' },
+      positions: [
+        { positionId: CASH, amount: '90000000', reserved: '0' },
+        { positionId: JAAA, amount: '10000000', reserved: '0' },
+      ],
+      events: [
+        { type: 'portfolio_wallet.balance.updated', status: '100.000000' },
+        { type: 'portfolio_wallet.position.updated', status: '10.000000' },
+        { type: 'portfolio_wallet.position.updated', status: '90.000000' },
+        { type: 'portfolio_wallet.rebalance.status_changed', status: 'completed' },
+        { type: 'portfolio_wallet.rebalance.status_changed', status: 'created' },
+        { type: 'portfolio_wallet.rebalance.status_changed', status: 'processing' },
+        { type: 'portfolio_wallet.status_changed', status: 'idle' },
+        { type: 'portfolio_wallet.status_changed', status: 'rebalance_active' },
+      ],
+    });
+    for (const due of [first, second, held]) expect(await stateOf(due)).toEqual(expected);
+  });
+
+  it('changes nothing for a step no longer due, and waits for nothing when every wallet is held', async () => {
+    const done = await walletWithRebalance();
+    await steps.advanceRebalance(done);
+    await steps.advanceRebalance(done);
+    const before = await stateOf(done);
+    expect(await steps.advanceRebalances([done], { skipLocked: true })).toEqual([]);
+    expect(await stateOf(done)).toEqual(before);
+
+    const busy = await walletWithRebalance();
+    await sql.$transaction(async (tx) => {
+      await lockWallet(tx, ORG, busy.walletId);
+      expect(await steps.advanceRebalances([busy], { skipLocked: true })).toEqual([busy]);
+    });
+    expect(await stateOf(busy)).toMatchObject({ rebalance: { status: 'created' } });
+  });
+
+  it("answers wallet_not_found for a wallet of another organization, and refuses two steps of one wallet", async () => {
+    const theirs = await walletWithRebalance('org_steps_other');
+    await expect(steps.advanceRebalance({ ...theirs, orgId: ORG })).rejects.toMatchObject({ code: 'wallet_not_found' });
+    expect(await steps.advanceRebalances([{ ...theirs, orgId: ORG }], { skipLocked: true })).toEqual([{ ...theirs, orgId: ORG }]);
+    await expect(steps.advanceRebalances([theirs, theirs], { skipLocked: true })).rejects.toThrow('one step per wallet');
+    expect(await stateOf(theirs)).toMatchObject({ rebalance: { status: 'created' } });
+  });
+});
