@@ -63,9 +63,9 @@ export class WorkflowSteps {
 
   /**
    * Plain pg, every allocation takes two rebalance steps, as many as the requests themselves; this
-   * takes the due steps of several wallets (one each) in one transaction of four round trips: the
-   * locks, every rebalance with its wallet's positions and what else runs on the wallet, every
-   * write (the wallets' statuses among them) in one statement, COMMIT. Four round trips a step
+   * takes the due steps of several wallets (one each) in one transaction of five round trips: BEGIN,
+   * the locks, every rebalance with its wallet's positions and what else runs on the wallet, every
+   * write (the wallets' statuses among them) in one statement, COMMIT. Five round trips a step
    * before, each a wake-up of PostgreSQL and of this service on a machine the write load keeps
    * busy. `skipLocked`: wallets another transaction holds are not waited for; their steps are
    * returned, not taken.
