@@ -41,7 +41,9 @@ export class Ledger {
     for (const row of ledger.rows.values()) {
       const { value, earned } = valueAt(row, valuation.catalogue, valuation.timeScale, now);
       if (value !== row.amount) ledger.touched.add(row.positionId);
-      Object.assign(row, { amount: value, earned, accruedAt: now });
+      // A row another transaction valued later than `now` (read after waiting for the wallet's
+      // lock) keeps its time: moving it back would accrue that stretch twice.
+      Object.assign(row, { amount: value, earned, accruedAt: row.accruedAt > now ? row.accruedAt : now });
     }
     return ledger;
   }

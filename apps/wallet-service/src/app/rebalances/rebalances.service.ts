@@ -7,8 +7,8 @@ import { Ledger } from '../domain/ledger.js';
 import { allocationResponse } from '../domain/rebalance-view.js';
 import { positionsView, valuePositions } from '../domain/wallet-view.js';
 import { WalletFeature } from '../environment/wallet-feature.js';
-import { addResponse, lockWalletAndClaim } from '../repositories/idempotency-keys.repository.js';
-import { openLedger } from '../repositories/positions.repository.js';
+import { addResponse, lockWalletAndClaimThen } from '../repositories/idempotency-keys.repository.js';
+import { ledgerQuery } from '../repositories/positions.repository.js';
 import { addRebalance } from '../repositories/rebalances.repository.js';
 import { findWallet } from '../repositories/wallets.repository.js';
 import { Writes } from '../repositories/writes.js';
@@ -24,15 +24,16 @@ export class RebalancesService extends WalletFeature {
     const moves = parseInstructions(input.allocations, this.env);
     const now = new Date();
     const key = { orgId: ctx.orgId, operation: 'wallet.allocate' as const, requestId: input.requestId };
-    // Plain pg, four round trips: the key claimed and the wallet locked, its positions, every write, the commit.
+    // Plain pg, two round trips: BEGIN, the key claimed, the wallet locked and its positions read;
+    // then every write and COMMIT.
     const result = await this.sql.$transaction(async (tx) => {
-      const { wallet, claim } = await lockWalletAndClaim(tx, input.walletId, {
-        ...key,
-        fingerprint: fingerprint({ walletId: input.walletId.toLowerCase(), allocations: instructionsView(moves) }),
-        resourceId: input.walletId,
-      });
+      const { wallet, claim, then: ledger } = await lockWalletAndClaimThen(
+        tx,
+        input.walletId,
+        { ...key, fingerprint: fingerprint({ walletId: input.walletId.toLowerCase(), allocations: instructionsView(moves) }), resourceId: input.walletId },
+        ledgerQuery(input.walletId.toLowerCase(), this.env, now),
+      );
       if (!claim.fresh) return { response: claim.response as AllocationResponseDto, created: false };
-      const ledger = await openLedger(tx, wallet.id, this.env, now);
       checkAllocatable(wallet, ledger, moves);
       // The workflow, the held positions, its event and the remembered answer: one statement.
       const writes = new Writes();

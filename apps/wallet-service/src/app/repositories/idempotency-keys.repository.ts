@@ -1,5 +1,5 @@
 import { ServiceError } from '@service/errors';
-import type { SqlExecutor } from '@service/events';
+import { type Query, runQueries, runQuery, type SqlExecutor } from '@service/events';
 import type { Wallet } from '../../generated/prisma/client.js';
 import { walletNotFound } from '../domain/errors.js';
 import type { KeyClaim, Operation } from '../domain/idempotency.js';
@@ -33,21 +33,36 @@ type ClaimedKey = { orgId: string; operation: Operation; requestId: string; fing
  * the wallet row is locked; a wallet that is not there throws, and the rollback frees the key.
  */
 export async function lockWalletAndClaim(tx: SqlExecutor, walletId: string, key: ClaimedKey): Promise<{ wallet: Wallet; claim: KeyClaim }> {
-  const [row] = await tx.$queryRawUnsafe<(Wallet & { fresh: boolean })[]>(
-    `WITH claim AS (
-       INSERT INTO idempotency_keys (org_id, operation, request_id, fingerprint, resource_id)
-       VALUES ($1, $2, $3::uuid, $4, $5::uuid) ON CONFLICT DO NOTHING RETURNING 1)
-     SELECT ${WALLET_COLUMNS}, EXISTS (SELECT 1 FROM claim) AS fresh FROM wallets w WHERE w.id = $6::uuid AND w.org_id = $1 FOR UPDATE OF w`,
-    key.orgId,
-    key.operation,
-    key.requestId,
-    key.fingerprint,
-    key.resourceId,
-    walletId,
-  );
+  return claimed(tx, walletId, key, await runQuery(tx, claimAndLock(walletId, key)));
+}
+
+/**
+ * {@link lockWalletAndClaim} and `then`, a read of what the lock guards, in one round trip where
+ * `tx` pipelines: the read starts once the lock is held, so it sees what the lock's previous
+ * holder committed. A replay reads it for nothing.
+ */
+export async function lockWalletAndClaimThen<T>(tx: SqlExecutor, walletId: string, key: ClaimedKey, then: Query<T>): Promise<{ wallet: Wallet; claim: KeyClaim; then: T }> {
+  const [row, read] = await runQueries(tx, [claimAndLock(walletId, key), then]);
+  return { ...(await claimed(tx, walletId, key, row)), then: read };
+}
+
+type ClaimRow = Wallet & { fresh: boolean };
+
+async function claimed(tx: SqlExecutor, walletId: string, key: ClaimedKey, row: ClaimRow | undefined): Promise<{ wallet: Wallet; claim: KeyClaim }> {
   if (!row) throw walletNotFound(walletId);
   const { fresh, ...wallet } = row;
   return { wallet, claim: fresh ? { fresh: true } : await existingClaim(tx, key) };
+}
+
+function claimAndLock(walletId: string, key: ClaimedKey): Query<ClaimRow | undefined> {
+  return {
+    text: `WITH claim AS (
+       INSERT INTO idempotency_keys (org_id, operation, request_id, fingerprint, resource_id)
+       VALUES ($1, $2, $3::uuid, $4, $5::uuid) ON CONFLICT DO NOTHING RETURNING 1)
+     SELECT ${WALLET_COLUMNS}, EXISTS (SELECT 1 FROM claim) AS fresh FROM wallets w WHERE w.id = $6::uuid AND w.org_id = $1 FOR UPDATE OF w`,
+    values: [key.orgId, key.operation, key.requestId, key.fingerprint, key.resourceId, walletId],
+    read: (rows) => (rows as ClaimRow[])[0],
+  };
 }
 
 /** The key another request claimed: its resource and answer, or `request_id_conflict` for another payload. */

@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '@service/events';
+import { type Query, runQuery, type SqlExecutor } from '@service/events';
 import { formatUsd } from '@service/money';
 import type { Valuation } from '../domain/chains.js';
 import { Ledger, type PositionRow } from '../domain/ledger.js';
@@ -7,14 +7,26 @@ import type { Running } from './wallets.repository.js';
 import { Writes } from './writes.js';
 
 /** The wallet's positions, valued at `now`; the caller holds the wallet's row lock. */
-export async function openLedger(tx: SqlExecutor, walletId: string, valuation: Valuation, now: Date): Promise<Ledger> {
-  const rows = await tx.$queryRawUnsafe<{ positionId: string; kind: string; amount: string; reserved: string; earned: string; accruedAt: Date }[]>(
-    `SELECT position_id AS "positionId", kind, amount::text AS amount, reserved::text AS reserved, earned::text AS earned, accrued_at AS "accruedAt"
+export function openLedger(tx: SqlExecutor, walletId: string, valuation: Valuation, now: Date): Promise<Ledger> {
+  return runQuery(tx, ledgerQuery(walletId, valuation, now));
+}
+
+/** {@link openLedger} as a query, to run after the lock in the same round trip (`runQueries`). */
+export function ledgerQuery(walletId: string, valuation: Valuation, now: Date): Query<Ledger> {
+  return {
+    text: `SELECT position_id AS "positionId", kind, amount::text AS amount, reserved::text AS reserved, earned::text AS earned, accrued_at AS "accruedAt"
        FROM positions WHERE wallet_id = $1::uuid`,
-    walletId,
-  );
-  const positions = rows.map((row) => ({ ...row, amount: BigInt(row.amount), reserved: BigInt(row.reserved), earned: BigInt(row.earned) }));
-  return Ledger.settled(walletId, positions, valuation, now);
+    values: [walletId],
+    read: (rows) => {
+      const positions = (rows as { positionId: string; kind: string; amount: string; reserved: string; earned: string; accruedAt: Date }[]).map((row) => ({
+        ...row,
+        amount: BigInt(row.amount),
+        reserved: BigInt(row.reserved),
+        earned: BigInt(row.earned),
+      }));
+      return Ledger.settled(walletId, positions, valuation, now);
+    },
+  };
 }
 
 /**
@@ -22,45 +34,52 @@ export async function openLedger(tx: SqlExecutor, walletId: string, valuation: V
  * round trip: a change that starts one can write the wallet's status with its other writes rather
  * than count again after them. Under the wallet lock, like `openLedger`.
  */
-export async function openLedgerWithRunning(tx: SqlExecutor, walletId: string, valuation: Valuation, now: Date): Promise<{ ledger: Ledger; running: Running }> {
-  const [read] = await tx.$queryRawUnsafe<RunningRow[]>(
-    `SELECT (SELECT count(*)::int FROM withdrawals WHERE wallet_id = $1::uuid AND status = 'processing') AS withdrawals,
+export function openLedgerWithRunning(tx: SqlExecutor, walletId: string, valuation: Valuation, now: Date): Promise<{ ledger: Ledger; running: Running }> {
+  return runQuery(tx, ledgerWithRunningQuery(walletId, valuation, now));
+}
+
+/** {@link openLedgerWithRunning} as a query, to run after the lock in the same round trip (`runQueries`). */
+export function ledgerWithRunningQuery(walletId: string, valuation: Valuation, now: Date): Query<{ ledger: Ledger; running: Running }> {
+  return {
+    text: `SELECT (SELECT count(*)::int FROM withdrawals WHERE wallet_id = $1::uuid AND status = 'processing') AS withdrawals,
             (SELECT count(*)::int FROM rebalances WHERE wallet_id = $1::uuid AND status = 'processing') AS rebalances,
             ${positionsJson('$1::uuid')} AS positions`,
-    walletId,
-  );
-  return { ledger: Ledger.settled(walletId, positionsOf(read?.positions ?? null), valuation, now), running: runningOf(read) };
+    values: [walletId],
+    read: (rows) => {
+      const [read] = rows as RunningRow[];
+      return { ledger: Ledger.settled(walletId, positionsOf(read?.positions ?? null), valuation, now), running: runningOf(read) };
+    },
+  };
 }
 
 /**
- * Rebalance steps' reads in one round trip under their wallets' locks: for each step, the ledger,
+ * Rebalance steps' reads in one statement under their wallets' locks: for each step, the ledger,
  * the rebalance (`row` as `rebalanceJson` builds it: null when there is none) and what else is
  * processing on the wallet (`others`: the rebalance itself left out), so the step writes the
  * wallet's status with its other writes. By rebalance id; one step per wallet (each ledger is read
  * once). Three round trips a step before (the rebalance, the positions, a count after the writes).
  */
-export async function openLedgersForRebalances<Row>(
-  tx: SqlExecutor,
+export function ledgersForRebalancesQuery<Row>(
   input: { steps: readonly { walletId: string; rebalanceId: string }[]; rebalanceJson: string },
   valuation: Valuation,
   now: Date,
-): Promise<Map<string, { ledger: Ledger; others: Running; row: Row | null }>> {
-  const reads = await tx.$queryRawUnsafe<(RunningRow & { walletId: string; rebalanceId: string; row: Row | null })[]>(
-    `SELECT q.wallet_id::text AS "walletId", q.rebalance_id::text AS "rebalanceId",
+): Query<Map<string, { ledger: Ledger; others: Running; row: Row | null }>> {
+  return {
+    text: `SELECT q.wallet_id::text AS "walletId", q.rebalance_id::text AS "rebalanceId",
             (SELECT count(*)::int FROM withdrawals WHERE wallet_id = q.wallet_id AND status = 'processing') AS withdrawals,
             (SELECT count(*)::int FROM rebalances WHERE wallet_id = q.wallet_id AND status = 'processing' AND id <> q.rebalance_id) AS rebalances,
             (SELECT ${input.rebalanceJson} FROM rebalances WHERE id = q.rebalance_id) AS row,
             ${positionsJson('q.wallet_id')} AS positions
        FROM unnest($1::uuid[], $2::uuid[]) AS q(wallet_id, rebalance_id)`,
-    input.steps.map((step) => step.walletId),
-    input.steps.map((step) => step.rebalanceId),
-  );
-  return new Map(
-    reads.map((read) => [
-      read.rebalanceId,
-      { ledger: Ledger.settled(read.walletId, positionsOf(read.positions), valuation, now), others: runningOf(read), row: read.row },
-    ]),
-  );
+    values: [input.steps.map((step) => step.walletId), input.steps.map((step) => step.rebalanceId)],
+    read: (rows) =>
+      new Map(
+        (rows as (RunningRow & { walletId: string; rebalanceId: string; row: Row | null })[]).map((read) => [
+          read.rebalanceId,
+          { ledger: Ledger.settled(read.walletId, positionsOf(read.positions), valuation, now), others: runningOf(read), row: read.row },
+        ]),
+      ),
+  };
 }
 
 /** The counts and the positions, one row. */

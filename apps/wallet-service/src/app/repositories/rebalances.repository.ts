@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { SqlExecutor } from '@service/events';
+import type { Query, SqlExecutor } from '@service/events';
 import type { Rebalance } from '../../generated/prisma/client.js';
 import type { Tx } from './db.js';
 import type { Valuation } from '../domain/chains.js';
@@ -7,7 +7,7 @@ import { instructionsView, type Move, reserveOutflows } from '../domain/instruct
 import type { Ledger } from '../domain/ledger.js';
 import { rebalanceObject, type RebalanceStatus } from '../domain/rebalance-view.js';
 import { addWalletEvent } from './events.repository.js';
-import { addLedger, openLedgersForRebalances } from './positions.repository.js';
+import { addLedger, ledgersForRebalancesQuery } from './positions.repository.js';
 import type { Running } from './wallets.repository.js';
 import { Writes } from './writes.js';
 
@@ -74,29 +74,30 @@ export interface RebalanceStepState {
 }
 
 /**
- * What rebalance steps read under their wallets' locks, in one round trip, by rebalance id: each
+ * What rebalance steps read under their wallets' locks, in one statement, by rebalance id: each
  * rebalance, its wallet's ledger valued at `now`, and the withdrawals and other rebalances
  * processing on that wallet. One step per wallet.
  */
-export async function readRebalanceSteps(
-  tx: SqlExecutor,
-  steps: readonly { walletId: string; rebalanceId: string }[],
-  valuation: Valuation,
-  now: Date,
-): Promise<Map<string, RebalanceStepState>> {
-  const reads = await openLedgersForRebalances<RebalanceJson>(tx, { steps, rebalanceJson: REBALANCE_JSON }, valuation, now);
-  const states = new Map<string, RebalanceStepState>();
-  for (const { rebalanceId } of steps) {
-    const read = reads.get(rebalanceId);
-    if (!read?.row) throw new Error(`rebalance ${rebalanceId} not found`);
-    const { nextRunAtMs, createdAtMs, completedAtMs, ...row } = read.row;
-    states.set(rebalanceId, {
-      row: { ...row, nextRunAt: new Date(nextRunAtMs), createdAt: new Date(createdAtMs), completedAt: completedAtMs === null ? null : new Date(completedAtMs) },
-      ledger: read.ledger,
-      others: read.others,
-    });
-  }
-  return states;
+export function rebalanceStepsQuery(steps: readonly { walletId: string; rebalanceId: string }[], valuation: Valuation, now: Date): Query<Map<string, RebalanceStepState>> {
+  const query = ledgersForRebalancesQuery<RebalanceJson>({ steps, rebalanceJson: REBALANCE_JSON }, valuation, now);
+  return {
+    ...query,
+    read: (rows) => {
+      const reads = query.read(rows);
+      const states = new Map<string, RebalanceStepState>();
+      for (const { rebalanceId } of steps) {
+        const read = reads.get(rebalanceId);
+        if (!read?.row) throw new Error(`rebalance ${rebalanceId} not found`);
+        const { nextRunAtMs, createdAtMs, completedAtMs, ...row } = read.row;
+        states.set(rebalanceId, {
+          row: { ...row, nextRunAt: new Date(nextRunAtMs), createdAt: new Date(createdAtMs), completedAt: completedAtMs === null ? null : new Date(completedAtMs) },
+          ledger: read.ledger,
+          others: read.others,
+        });
+      }
+      return states;
+    },
+  };
 }
 
 /** The workflow moves to `processing`, to run again at `nextRunAt`; announced. Part of the statement's `writes`. */

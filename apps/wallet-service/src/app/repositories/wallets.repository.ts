@@ -1,6 +1,6 @@
 import type { WalletStatus } from '@service/contracts';
 import type { KeysetPage } from '@service/pagination';
-import type { SqlExecutor } from '@service/events';
+import { type Query, runQuery, type SqlExecutor } from '@service/events';
 import type { Position, Wallet } from '../../generated/prisma/client.js';
 import { walletNotFound } from '../domain/errors.js';
 import type { ListWhere } from '../domain/list-filters.js';
@@ -28,14 +28,18 @@ export async function lockWallet(tx: SqlExecutor, orgId: string, walletId: strin
  * must not hold the wallets it has while it waits for one a request holds). A wallet not of its
  * organization is left out too. Locks in id order, so two callers that wait cannot deadlock.
  */
-export async function lockWallets(tx: SqlExecutor, wallets: readonly { orgId: string; walletId: string }[], options: { skipLocked: boolean }): Promise<Map<string, Wallet>> {
-  const locked = await tx.$queryRawUnsafe<Wallet[]>(
-    `SELECT ${WALLET_COLUMNS} FROM wallets w JOIN unnest($1::uuid[], $2::text[]) AS q(id, org_id) ON w.id = q.id AND w.org_id = q.org_id
+export function lockWallets(tx: SqlExecutor, wallets: readonly { orgId: string; walletId: string }[], options: { skipLocked: boolean }): Promise<Map<string, Wallet>> {
+  return runQuery(tx, lockWalletsQuery(wallets, options));
+}
+
+/** {@link lockWallets} as a query, for a round trip that reads under the locks too (`runQueries`). */
+export function lockWalletsQuery(wallets: readonly { orgId: string; walletId: string }[], options: { skipLocked: boolean }): Query<Map<string, Wallet>> {
+  return {
+    text: `SELECT ${WALLET_COLUMNS} FROM wallets w JOIN unnest($1::uuid[], $2::text[]) AS q(id, org_id) ON w.id = q.id AND w.org_id = q.org_id
       ORDER BY w.id FOR UPDATE OF w${options.skipLocked ? ' SKIP LOCKED' : ''}`,
-    wallets.map((wallet) => wallet.walletId),
-    wallets.map((wallet) => wallet.orgId),
-  );
-  return new Map(locked.map((wallet) => [wallet.id, wallet]));
+    values: [wallets.map((wallet) => wallet.walletId), wallets.map((wallet) => wallet.orgId)],
+    read: (rows) => new Map((rows as Wallet[]).map((wallet) => [wallet.id, wallet])),
+  };
 }
 
 /** The wallets table's columns but its times, under their model names. */

@@ -29,8 +29,8 @@ import { payableFrom } from '../domain/withdrawal-progress.js';
 import { legView, withdrawalView } from '../domain/withdrawal-view.js';
 import { WalletFeature } from '../environment/wallet-feature.js';
 import { hasEntry } from '../repositories/address-book.repository.js';
-import { lockWalletAndClaim, rememberResponse } from '../repositories/idempotency-keys.repository.js';
-import { openLedger, openLedgerWithRunning } from '../repositories/positions.repository.js';
+import { lockWalletAndClaim, lockWalletAndClaimThen, rememberResponse } from '../repositories/idempotency-keys.repository.js';
+import { ledgerWithRunningQuery, openLedger } from '../repositories/positions.repository.js';
 import { findWallet, lockWallet, requireWallet } from '../repositories/wallets.repository.js';
 import { findWithdrawal, getWithdrawal, listWithdrawals } from '../repositories/withdrawals.repository.js';
 import { cancelLeg, cancelWithdrawal, createWithdrawal, retryLeg, type WithdrawalStep } from './withdrawal-changes.js';
@@ -79,19 +79,25 @@ export class WithdrawalsService extends WalletFeature {
     checkLimit(policy, amount, this.env.sandbox);
     const now = new Date();
     const id = randomUUID();
-    // Plain pg: the key claimed and the wallet locked in one statement, the whitelist, the
-    // positions with what else runs, every write and the wallet's status in one statement, the commit.
+    // Plain pg, two round trips (three with a whitelist): BEGIN, the key claimed, the wallet locked
+    // and its positions read with what else runs on it; then every write (the wallet's status
+    // among them) and COMMIT.
     const result = await this.sql.$transaction(async (tx) => {
-      const { wallet, claim } = await lockWalletAndClaim(tx, input.walletId, {
-        orgId: ctx.orgId,
-        operation: 'wallet.withdraw',
-        requestId: input.requestId,
-        fingerprint: fingerprint({ walletId: input.walletId.toLowerCase(), ...destination, amount: amount.toString() }),
-        resourceId: id,
-      });
+      const { wallet, claim, then } = await lockWalletAndClaimThen(
+        tx,
+        input.walletId,
+        {
+          orgId: ctx.orgId,
+          operation: 'wallet.withdraw',
+          requestId: input.requestId,
+          fingerprint: fingerprint({ walletId: input.walletId.toLowerCase(), ...destination, amount: amount.toString() }),
+          resourceId: id,
+        },
+        ledgerWithRunningQuery(input.walletId.toLowerCase(), this.env, now),
+      );
       if (!claim.fresh) return { withdrawal: await getWithdrawal(tx, claim.resourceId), created: false };
       if (policy.requireWhitelist) await this.checkWhitelisted(tx, ctx.orgId, destination);
-      const { ledger, running } = await openLedgerWithRunning(tx, wallet.id, this.env, now);
+      const { ledger, running } = then;
       this.checkFunds(amount, payableFrom(ledger, destination, this.env).reduce((sum, source) => sum + source.available, 0n), ledger);
       const withdrawal = await createWithdrawal(tx, { wallet, ledger, env: this.env, now }, { id, destination, amount, fee, requestId: input.requestId, running });
       return { withdrawal, created: true };

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { runQueries } from '@service/events';
 import { policyFrom } from '../approvals/policy-in-force.js';
 import { expireSetup } from '../deposit-addresses/setup-changes.js';
 import { deriveDepositAddresses } from '../domain/addresses/deposit-addresses.js';
@@ -11,8 +12,8 @@ import { getDeposit } from '../repositories/deposits.repository.js';
 import { openLedger } from '../repositories/positions.repository.js';
 import { PrismaService } from '../repositories/prisma.service.js';
 import { WalletSql } from '../repositories/wallet-sql.js';
-import { readRebalanceSteps } from '../repositories/rebalances.repository.js';
-import { lockWallet, lockWallets, setWalletStatus } from '../repositories/wallets.repository.js';
+import { rebalanceStepsQuery } from '../repositories/rebalances.repository.js';
+import { lockWallet, lockWalletsQuery, setWalletStatus } from '../repositories/wallets.repository.js';
 import { Writes } from '../repositories/writes.js';
 import { readPayoutStep } from '../repositories/withdrawals.repository.js';
 import { settleDeposit } from './deposit-settlement.js';
@@ -63,24 +64,27 @@ export class WorkflowSteps {
 
   /**
    * Plain pg, every allocation takes two rebalance steps, as many as the requests themselves; this
-   * takes the due steps of several wallets (one each) in one transaction of five round trips: BEGIN,
-   * the locks, every rebalance with its wallet's positions and what else runs on the wallet, every
-   * write (the wallets' statuses among them) in one statement, COMMIT. Five round trips a step
-   * before, each a wake-up of PostgreSQL and of this service on a machine the write load keeps
-   * busy. `skipLocked`: wallets another transaction holds are not waited for; their steps are
-   * returned, not taken.
+   * takes the due steps of several wallets (one each) in one transaction of two round trips: BEGIN,
+   * the locks and every rebalance with its wallet's positions and what else runs on the wallet;
+   * then every write (the wallets' statuses among them) in one statement and COMMIT. Five round
+   * trips a step before, each a wake-up of PostgreSQL and of this service on a machine the write
+   * load keeps busy. `skipLocked`: wallets another transaction holds are not waited for; their
+   * steps are returned, not taken.
    */
   async advanceRebalances(due: readonly Due[], options: { skipLocked: boolean }): Promise<Due[]> {
     if (new Set(due.map((item) => item.walletId)).size !== due.length) throw new Error('advanceRebalances takes one step per wallet');
     return this.sql.$transaction(async (tx) => {
-      const wallets = await lockWallets(tx, due, options);
+      const now = new Date();
+      // The reads of wallets another transaction holds are thrown away.
+      const [wallets, states] = await runQueries(tx, [
+        lockWalletsQuery(due, options),
+        rebalanceStepsQuery(due.map((item) => ({ walletId: item.walletId, rebalanceId: item.id })), this.env, now),
+      ]);
       const missing = due.filter((item) => !wallets.has(item.walletId));
       // Waiting, a wallet is missing only when its organization holds no such wallet.
       if (!options.skipLocked && missing[0]) throw walletNotFound(missing[0].walletId);
       const locked = due.filter((item) => wallets.has(item.walletId));
       if (locked.length === 0) return missing;
-      const now = new Date();
-      const states = await readRebalanceSteps(tx, locked.map((item) => ({ walletId: item.walletId, rebalanceId: item.id })), this.env, now);
       const writes = new Writes({ oneOff: locked.length > 1 });
       for (const item of locked) {
         const wallet = wallets.get(item.walletId);
