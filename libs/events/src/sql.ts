@@ -59,6 +59,16 @@ async function inTurn(tx: SqlExecutor, queries: readonly Statement[]): Promise<u
   return rows;
 }
 
+/**
+ * Runs a write whose answer nobody reads: with the next round trip where `tx` pipelines
+ * ({@link PipelinedSqlExecutor.$executeDeferred}: a failure fails that round trip and the
+ * transaction), else now.
+ */
+export async function executeWrite(tx: SqlExecutor, query: string, ...values: unknown[]): Promise<void> {
+  if (isPipelined(tx)) tx.$executeDeferred(query, ...values);
+  else await tx.$executeRawUnsafe(query, ...values);
+}
+
 /** Whether `tx` shares round trips ({@link PipelinedSqlExecutor}). */
 export function isPipelined(tx: SqlExecutor): tx is PipelinedSqlExecutor {
   return typeof (tx as Partial<PipelinedSqlExecutor>).$executeDeferred === 'function';

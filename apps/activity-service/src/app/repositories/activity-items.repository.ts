@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '@service/events';
+import { executeWrite, type SqlExecutor } from '@service/events';
 import type { ProjectedItem } from '../domain/activity-item.js';
 
 const INSERT_ITEM =
@@ -37,7 +37,8 @@ function furtherAlong(a: ProjectedItem, b: ProjectedItem): boolean {
  * Upserts many items in one statement. A statement may change a row once, so the items of one
  * row are reduced first to the one the rule keeps, which is the row applying them one by one in
  * any order would leave. Items of one row with different types (the rule leaves such a row to
- * whichever type came first) are applied one by one, as they arrived.
+ * whichever type came first) are applied one by one, as they arrived. In a pipelined transaction
+ * (the projection's) the statements go with the COMMIT rather than in a round trip of their own.
  */
 export async function upsertItems(tx: SqlExecutor, items: readonly ProjectedItem[]): Promise<void> {
   if (items.length === 0) return;
@@ -56,7 +57,8 @@ export async function upsertItems(tx: SqlExecutor, items: readonly ProjectedItem
     await upsertItem(tx, rows[0]);
     return;
   }
-  await tx.$executeRawUnsafe(
+  await executeWrite(
+    tx,
     UPSERT_ITEMS,
     rows.map((item) => item.orgId),
     rows.map((item) => item.id),
@@ -73,7 +75,8 @@ export async function upsertItems(tx: SqlExecutor, items: readonly ProjectedItem
 }
 
 export async function upsertItem(tx: SqlExecutor, item: ProjectedItem): Promise<void> {
-  await tx.$executeRawUnsafe(
+  await executeWrite(
+    tx,
     UPSERT_ITEM,
     item.orgId,
     item.id,

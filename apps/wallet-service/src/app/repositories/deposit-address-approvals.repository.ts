@@ -40,11 +40,3 @@ export function getApproval(tx: Tx, approvalId: string): Promise<DepositAddressA
   return tx.depositAddressApproval.findUniqueOrThrow({ where: { id: approvalId } });
 }
 
-/** Setups whose approvers' deadline has passed while still pending. */
-export function findDueApprovals(db: Tx, now: Date, take: number): Promise<{ id: string; orgId: string; walletId: string }[]> {
-  return db.depositAddressApproval.findMany({
-    where: { status: 'pending', dueAt: { lte: now } },
-    select: { id: true, orgId: true, walletId: true },
-    take,
-  });
-}

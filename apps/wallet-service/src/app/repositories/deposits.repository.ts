@@ -65,11 +65,3 @@ export async function getDeposit(tx: SqlExecutor, depositId: string): Promise<De
   return { ...row, amount: BigInt(row.amount) };
 }
 
-/** Deposits whose settlement time has come. */
-export function findDueDeposits(db: Tx, now: Date, take: number): Promise<{ id: string; orgId: string; walletId: string }[]> {
-  return db.deposit.findMany({
-    where: { status: 'processing', settleAt: { lte: now } },
-    select: { id: true, orgId: true, walletId: true },
-    take,
-  });
-}

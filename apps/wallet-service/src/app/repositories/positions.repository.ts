@@ -31,14 +31,10 @@ export function ledgerQuery(walletId: string, valuation: Valuation, now: Date): 
 
 /**
  * {@link openLedger} with how many withdrawals and rebalances of the wallet are processing, in one
- * round trip: a change that starts one can write the wallet's status with its other writes rather
- * than count again after them. Under the wallet lock, like `openLedger`.
+ * statement: a change that starts one can write the wallet's status with its other writes rather
+ * than count again after them. Under the wallet lock, like `openLedger`; a query that runs with
+ * the lock (`runQueries`).
  */
-export function openLedgerWithRunning(tx: SqlExecutor, walletId: string, valuation: Valuation, now: Date): Promise<{ ledger: Ledger; running: Running }> {
-  return runQuery(tx, ledgerWithRunningQuery(walletId, valuation, now));
-}
-
-/** {@link openLedgerWithRunning} as a query, to run after the lock in the same round trip (`runQueries`). */
 export function ledgerWithRunningQuery(walletId: string, valuation: Valuation, now: Date): Query<{ ledger: Ledger; running: Running }> {
   return {
     text: `SELECT (SELECT count(*)::int FROM withdrawals WHERE wallet_id = $1::uuid AND status = 'processing') AS withdrawals,

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Query, SqlExecutor } from '@service/events';
 import type { Rebalance } from '../../generated/prisma/client.js';
-import type { Tx } from './db.js';
 import type { Valuation } from '../domain/chains.js';
 import { instructionsView, type Move, reserveOutflows } from '../domain/instructions.js';
 import type { Ledger } from '../domain/ledger.js';
@@ -118,12 +117,3 @@ export function addFinish(writes: Writes, row: Rebalance, status: RebalanceStatu
   return done;
 }
 
-/** Workflows due to take their next step, oldest first. */
-export function findDueRebalances(db: Tx, now: Date, take: number): Promise<{ id: string; orgId: string; walletId: string }[]> {
-  return db.rebalance.findMany({
-    where: { status: { in: ['created', 'processing'] }, nextRunAt: { lte: now } },
-    select: { id: true, orgId: true, walletId: true },
-    orderBy: { createdAt: 'asc' },
-    take,
-  });
-}

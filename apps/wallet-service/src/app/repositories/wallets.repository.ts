@@ -16,23 +16,30 @@ import { Writes } from './writes.js';
  * positions, deposits or rebalances happens under this lock, so they apply one at a time. One
  * round trip: the locked row itself (a second SELECT cost a round trip under the lock).
  */
-export async function lockWallet(tx: SqlExecutor, orgId: string, walletId: string): Promise<Wallet> {
-  const [locked] = await tx.$queryRawUnsafe<Wallet[]>(`SELECT ${WALLET_COLUMNS} FROM wallets w WHERE w.id = $1::uuid AND w.org_id = $2 FOR UPDATE`, walletId, orgId);
-  if (!locked) throw walletNotFound(walletId);
-  return locked;
+export function lockWallet(tx: SqlExecutor, orgId: string, walletId: string): Promise<Wallet> {
+  return runQuery(tx, lockWalletQuery(orgId, walletId));
+}
+
+/** {@link lockWallet} as a query, for a round trip that reads under the lock too (`runQueries`). */
+export function lockWalletQuery(orgId: string, walletId: string): Query<Wallet> {
+  return {
+    text: `SELECT ${WALLET_COLUMNS} FROM wallets w WHERE w.id = $1::uuid AND w.org_id = $2 FOR UPDATE`,
+    values: [walletId, orgId],
+    read: (rows) => {
+      const [locked] = rows as Wallet[];
+      if (!locked) throw walletNotFound(walletId);
+      return locked;
+    },
+  };
 }
 
 /**
- * {@link lockWallet} for several wallets in one round trip, by wallet id: `skipLocked` leaves out
+ * {@link lockWallet} for several wallets in one statement, by wallet id: `skipLocked` leaves out
  * the wallets another transaction holds instead of waiting for them (a batch of workflow steps
  * must not hold the wallets it has while it waits for one a request holds). A wallet not of its
- * organization is left out too. Locks in id order, so two callers that wait cannot deadlock.
+ * organization is left out too. Locks in id order, so two callers that wait cannot deadlock. A
+ * query: it runs with the reads under the locks (`runQueries`).
  */
-export function lockWallets(tx: SqlExecutor, wallets: readonly { orgId: string; walletId: string }[], options: { skipLocked: boolean }): Promise<Map<string, Wallet>> {
-  return runQuery(tx, lockWalletsQuery(wallets, options));
-}
-
-/** {@link lockWallets} as a query, for a round trip that reads under the locks too (`runQueries`). */
 export function lockWalletsQuery(wallets: readonly { orgId: string; walletId: string }[], options: { skipLocked: boolean }): Query<Map<string, Wallet>> {
   return {
     text: `SELECT ${WALLET_COLUMNS} FROM wallets w JOIN unnest($1::uuid[], $2::text[]) AS q(id, org_id) ON w.id = q.id AND w.org_id = q.org_id
@@ -154,11 +161,6 @@ export async function updateStrategy(tx: Tx, wallet: { id: string; orgId: string
 
 export async function setDepositAddresses(tx: Tx, walletId: string, depositAddresses: Record<string, string>, now: Date): Promise<void> {
   await tx.wallet.update({ where: { id: walletId }, data: { depositAddresses, updatedAt: now } });
-}
-
-/** Wallets still `creating`, for the worker to provision. */
-export function findCreatingWallets(db: Tx, take: number): Promise<{ id: string; orgId: string }[]> {
-  return db.wallet.findMany({ where: { status: 'creating' }, select: { id: true, orgId: true }, take });
 }
 
 /** Moves a wallet to a new status and announces it; the same status again is no change and no event. One round trip. */

@@ -1,5 +1,5 @@
 import type { PayoutLeg } from '@service/contracts';
-import type { SqlExecutor } from '@service/events';
+import type { Query, SqlExecutor } from '@service/events';
 import type { KeysetPage } from '@service/pagination';
 import type { Withdrawal } from '../../generated/prisma/client.js';
 import { withdrawalNotFound } from '../domain/errors.js';
@@ -106,11 +106,12 @@ type PayoutStepRow = WithdrawalText & {
 /**
  * A withdrawal with its organization's approval policy, whether another of the wallet's running
  * withdrawals waits for an approval on its chain, what else of the wallet runs and the wallet's
- * positions: one statement (were five round trips under the wallet lock).
+ * positions: one statement (were five round trips under the wallet lock), a query that runs with
+ * the wallet's lock (`runQueries`).
  */
-export async function readPayoutStep(tx: SqlExecutor, withdrawalId: string): Promise<PayoutStepState> {
-  const [found] = await tx.$queryRawUnsafe<PayoutStepRow[]>(
-    `SELECT ${WITHDRAWAL_COLUMNS},
+export function payoutStepQuery(withdrawalId: string): Query<PayoutStepState> {
+  return {
+    text: `SELECT ${WITHDRAWAL_COLUMNS},
             p.withdrawals AS "policyWithdrawals", p.threshold::text AS "policyThreshold", p.quorum AS "policyQuorum", p.updated_at AS "policyUpdatedAt",
             EXISTS (SELECT 1 FROM withdrawals o
                      WHERE o.wallet_id = w.wallet_id AND o.destination_chain = w.destination_chain AND o.status = 'processing' AND o.id <> w.id
@@ -120,15 +121,18 @@ export async function readPayoutStep(tx: SqlExecutor, withdrawalId: string): Pro
             ${positionsJson('w.wallet_id')} AS positions
        FROM withdrawals w LEFT JOIN approval_policies p ON p.org_id = w.org_id
       WHERE w.id = $1::uuid`,
-    withdrawalId,
-  );
-  if (!found) throw new Error(`withdrawal ${withdrawalId} not found`);
-  const { policyWithdrawals, policyThreshold, policyQuorum, policyUpdatedAt, approvalElsewhere, otherWithdrawals, rebalances, positions, ...row } = found;
-  const policy =
-    policyWithdrawals === null
-      ? null
-      : { withdrawals: policyWithdrawals, threshold: policyThreshold === null ? null : BigInt(policyThreshold), quorum: policyQuorum ?? 1, updatedAt: policyUpdatedAt };
-  return { row: withdrawalOf(row), policy, approvalElsewhere, others: { withdrawals: otherWithdrawals, rebalances }, positions: positionsOf(positions) };
+    values: [withdrawalId],
+    read: (rows) => {
+      const [found] = rows as PayoutStepRow[];
+      if (!found) throw new Error(`withdrawal ${withdrawalId} not found`);
+      const { policyWithdrawals, policyThreshold, policyQuorum, policyUpdatedAt, approvalElsewhere, otherWithdrawals, rebalances, positions, ...row } = found;
+      const policy =
+        policyWithdrawals === null
+          ? null
+          : { withdrawals: policyWithdrawals, threshold: policyThreshold === null ? null : BigInt(policyThreshold), quorum: policyQuorum ?? 1, updatedAt: policyUpdatedAt };
+      return { row: withdrawalOf(row), policy, approvalElsewhere, others: { withdrawals: otherWithdrawals, rebalances }, positions: positionsOf(positions) };
+    },
+  };
 }
 
 /**
@@ -199,12 +203,3 @@ export function addReopen(writes: Writes, input: { row: Withdrawal; legs: Payout
   return reopened;
 }
 
-/** Withdrawals due to take their next stage, oldest first. */
-export function findDueWithdrawals(db: Tx, now: Date, take: number): Promise<{ id: string; orgId: string; walletId: string }[]> {
-  return db.withdrawal.findMany({
-    where: { status: 'processing', nextRunAt: { lte: now } },
-    select: { id: true, orgId: true, walletId: true },
-    orderBy: { createdAt: 'asc' },
-    take,
-  });
-}

@@ -1,4 +1,4 @@
-import { type BindParameter, isPipelined, ONE_OFF_STATEMENT, type SqlExecutor, sqlLiteral } from '@service/events';
+import { type BindParameter, executeWrite, ONE_OFF_STATEMENT, type SqlExecutor, sqlLiteral } from '@service/events';
 
 /**
  * The writes of one step of a transaction gathered into one statement of data-modifying CTEs, so
@@ -35,8 +35,6 @@ export class Writes {
     if (this.parts.length === 0) return;
     const statement = `${this.options.oneOff ? ONE_OFF_STATEMENT : ''}WITH ${this.parts.map((sql, index) => `w${index} AS (${sql})`).join(', ')} SELECT 1`;
     this.parts.length = 0;
-    const values = this.values.splice(0);
-    if (isPipelined(tx)) tx.$executeDeferred(statement, ...values);
-    else await tx.$executeRawUnsafe(statement, ...values);
+    await executeWrite(tx, statement, ...this.values.splice(0));
   }
 }

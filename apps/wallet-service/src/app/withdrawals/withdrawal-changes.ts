@@ -59,7 +59,7 @@ async function writeLegs(
  * reserved. One round trip on any executor (plain pg on the create route): the withdrawal, its
  * events, the reserved positions and the wallet's status in one statement; the status follows
  * from `running`, what else of the wallet was processing when its positions were read under the
- * lock (`openLedgerWithRunning`), and this withdrawal.
+ * lock (`ledgerWithRunningQuery`), and this withdrawal.
  */
 export async function createWithdrawal(
   tx: SqlExecutor,

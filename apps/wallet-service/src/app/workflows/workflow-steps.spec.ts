@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createLogger, loadConfig, serviceConfigSpec } from '@service/service-runtime';
+import { createLogger, loadConfig, type OutboxRelayService, serviceConfigSpec } from '@service/service-runtime';
 import { type IsolatedSchema, migratedSchema, newRunId, TEST_DATABASE_URL } from '@service/testing';
 import pg from 'pg';
 import { type WalletConfig, withWalletDefaults } from '../../config.js';
@@ -8,6 +8,7 @@ import { WalletEnvironment } from '../environment/wallet-environment.js';
 import { openLedger } from '../repositories/positions.repository.js';
 import type { PrismaService } from '../repositories/prisma.service.js';
 import { createRebalance } from '../repositories/rebalances.repository.js';
+import { RebalancesService } from '../rebalances/rebalances.service.js';
 import { WalletSql } from '../repositories/wallet-sql.js';
 import { lockWallet } from '../repositories/wallets.repository.js';
 import { type Due, WorkflowSteps } from './workflow-steps.js';
@@ -45,8 +46,8 @@ afterAll(async () => {
   await schema?.drop();
 });
 
-/** An idle wallet holding 100 USD of cash, with a created rebalance moving 10 of it to JAAA; its due step. */
-async function walletWithRebalance(orgId = ORG): Promise<Due> {
+/** An idle wallet holding 100 USD of cash; its id. */
+async function fundedWallet(orgId = ORG): Promise<string> {
   const walletId = randomUUID();
   await sql.$executeRawUnsafe(
     `INSERT INTO wallets (id, org_id, label, status, auto_rebalance, strategy, deposit_addresses, created_at, updated_at)
@@ -59,6 +60,12 @@ async function walletWithRebalance(orgId = ORG): Promise<Due> {
     walletId,
     CASH,
   );
+  return walletId;
+}
+
+/** A {@link fundedWallet} with a created rebalance moving 10 of its cash to JAAA; its due step. */
+async function walletWithRebalance(orgId = ORG): Promise<Due> {
+  const walletId = await fundedWallet(orgId);
   const row = await sql.$transaction(async (tx) => {
     const wallet = await lockWallet(tx, orgId, walletId);
     const now = new Date();
@@ -159,5 +166,29 @@ describe('WorkflowSteps.advanceRebalances', () => {
     expect(await steps.advanceRebalances([{ ...theirs, orgId: ORG }], { skipLocked: true })).toEqual([{ ...theirs, orgId: ORG }]);
     await expect(steps.advanceRebalances([theirs, theirs], { skipLocked: true })).rejects.toThrow('one step per wallet');
     expect(await stateOf(theirs)).toMatchObject({ rebalance: { status: 'created' } });
+  });
+});
+
+describe('RebalancesService.allocate on plain pg', () => {
+  it('claims the request id, locks the wallet and reads its positions in one round trip, and writes with COMMIT in the second', async () => {
+    const walletId = await fundedWallet();
+    const owner = { orgId: ORG, principalId: 'user_steps', role: 'owner' as const, requestId: 'req_steps' };
+    const service = new RebalancesService(null as unknown as PrismaService, env, { wake: () => undefined } as unknown as OutboxRelayService, { kick: () => undefined }, sql);
+    const input = { walletId, requestId: randomUUID(), allocations: [{ from: CASH, to: JAAA, amountUsd: '25' }] };
+
+    roundTrips = 0;
+    const created = await service.allocate(owner, input);
+    expect(roundTrips).toBe(2);
+    expect(created).toMatchObject({ requestId: input.requestId, status: 'created', allocations: [{ from: CASH, to: JAAA, amountUsd: '25.000000' }] });
+    expect(await sql.$queryRawUnsafe(`SELECT position_id AS "positionId", amount::text, reserved::text FROM positions WHERE wallet_id = $1::uuid`, walletId)).toEqual([
+      { positionId: CASH, amount: '100000000', reserved: '25000000' },
+    ]);
+    expect(await sql.$queryRawUnsafe(`SELECT id::text, status FROM rebalances WHERE wallet_id = $1::uuid`, walletId)).toEqual([{ id: created.rebalanceId, status: 'created' }]);
+
+    // A replay reads the stored answer too: one round trip more, nothing written.
+    roundTrips = 0;
+    expect(await service.allocate(owner, input)).toEqual(created);
+    expect(roundTrips).toBe(3);
+    expect(await sql.$queryRawUnsafe(`SELECT count(*)::int AS n FROM rebalances WHERE wallet_id = $1::uuid`, walletId)).toEqual([{ n: 1 }]);
   });
 });

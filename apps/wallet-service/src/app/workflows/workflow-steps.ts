@@ -9,22 +9,20 @@ import { WalletEnvironment } from '../environment/wallet-environment.js';
 import { inTransaction } from '../repositories/db.js';
 import { getApproval } from '../repositories/deposit-address-approvals.repository.js';
 import { getDeposit } from '../repositories/deposits.repository.js';
+import type { DueItem } from '../repositories/due-work.repository.js';
 import { openLedger } from '../repositories/positions.repository.js';
 import { PrismaService } from '../repositories/prisma.service.js';
 import { WalletSql } from '../repositories/wallet-sql.js';
 import { rebalanceStepsQuery } from '../repositories/rebalances.repository.js';
-import { lockWallet, lockWalletsQuery, setWalletStatus } from '../repositories/wallets.repository.js';
+import { lockWallet, lockWalletQuery, lockWalletsQuery, setWalletStatus } from '../repositories/wallets.repository.js';
 import { Writes } from '../repositories/writes.js';
-import { readPayoutStep } from '../repositories/withdrawals.repository.js';
+import { payoutStepQuery } from '../repositories/withdrawals.repository.js';
 import { settleDeposit } from './deposit-settlement.js';
 import { addRebalanceStep } from './rebalance-progress.js';
 import { advanceWithdrawal } from './withdrawal-progress.js';
 
-export interface Due {
-  readonly id: string;
-  readonly orgId: string;
-  readonly walletId: string;
-}
+/** An item a step advances, and the wallet whose lock the step takes. */
+export type Due = DueItem;
 
 /** Each step: lock the wallet, re-read the item, act only if it is still due. */
 @Injectable()
@@ -98,14 +96,13 @@ export class WorkflowSteps {
   }
 
   /**
-   * Plain pg, every withdrawal takes several of these steps: the lock, the withdrawal with its
-   * policy, what else runs on the wallet and the positions, at most the sandbox's armed failure,
-   * then every write in one statement.
+   * Plain pg, every withdrawal takes several of these steps: BEGIN, the lock and the withdrawal
+   * with its policy, what else runs on the wallet and the positions, in one round trip; at most
+   * the sandbox's armed failure; then every write in one statement with COMMIT.
    */
   advanceWithdrawal(due: Due): Promise<void> {
     return this.sql.$transaction(async (tx) => {
-      const wallet = await lockWallet(tx, due.orgId, due.walletId);
-      const state = await readPayoutStep(tx, due.id);
+      const [wallet, state] = await runQueries(tx, [lockWalletQuery(due.orgId, due.walletId), payoutStepQuery(due.id)]);
       const now = new Date();
       if (state.row.status !== 'processing' || state.row.nextRunAt > now) return;
       const ledger = Ledger.settled(wallet.id, state.positions, this.env, now);

@@ -20,15 +20,15 @@ function workerWith(options: { held?: string[]; batchFails?: boolean }) {
       singles.push(item.id);
     },
   };
-  const prisma = { rebalance: { findMany: async () => [a1, a2, b1, c1] } };
   const worker = new WorkflowWorker(
-    prisma as never,
+    null as never,
     { config: { WALLET_WORKER_POLL_MS: 50 } } as never,
     steps as never,
     { wake: () => undefined } as never,
     createLogger('wallet', 'silent'),
   );
-  const advance = () => (worker as unknown as { advanceRebalances(): Promise<number> }).advanceRebalances();
+  const advance = () =>
+    (worker as unknown as { advanceRebalances(due: { rebalances: Due[] }): Promise<number> }).advanceRebalances({ rebalances: [a1, a2, b1, c1] });
   return { advance, rounds, singles };
 }
 

@@ -4,12 +4,8 @@ import { OutboxRelayService, SERVICE_LOGGER } from '@service/service-runtime';
 import type { Logger } from 'pino';
 import { WalletEnvironment } from '../environment/wallet-environment.js';
 import type { WorkWaker } from '../injection.js';
-import { findDueApprovals } from '../repositories/deposit-address-approvals.repository.js';
-import { findDueDeposits } from '../repositories/deposits.repository.js';
-import { PrismaService } from '../repositories/prisma.service.js';
-import { findDueRebalances } from '../repositories/rebalances.repository.js';
-import { findCreatingWallets } from '../repositories/wallets.repository.js';
-import { findDueWithdrawals } from '../repositories/withdrawals.repository.js';
+import { type DueWork, findDueWork } from '../repositories/due-work.repository.js';
+import { WalletSql } from '../repositories/wallet-sql.js';
 import { type Due, WorkflowSteps } from './workflow-steps.js';
 
 const BATCH = 50;
@@ -32,7 +28,7 @@ export class WorkflowWorker implements OnApplicationBootstrap, BeforeApplication
   private readonly loop: PollingLoop;
 
   constructor(
-    @Inject(PrismaService) private readonly prisma: PrismaService,
+    @Inject(WalletSql) private readonly sql: WalletSql,
     @Inject(WalletEnvironment) env: WalletEnvironment,
     @Inject(WorkflowSteps) private readonly steps: WorkflowSteps,
     @Inject(OutboxRelayService) private readonly relay: OutboxRelayService,
@@ -59,12 +55,13 @@ export class WorkflowWorker implements OnApplicationBootstrap, BeforeApplication
   }
 
   private async tick(): Promise<void> {
+    const due = await findDueWork(this.sql, new Date(), BATCH);
     const changed =
-      (await this.provisionWallets()) +
-      (await this.settleDeposits()) +
-      (await this.advanceRebalances()) +
-      (await this.advanceWithdrawals()) +
-      (await this.expireDepositAddressSetups());
+      (await this.provisionWallets(due)) +
+      (await this.each(due.deposits, (item) => this.steps.settleDeposit(item))) +
+      (await this.advanceRebalances(due)) +
+      (await this.each(due.withdrawals, (item) => this.steps.advanceWithdrawal(item))) +
+      (await this.each(due.approvals, (item) => this.steps.expireDepositAddressSetup(item)));
     if (changed > 0) {
       this.relay.wake();
       // More may be due right behind what just moved.
@@ -72,14 +69,9 @@ export class WorkflowWorker implements OnApplicationBootstrap, BeforeApplication
     }
   }
 
-  private async provisionWallets(): Promise<number> {
-    const due = await findCreatingWallets(this.prisma, BATCH);
-    for (const wallet of due) await this.steps.provisionWallet(wallet.orgId, wallet.id);
-    return due.length;
-  }
-
-  private settleDeposits(): Promise<number> {
-    return this.each(findDueDeposits(this.prisma, new Date(), BATCH), (due) => this.steps.settleDeposit(due));
+  private async provisionWallets({ wallets }: DueWork): Promise<number> {
+    for (const wallet of wallets) await this.steps.provisionWallet(wallet.orgId, wallet.id);
+    return wallets.length;
   }
 
   /**
@@ -90,8 +82,7 @@ export class WorkflowWorker implements OnApplicationBootstrap, BeforeApplication
    * turn), so a busy wallet still moves, the worker does not spin, and one bad step does not
    * hold up the others.
    */
-  private async advanceRebalances(): Promise<number> {
-    const due = await findDueRebalances(this.prisma, new Date(), BATCH);
+  private async advanceRebalances({ rebalances: due }: Pick<DueWork, 'rebalances'>): Promise<number> {
     const queues = [...byWallet(due).values()];
     while (queues.length > 0) {
       const round = queues.map((items) => items[0] as Due);
@@ -100,7 +91,7 @@ export class WorkflowWorker implements OnApplicationBootstrap, BeforeApplication
         return round;
       });
       if (passedOver.length === round.length) {
-        await this.each(Promise.resolve(queues.flat()), (item) => this.steps.advanceRebalance(item));
+        await this.each(queues.flat(), (item) => this.steps.advanceRebalance(item));
         break;
       }
       this.relay.wake();
@@ -114,14 +105,6 @@ export class WorkflowWorker implements OnApplicationBootstrap, BeforeApplication
     return due.length;
   }
 
-  private advanceWithdrawals(): Promise<number> {
-    return this.each(findDueWithdrawals(this.prisma, new Date(), BATCH), (due) => this.steps.advanceWithdrawal(due));
-  }
-
-  private expireDepositAddressSetups(): Promise<number> {
-    return this.each(findDueApprovals(this.prisma, new Date(), BATCH), (due) => this.steps.expireDepositAddressSetup(due));
-  }
-
   /**
    * Runs `step` on each due item: the items of one wallet one after the other, up to
    * {@link WALLETS_AT_ONCE} wallets at a time (steps are latency-bound round trips, and a wallet's
@@ -129,8 +112,7 @@ export class WorkflowWorker implements OnApplicationBootstrap, BeforeApplication
    * at once rather than after the whole batch; how many there were. A failing step ends its
    * wallet's turn; the others finish, then the tick fails and the loop retries at the next poll.
    */
-  private async each(found: Promise<Due[]>, step: (due: Due) => Promise<void>): Promise<number> {
-    const due = await found;
+  private async each(due: readonly Due[], step: (due: Due) => Promise<void>): Promise<number> {
     const wallets = [...byWallet(due).values()];
     const runner = async () => {
       for (let items = wallets.shift(); items; items = wallets.shift()) {
