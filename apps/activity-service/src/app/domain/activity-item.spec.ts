@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { DomainEvent } from '@service/contracts';
-import { projectEvent, publicStatus, statusRank, toActivityItem } from './activity-item.js';
+import { DOMAIN_EVENT_TYPES, type DomainEvent } from '@service/contracts';
+import { PROJECTED_EVENTS, PROJECTED_EVENTS_FILTER, projectEvent, publicStatus, statusRank, toActivityItem } from './activity-item.js';
 
 const WALLET = '5b1d9c3e-0c6a-4f57-9d3b-2f0f1c7a8e11';
 const ID = '0e0c6a3b-7d1f-4a58-9b6e-3c2d1e0f9a88';
@@ -57,6 +57,28 @@ describe('projectEvent', () => {
     const bad = projectEvent(event('portfolio_wallet.deposit.status_changed', { walletId: 'nope', deposit }));
     expect(bad).toEqual({ kind: 'malformed', reason: 'walletId is not a UUID' });
     expect(projectEvent(event('portfolio_wallet.deposit.status_changed', { walletId: WALLET, deposit: { ...deposit, amount: 'x' } })).kind).toBe('malformed');
+  });
+});
+
+describe('PROJECTED_EVENTS_FILTER', () => {
+  /** NATS subject matching: `*` is one token, `>` the rest. */
+  const matches = (filter: string, subject: string): boolean => {
+    const [want, got] = [filter.split('.'), subject.split('.')];
+    for (const [index, token] of want.entries()) {
+      if (token === '>') return got.length > index;
+      if (got[index] === undefined || (token !== '*' && token !== got[index])) return false;
+    }
+    return want.length === got.length;
+  };
+
+  it('lets through every projected type, and of the others only the few of the same shape', () => {
+    const delivered = DOMAIN_EVENT_TYPES.filter((type) => matches(PROJECTED_EVENTS_FILTER, type));
+    expect(delivered).toEqual(expect.arrayContaining(Object.keys(PROJECTED_EVENTS)));
+    // What an allocation or a withdrawal announces besides its own status is not delivered.
+    for (const type of ['portfolio_wallet.position.updated', 'portfolio_wallet.balance.updated', 'portfolio_wallet.status_changed', 'portfolio_wallet.withdrawal.payout.status_changed']) {
+      expect(DOMAIN_EVENT_TYPES).toContain(type);
+      expect(delivered).not.toContain(type);
+    }
   });
 });
 

@@ -28,11 +28,19 @@ export type Projection =
   | { readonly kind: 'malformed'; readonly reason: string };
 
 /** The wallet events the feed is built from, and the nested object each one carries. */
-const PROJECTED_EVENTS: Record<string, ActivityType> = {
+export const PROJECTED_EVENTS: Readonly<Record<string, ActivityType>> = {
   'portfolio_wallet.deposit.status_changed': 'deposit',
   'portfolio_wallet.withdrawal.status_changed': 'withdrawal',
   'portfolio_wallet.rebalance.status_changed': 'rebalance',
 };
+
+/**
+ * The event types the projection's consumer is delivered (a NATS subject filter over the types,
+ * `*` one token): every projected type, and of the rest only types of the same shape, so the
+ * wallet's other events (positions, balance, its own status: five of an allocation's eight) are
+ * not delivered, acknowledged and recorded as processed for nothing.
+ */
+export const PROJECTED_EVENTS_FILTER = 'portfolio_wallet.*.status_changed';
 
 /** Fields of each nested object as the interface defines it; anything else in an event is not shown. */
 const RESOURCE_FIELDS: Record<ActivityType, readonly string[]> = {

@@ -6,7 +6,7 @@ import { DurableConsumer, type SqlExecutor } from '@service/events';
 import { NATS_CONNECTION, SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
 import type { Logger } from 'pino';
 import type { ActivityConfig } from '../../config.js';
-import { type ProjectedItem, projectEvent } from '../domain/activity-item.js';
+import { PROJECTED_EVENTS_FILTER, type ProjectedItem, projectEvent } from '../domain/activity-item.js';
 import { upsertItems } from '../repositories/activity-items.repository.js';
 import { ProjectionSql } from '../repositories/projection-sql.js';
 
@@ -35,7 +35,7 @@ export class ProjectionWorker implements OnApplicationBootstrap, BeforeApplicati
   async onApplicationBootstrap(): Promise<void> {
     this.consumer = new DurableConsumer<SqlExecutor>({
       durable: PROJECTION_DURABLE,
-      filterSubject: `${this.config.EVENTS_SUBJECT_PREFIX}.wallet.>`,
+      filterSubject: `${this.config.EVENTS_SUBJECT_PREFIX}.wallet.${PROJECTED_EVENTS_FILTER}`,
       stream: this.config.EVENTS_STREAM,
       subjectPrefix: this.config.EVENTS_SUBJECT_PREFIX,
       db: this.sql,
