@@ -8,7 +8,7 @@ export interface SqlExecutor {
   $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number>;
 }
 
-/** A statement text with its values (`$1`, `$2`, ... in the text). */
+/** One SQL statement's text with its values (`$1`, `$2`, ... in the text). */
 export interface Statement {
   readonly text: string;
   readonly values: readonly unknown[];
