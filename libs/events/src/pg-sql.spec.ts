@@ -144,6 +144,17 @@ describe('PgPoolSql transactions', () => {
     expect(await db.$transaction((tx) => tx.$queryRawUnsafe(`SELECT $1::int AS n`, 8))).toEqual([{ n: 8 }]);
   });
 
+  it('runs a batch outside a transaction in one round trip, committed when it answers', async () => {
+    queries = 0;
+    const [[one], [two]] = await db.$queryBatch([
+      { text: `SELECT n FROM pipelined_probe WHERE id = $1`, values: [1] },
+      { text: `INSERT INTO pipelined_probe (id, n) VALUES ($1, $2) RETURNING id`, values: [3, 30] },
+    ]);
+    expect(queries).toBe(1);
+    expect([one, two]).toEqual([{ n: 0 }, { id: 3 }]);
+    expect((await holder.query(`SELECT n FROM public.pipelined_probe WHERE id = 3`)).rows).toEqual([{ n: 30 }]);
+  });
+
   it('sends nothing for a transaction without statements', async () => {
     queries = 0;
     expect(await db.$transaction(async () => 'done')).toBe('done');

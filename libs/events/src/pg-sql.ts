@@ -112,6 +112,21 @@ export class PgPoolSql implements TransactionalSql<PipelinedSqlExecutor> {
     }
   }
 
+  /**
+   * The statements in one round trip on one connection, outside a transaction: one implicit
+   * transaction in which each statement reads what was committed when it starts (READ
+   * COMMITTED); each one's rows. One failing statement fails them all.
+   */
+  async $queryBatch(statements: readonly Statement[]): Promise<unknown[][]> {
+    const client = await this.pool.connect();
+    const batch = new PgTransaction(client, this, []);
+    try {
+      return await batch.$queryBatch(statements);
+    } finally {
+      client.release(batch.unsure);
+    }
+  }
+
   end(): Promise<void> {
     return this.pool.end();
   }
@@ -167,14 +182,15 @@ const COMMIT: Statement = { text: 'COMMIT', values: [] };
  * written as text, else one by one through the extended protocol.
  */
 class PgTransaction implements PipelinedSqlExecutor {
-  private pending: Statement[] = [BEGIN];
   private sent = false;
   /** A round trip that carried `PREPARE`s failed: which of them ran is unknown. */
   unsure = false;
 
+  /** `pending`: what the first round trip sends first (BEGIN; nothing for a batch outside a transaction). */
   constructor(
     private readonly client: pg.PoolClient,
     private readonly sql: PgPoolSql,
+    private pending: Statement[] = [BEGIN],
   ) {}
 
   async $queryRawUnsafe<T>(query: string, ...values: unknown[]): Promise<T> {

@@ -127,9 +127,10 @@ export async function requireWallet(db: Tx, orgId: string, walletId: string): Pr
 
 /**
  * A page of the organization's wallets with their positions, in the page's order, matching
- * `filters`: one statement (Prisma read the page, then its positions), one row per wallet.
+ * `filters`: one statement (Prisma read the page, then its positions), one row per wallet; read
+ * with the other reads of its turn (`TurnReads`).
  */
-export async function listWallets(db: SqlExecutor, orgId: string, filters: ListWhere, page: KeysetPage): Promise<WalletWithPositions[]> {
+export function listWalletsQuery(orgId: string, filters: ListWhere, page: KeysetPage): Query<WalletWithPositions[]> {
   const values: unknown[] = [];
   const bind = (value: unknown, cast: string) => `$${values.push(value)}${cast}`;
   const conditions = [`org_id = ${bind(orgId, '::text')}`];
@@ -138,12 +139,12 @@ export async function listWallets(db: SqlExecutor, orgId: string, filters: ListW
   const after = page.sqlAfter(bind, ['created_at', 'id']);
   if (after) conditions.push(after);
   const direction = page.order === 'asc' ? 'ASC' : 'DESC';
-  const rows = await db.$queryRawUnsafe<WalletReadRow[]>(
-    `SELECT ${WALLET_READ_COLUMNS} FROM wallets w
+  return {
+    text: `SELECT ${WALLET_READ_COLUMNS} FROM wallets w
       WHERE ${conditions.join(' AND ')} ORDER BY w.created_at ${direction}, w.id ${direction} LIMIT ${bind(page.take, '::int')}`,
-    ...values,
-  );
-  return rows.map(withPositions);
+    values,
+    read: (rows) => (rows as WalletReadRow[]).map(withPositions),
+  };
 }
 
 export async function updateLabel(db: Tx, orgId: string, walletId: string, label: string | null): Promise<void> {

@@ -15,11 +15,12 @@ import { inTransaction, type Tx } from '../repositories/db.js';
 import { claimRequestId, rememberResponse } from '../repositories/idempotency-keys.repository.js';
 import { openLedger } from '../repositories/positions.repository.js';
 import { createRebalance } from '../repositories/rebalances.repository.js';
+import { TurnReads } from '../repositories/turn-reads.js';
 import { WalletReads } from '../repositories/wallet-reads.js';
 import {
   countWallets,
   insertWallet,
-  listWallets,
+  listWalletsQuery,
   lockWallet,
   lockWalletCreation,
   updateLabel,
@@ -32,6 +33,7 @@ const LIST = 'wallets';
 export class WalletsService extends WalletFeature {
   /** Single-wallet reads, one statement per event-loop turn. */
   private readonly reads = new WalletReads(this.sql);
+  private readonly pages = new TurnReads(this.sql);
 
   /**
    * A wallet in `creating`; the worker derives its deposit addresses and makes it `idle`. The
@@ -62,7 +64,7 @@ export class WalletsService extends WalletFeature {
   async list(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.walletsList>): Promise<WalletListDto> {
     const filters = listFiltersOf(input);
     const page = new KeysetPage(LIST, filters.bound, input, { order: filters.order });
-    const rows = await listWallets(this.sql, ctx.orgId, filters.where, page);
+    const rows = await this.pages.read(listWalletsQuery(ctx.orgId, filters.where, page));
     const now = new Date();
     return page.page(rows, (row) => this.view(row, row.positions, now));
   }

@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { PgPoolSql, type Query } from '@service/events';
+import { TEST_DATABASE_URL } from '@service/testing';
+import pg from 'pg';
+import { TurnReads } from './turn-reads.js';
+
+let sql: PgPoolSql;
+let roundTrips = 0;
+const query = pg.Client.prototype.query;
+
+beforeAll(() => {
+  sql = new PgPoolSql({ connectionString: TEST_DATABASE_URL, schema: 'public', max: 2, preparedStatements: 'turn_reads' });
+  pg.Client.prototype.query = function (this: pg.Client, ...args: Parameters<typeof query>) {
+    roundTrips += 1;
+    return query.apply(this, args);
+  } as typeof query;
+});
+
+afterAll(async () => {
+  pg.Client.prototype.query = query;
+  await sql?.end();
+});
+
+/** `SELECT $1::int AS n`, read into a fresh object. */
+const number = (n: unknown): Query<{ n: number }> => ({
+  text: `SELECT $1::int AS n`,
+  values: [n],
+  read: (rows) => ({ ...(rows[0] as { n: number }) }),
+});
+
+describe('TurnReads', () => {
+  it('reads a turn in one round trip, an identical read once, each request its own record', async () => {
+    const reads = new TurnReads(sql);
+    await reads.read(number(0)); // the pool's connection and the statement's PREPARE
+    roundTrips = 0;
+    const [first, same, other] = await Promise.all([reads.read(number(1)), reads.read(number(1)), reads.read(number(2))]);
+    expect(roundTrips).toBe(1);
+    expect([first, same, other]).toEqual([{ n: 1 }, { n: 1 }, { n: 2 }]);
+    expect(first).not.toBe(same);
+  });
+
+  it("fails only the requests of a statement that fails, not the turn's other reads", async () => {
+    const reads = new TurnReads(sql);
+    const [good, bad, alsoGood] = await Promise.allSettled([reads.read(number(3)), reads.read(number('not a number')), reads.read(number(4))]);
+    expect(good).toEqual({ status: 'fulfilled', value: { n: 3 } });
+    expect(bad).toMatchObject({ status: 'rejected', reason: { code: '22P02' } });
+    expect(alsoGood).toEqual({ status: 'fulfilled', value: { n: 4 } });
+  });
+
+  it('sees what was committed before the read was asked for', async () => {
+    await sql.$executeRawUnsafe(`CREATE TABLE IF NOT EXISTS turn_reads_probe (id int PRIMARY KEY, n int NOT NULL)`);
+    try {
+      const reads = new TurnReads(sql);
+      const probe: Query<number[]> = { text: `SELECT n FROM turn_reads_probe WHERE id = $1`, values: [1], read: (rows) => rows.map((row) => (row as { n: number }).n) };
+      expect(await reads.read(probe)).toEqual([]);
+      await sql.$executeRawUnsafe(`INSERT INTO turn_reads_probe (id, n) VALUES (1, 7)`);
+      expect(await reads.read(probe)).toEqual([7]);
+    } finally {
+      await sql.$executeRawUnsafe(`DROP TABLE IF EXISTS turn_reads_probe`);
+    }
+  });
+});

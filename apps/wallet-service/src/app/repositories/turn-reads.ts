@@ -1,0 +1,81 @@
+import type { Query, Statement } from '@service/events';
+
+/** What runs the reads: several statements in one round trip, or one. */
+export interface BatchReader {
+  $queryBatch(statements: readonly Statement[]): Promise<unknown[][]>;
+  $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;
+}
+
+interface Waiter {
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+/** Most statements one round trip carries; a larger turn's reads go in several. */
+const MOST_PER_ROUND_TRIP = 64;
+
+/**
+ * Reads of one event-loop turn (a page of wallets, ...) in one round trip: under load the service
+ * takes several requests from one NATS socket read, and each statement of its own cost a round trip
+ * and a wake-up of PostgreSQL and of this process (`npm run bench`, GET /v2/wallets with
+ * BENCH_CPU_PROF=1: a quarter of the service's samples in the socket writes of `pg`'s queries).
+ * The reads are collected until the turn's I/O callbacks and promise chains have run
+ * (`setImmediate`); identical statements (same text, same values) are read once and every
+ * request reads its own records from the rows. Each read starts after its request arrived, so it
+ * sees every write committed before it, as a read of its own would. A failing round trip is
+ * retried one statement at a time, so one request's failure is only its own.
+ */
+export class TurnReads {
+  private waiting = new Map<string, { query: Query<unknown>; waiters: Waiter[] }>();
+
+  constructor(private readonly db: BatchReader) {}
+
+  read<T>(query: Query<T>): Promise<T> {
+    const key = `${query.text}\u0000${keyOf(query.values)}`;
+    return new Promise<T>((resolve, reject) => {
+      let shared = this.waiting.get(key);
+      if (!shared) {
+        shared = { query, waiters: [] };
+        this.waiting.set(key, shared);
+        if (this.waiting.size === 1) setImmediate(() => this.flush());
+      }
+      shared.waiters.push({ resolve: resolve as (value: unknown) => void, reject });
+    });
+  }
+
+  private flush(): void {
+    const reads = [...this.waiting.values()];
+    this.waiting = new Map();
+    for (let start = 0; start < reads.length; start += MOST_PER_ROUND_TRIP) void this.run(reads.slice(start, start + MOST_PER_ROUND_TRIP));
+  }
+
+  private async run(reads: { query: Query<unknown>; waiters: Waiter[] }[]): Promise<void> {
+    let rows: unknown[][];
+    try {
+      rows = await this.db.$queryBatch(reads.map((read) => read.query));
+    } catch (error) {
+      if (reads.length === 1) return rejectAll(reads[0]?.waiters ?? [], error);
+      for (const read of reads) void this.run([read]);
+      return;
+    }
+    reads.forEach((read, index) => {
+      for (const waiter of read.waiters) {
+        // Records of its own for each request; rows that cannot be read fail only their requests.
+        try {
+          waiter.resolve(read.query.read(rows[index] ?? []));
+        } catch (error) {
+          waiter.reject(error);
+        }
+      }
+    });
+  }
+}
+
+function rejectAll(waiters: readonly Waiter[], error: unknown): void {
+  for (const waiter of waiters) waiter.reject(error);
+}
+
+/** The values as a key: JSON, bigints marked (JSON has none). */
+function keyOf(values: readonly unknown[]): string {
+  return JSON.stringify(values, (_, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value));
+}
