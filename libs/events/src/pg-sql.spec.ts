@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { TEST_DATABASE_URL } from '@service/testing';
+import { countRoundTrips, type RoundTrips, TEST_DATABASE_URL } from '@service/testing';
 import pg from 'pg';
 import { ONE_OFF_STATEMENT, PgPoolSql, sqlLiteral } from './pg-sql.js';
 
@@ -54,21 +54,17 @@ describe('sqlLiteral', () => {
 
 describe('PgPoolSql transactions', () => {
   let holder: pg.Client;
-  let queries = 0;
-  const query = pg.Client.prototype.query;
+  let trips: RoundTrips;
 
   beforeAll(async () => {
     await db.$executeRawUnsafe(`CREATE TABLE IF NOT EXISTS pipelined_probe (id int PRIMARY KEY, n int NOT NULL)`);
     holder = new pg.Client({ connectionString: TEST_DATABASE_URL });
     await holder.connect();
-    pg.Client.prototype.query = function (this: pg.Client, ...args: Parameters<typeof query>) {
-      queries += 1;
-      return query.apply(this, args);
-    } as typeof query;
+    trips = countRoundTrips();
   });
 
   afterAll(async () => {
-    pg.Client.prototype.query = query;
+    trips?.restore();
     await holder?.end();
     await db.$executeRawUnsafe(`DROP TABLE IF EXISTS pipelined_probe`);
   });
@@ -79,14 +75,14 @@ describe('PgPoolSql transactions', () => {
   });
 
   it('sends BEGIN with the first statement and the deferred writes with COMMIT', async () => {
-    queries = 0;
+    trips.reset();
     const read = await db.$transaction(async (tx) => {
       const rows = await tx.$queryRawUnsafe<{ n: number }[]>(`SELECT n FROM pipelined_probe WHERE id = $1 FOR UPDATE`, 1);
       tx.$executeDeferred(`UPDATE pipelined_probe SET n = n + $2 WHERE id = $1`, 1, 5);
       tx.$executeDeferred(`INSERT INTO pipelined_probe (id, n) VALUES ($1, $2)`, 2, 7);
       return rows;
     });
-    expect(queries).toBe(2);
+    expect(trips.count).toBe(2);
     expect(read).toEqual([{ n: 0 }]);
     expect(await db.$queryRawUnsafe(`SELECT id, n FROM pipelined_probe ORDER BY id`)).toEqual([
       { id: 1, n: 5 },
@@ -95,12 +91,12 @@ describe('PgPoolSql transactions', () => {
   });
 
   it('runs a deferred write before the statement that follows it, in the same round trip', async () => {
-    queries = 0;
+    trips.reset();
     const [[row]] = await db.$transaction(async (tx) => {
       tx.$executeDeferred(`UPDATE pipelined_probe SET n = $2 WHERE id = $1`, 1, 3);
       return tx.$queryBatch([{ text: `SELECT n FROM pipelined_probe WHERE id = $1`, values: [1] }]);
     });
-    expect(queries).toBe(2);
+    expect(trips.count).toBe(2);
     expect(row).toEqual({ n: 3 });
   });
 
@@ -145,19 +141,19 @@ describe('PgPoolSql transactions', () => {
   });
 
   it('runs a batch outside a transaction in one round trip, committed when it answers', async () => {
-    queries = 0;
+    trips.reset();
     const [[one], [two]] = await db.$queryBatch([
       { text: `SELECT n FROM pipelined_probe WHERE id = $1`, values: [1] },
       { text: `INSERT INTO pipelined_probe (id, n) VALUES ($1, $2) RETURNING id`, values: [3, 30] },
     ]);
-    expect(queries).toBe(1);
+    expect(trips.count).toBe(1);
     expect([one, two]).toEqual([{ n: 0 }, { id: 3 }]);
     expect((await holder.query(`SELECT n FROM public.pipelined_probe WHERE id = 3`)).rows).toEqual([{ n: 30 }]);
   });
 
   it('sends nothing for a transaction without statements', async () => {
-    queries = 0;
+    trips.reset();
     expect(await db.$transaction(async () => 'done')).toBe('done');
-    expect(queries).toBe(0);
+    expect(trips.count).toBe(0);
   });
 });

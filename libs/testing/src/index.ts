@@ -4,3 +4,4 @@ export * from './processes.js';
 export * from './system.js';
 export * from './nats-server.js';
 export * from './service-system.js';
+export * from './round-trips.js';

@@ -1,23 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { PgPoolSql, type Query } from '@service/events';
-import { TEST_DATABASE_URL } from '@service/testing';
-import pg from 'pg';
+import { countRoundTrips, type RoundTrips, TEST_DATABASE_URL } from '@service/testing';
 import { TurnReads } from './turn-reads.js';
 
 let sql: PgPoolSql;
-let roundTrips = 0;
-const query = pg.Client.prototype.query;
+let trips: RoundTrips;
 
 beforeAll(() => {
   sql = new PgPoolSql({ connectionString: TEST_DATABASE_URL, schema: 'public', max: 2, preparedStatements: 'turn_reads' });
-  pg.Client.prototype.query = function (this: pg.Client, ...args: Parameters<typeof query>) {
-    roundTrips += 1;
-    return query.apply(this, args);
-  } as typeof query;
+  trips = countRoundTrips();
 });
 
 afterAll(async () => {
-  pg.Client.prototype.query = query;
+  trips?.restore();
   await sql?.end();
 });
 
@@ -32,9 +27,9 @@ describe('TurnReads', () => {
   it('reads a turn in one round trip, an identical read once, each request its own record', async () => {
     const reads = new TurnReads(sql);
     await reads.read(number(0)); // the pool's connection and the statement's PREPARE
-    roundTrips = 0;
+    trips.reset();
     const [first, same, other] = await Promise.all([reads.read(number(1)), reads.read(number(1)), reads.read(number(2))]);
-    expect(roundTrips).toBe(1);
+    expect(trips.count).toBe(1);
     expect([first, same, other]).toEqual([{ n: 1 }, { n: 1 }, { n: 2 }]);
     expect(first).not.toBe(same);
   });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createLogger, loadConfig, type OutboxRelayService, serviceConfigSpec } from '@service/service-runtime';
-import { type IsolatedSchema, migratedSchema, newRunId, TEST_DATABASE_URL } from '@service/testing';
+import { countRoundTrips, type IsolatedSchema, migratedSchema, newRunId, type RoundTrips, TEST_DATABASE_URL } from '@service/testing';
 import pg from 'pg';
 import { type WalletConfig, withWalletDefaults } from '../../config.js';
 import { WalletEnvironment } from '../environment/wallet-environment.js';
@@ -22,8 +22,7 @@ let sql: WalletSql;
 let steps: WorkflowSteps;
 let env: WalletEnvironment;
 /** Round trips to PostgreSQL (every `pg` query call, each of which waits for its answer). */
-let roundTrips = 0;
-const query = pg.Client.prototype.query;
+let trips: RoundTrips;
 
 beforeAll(async () => {
   schema = await migratedSchema('wallet-service', newRunId());
@@ -32,16 +31,13 @@ beforeAll(async () => {
   const config: WalletConfig = { ...withWalletDefaults(service), WALLET_REBALANCE_PROCESSING_MS: 0 };
   sql = new WalletSql(config, createLogger('wallet', 'silent'));
   env = new WalletEnvironment(config);
-  pg.Client.prototype.query = function (this: pg.Client, ...args: Parameters<typeof query>) {
-    roundTrips += 1;
-    return query.apply(this, args);
-  } as typeof query;
+  trips = countRoundTrips();
   // The rebalance steps run on plain pg only.
   steps = new WorkflowSteps(null as unknown as PrismaService, env, sql);
 });
 
 afterAll(async () => {
-  pg.Client.prototype.query = query;
+  trips?.restore();
   await sql?.end();
   await schema?.drop();
 });
@@ -106,10 +102,10 @@ describe('WorkflowSteps.advanceRebalances', () => {
       await holder.query('BEGIN');
       await holder.query('SELECT 1 FROM wallets WHERE id = $1::uuid FOR UPDATE', [held.walletId]);
 
-      roundTrips = 0;
+      trips.reset();
       expect(await steps.advanceRebalances([first, second, held], { skipLocked: true })).toEqual([held]);
       // BEGIN with the locks and the reads, then the writes with COMMIT: two round trips for both wallets.
-      expect(roundTrips).toBe(2);
+      expect(trips.count).toBe(2);
       await steps.advanceRebalance(alone);
       expect(await stateOf(first)).toMatchObject({ rebalance: { status: 'processing' }, wallet: { status: 'rebalance_active' } });
       expect(await stateOf(held)).toMatchObject({ rebalance: { status: 'created' }, wallet: { status: 'idle' } });
@@ -176,9 +172,9 @@ describe('RebalancesService.allocate on plain pg', () => {
     const service = new RebalancesService(null as unknown as PrismaService, env, { wake: () => undefined } as unknown as OutboxRelayService, { kick: () => undefined }, sql);
     const input = { walletId, requestId: randomUUID(), allocations: [{ from: CASH, to: JAAA, amountUsd: '25' }] };
 
-    roundTrips = 0;
+    trips.reset();
     const created = await service.allocate(owner, input);
-    expect(roundTrips).toBe(2);
+    expect(trips.count).toBe(2);
     expect(created).toMatchObject({ requestId: input.requestId, status: 'created', allocations: [{ from: CASH, to: JAAA, amountUsd: '25.000000' }] });
     expect(await sql.$queryRawUnsafe(`SELECT position_id AS "positionId", amount::text, reserved::text FROM positions WHERE wallet_id = $1::uuid`, walletId)).toEqual([
       { positionId: CASH, amount: '100000000', reserved: '25000000' },
@@ -186,9 +182,9 @@ describe('RebalancesService.allocate on plain pg', () => {
     expect(await sql.$queryRawUnsafe(`SELECT id::text, status FROM rebalances WHERE wallet_id = $1::uuid`, walletId)).toEqual([{ id: created.rebalanceId, status: 'created' }]);
 
     // A replay reads the stored answer too: one round trip more, nothing written.
-    roundTrips = 0;
+    trips.reset();
     expect(await service.allocate(owner, input)).toEqual(created);
-    expect(roundTrips).toBe(3);
+    expect(trips.count).toBe(3);
     expect(await sql.$queryRawUnsafe(`SELECT count(*)::int AS n FROM rebalances WHERE wallet_id = $1::uuid`, walletId)).toEqual([{ n: 1 }]);
   });
 });
