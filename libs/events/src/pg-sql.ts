@@ -143,29 +143,36 @@ export class PgPoolSql implements TransactionalSql<PipelinedSqlExecutor> {
   }
 
   /**
-   * The statement as text for a round trip of several (the simple query protocol): as it is when
-   * it has no values; else `EXECUTE` of its SQL-level prepared statement with the values as
-   * literals (`prepare` collects the `PREPARE` this connection still needs); undefined when it
-   * can only be bound (a one-off text, a pool without prepared statements, a value no literal
-   * writes).
+   * The statements as one simple query (a round trip of several): a statement without values as
+   * it is; else `EXECUTE` of its SQL-level prepared statement with the values as literals, after
+   * the `PREPARE` this connection still needs (`prepares`: how many the query carries).
+   * Undefined, and nothing registered, when one of them can only be bound (a one-off text, a pool
+   * without prepared statements, a value no literal writes).
    */
-  simpleText(client: pg.PoolClient, statement: Statement, prepare: string[]): string | undefined {
-    if (statement.values.length === 0) return statement.text;
-    if (!this.prepares(statement.text)) return undefined;
-    const literals = statement.values.map(sqlLiteral);
-    if (literals.includes(undefined)) return undefined;
-    let name = this.sqlNames.get(statement.text);
-    if (name === undefined) {
-      name = `${this.preparedPrefix}_q${this.sqlNames.size + 1}`;
-      this.sqlNames.set(statement.text, name);
+  simpleQuery(client: pg.PoolClient, statements: readonly Statement[]): { text: string; prepares: number } | undefined {
+    const literals: (string | undefined)[][] = [];
+    for (const { text, values } of statements) {
+      const written = values.map(sqlLiteral);
+      if (values.length > 0 && (!this.prepares(text) || written.includes(undefined))) return undefined;
+      literals.push(written);
     }
     let prepared = this.preparedOn.get(client);
     if (!prepared) this.preparedOn.set(client, (prepared = new Set()));
-    if (!prepared.has(name)) {
-      prepared.add(name);
-      prepare.push(`PREPARE ${name} AS ${statement.text}`);
-    }
-    return `EXECUTE ${name}(${literals.join(', ')})`;
+    const prepare: string[] = [];
+    const texts = statements.map(({ text, values }, index) => {
+      if (values.length === 0) return text;
+      let name = this.sqlNames.get(text);
+      if (name === undefined) {
+        name = `${this.preparedPrefix}_q${this.sqlNames.size + 1}`;
+        this.sqlNames.set(text, name);
+      }
+      if (!prepared.has(name)) {
+        prepared.add(name);
+        prepare.push(`PREPARE ${name} AS ${text}`);
+      }
+      return `EXECUTE ${name}(${literals[index]?.join(', ')})`;
+    });
+    return { text: [...prepare, ...texts].join(';\n'), prepares: prepare.length };
   }
 
   private prepares(text: string): boolean {
@@ -228,23 +235,13 @@ class PgTransaction implements PipelinedSqlExecutor {
     const all = [...this.pending, ...statements];
     this.pending = [];
     this.sent = true;
-    const prepare: string[] = [];
-    const texts = all.map((statement) => this.sql.simpleText(this.client, statement, prepare));
-    if (texts.every((text) => text !== undefined)) {
+    const query = this.sql.simpleQuery(this.client, all);
+    if (query) {
       try {
-        const results: pg.QueryResult | pg.QueryResult[] = await this.client.query([...prepare, ...texts].join(';\n'));
+        const results: pg.QueryResult | pg.QueryResult[] = await this.client.query(query.text);
         return (Array.isArray(results) ? results : [results]).slice(-statements.length);
       } catch (error) {
-        if (prepare.length > 0) this.unsure = true;
-        throw error;
-      }
-    }
-    if (prepare.length > 0) {
-      // Texts that could go together registered their PREPAREs; run those first.
-      try {
-        await this.client.query(prepare.join(';\n'));
-      } catch (error) {
-        this.unsure = true;
+        if (query.prepares > 0) this.unsure = true;
         throw error;
       }
     }

@@ -48,10 +48,13 @@ export async function runQuery<T>(tx: SqlExecutor, query: Query<T>): Promise<T> 
  * Runs the queries one after the other, in one round trip when `tx` pipelines (see
  * {@link PipelinedSqlExecutor.$queryBatch} for what each one sees); what each reads.
  */
-export async function runQueries<const Q extends readonly Query<unknown>[]>(tx: SqlExecutor, queries: Q): Promise<{ -readonly [K in keyof Q]: Q[K] extends Query<infer T> ? T : never }> {
+export async function runQueries<const Q extends readonly Query<unknown>[]>(tx: SqlExecutor, queries: Q): Promise<Reads<Q>> {
   const rows = isPipelined(tx) ? await tx.$queryBatch(queries) : await inTurn(tx, queries);
-  return queries.map((query, index) => query.read(rows[index] ?? [])) as { -readonly [K in keyof Q]: Q[K] extends Query<infer T> ? T : never };
+  return queries.map((query, index) => query.read(rows[index] ?? [])) as Reads<Q>;
 }
+
+/** What each of the queries `Q` reads, in order. */
+type Reads<Q extends readonly Query<unknown>[]> = { -readonly [K in keyof Q]: Q[K] extends Query<infer T> ? T : never };
 
 async function inTurn(tx: SqlExecutor, queries: readonly Statement[]): Promise<unknown[][]> {
   const rows: unknown[][] = [];
