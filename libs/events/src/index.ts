@@ -6,3 +6,4 @@ export * from './consumer.js';
 export * from './pg-sql.js';
 export * from './polling-loop.js';
 export * from './metrics.js';
+export * from './turn-reads.js';

@@ -71,11 +71,18 @@ export class PgPoolSql implements TransactionalSql<PipelinedSqlExecutor> {
      * those starting with {@link ONE_OFF_STATEMENT}.
      */
     preparedStatements?: string;
+    /**
+     * Bounds connecting and every statement in time (`statement_timeout` on each connection;
+     * `pg` gives up on a query half a second later, for a server that no longer answers).
+     */
+    timeoutMs?: number;
   }) {
+    const timeout = options.timeoutMs;
     this.pool = new pg.Pool({
       connectionString: options.connectionString,
-      options: `-c search_path="${options.schema}"`,
+      options: `-c search_path="${options.schema}"` + (timeout === undefined ? '' : ` -c statement_timeout=${timeout}`),
       max: options.max ?? 10,
+      ...(timeout === undefined ? {} : { connectionTimeoutMillis: timeout, query_timeout: timeout + 500 }),
     });
     this.preparedPrefix = options.preparedStatements;
   }

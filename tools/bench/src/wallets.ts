@@ -342,6 +342,7 @@ async function setUp(clients: number, cleanups: (() => Promise<void>)[]): Promis
     gatewayEnv: { RATE_LIMIT_READ_PER_MINUTE: '1000000', RATE_LIMIT_WRITE_PER_MINUTE: '1000000', ...profilerEnv('gateway') },
     serviceEnv: {
       wallet: { WALLET_DEPOSIT_SETTLEMENT_MS: '50', WALLET_REBALANCE_PROCESSING_MS: '100', WALLET_PAYOUT_STEP_MS: '50', WALLET_WORKER_POLL_MS: '50', ...profilerEnv('wallet') },
+      activity: profilerEnv('activity'),
       webhook: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', ...(process.env['BENCH_WEBHOOK_PER_ENDPOINT'] ? { WEBHOOK_CONCURRENCY_PER_ENDPOINT: process.env['BENCH_WEBHOOK_PER_ENDPOINT'] } : {}), ...profilerEnv('webhook') },
     },
   });
@@ -405,7 +406,13 @@ function profiledOf(setup: Setup, profile: string | undefined, names: readonly s
 }
 
 /** A read route under 50 connections; several `paths` are requested in turn by each connection. */
-async function measureRead(setup: Setup, paths: string | readonly string[], durationS: number, profile: string | undefined): Promise<RouteResult> {
+async function measureRead(
+  setup: Setup,
+  paths: string | readonly string[],
+  durationS: number,
+  profile: string | undefined,
+  profiledNames: readonly string[] = ['wallet', 'gateway'],
+): Promise<RouteResult> {
   const all = typeof paths === 'string' ? [paths] : paths;
   for (const each of all) {
     const checked = await fetch(`${setup.base}${each}`, { headers: setup.headers });
@@ -416,7 +423,7 @@ async function measureRead(setup: Setup, paths: string | readonly string[], dura
   const url = `${setup.base}${path}`;
   const load = { url, headers: setup.headers, connections: READ_CONNECTIONS, paths: all.length > 1 ? all : undefined };
   await runLoad({ ...load, durationS: 1 });
-  const profiled = profiledOf(setup, profile);
+  const profiled = profiledOf(setup, profile, profiledNames);
   for (const [, pid] of profiled) startProfile(pid);
   const before = cpuOf(setup.processes);
   const result = await runLoad({ ...load, durationS });
@@ -696,7 +703,7 @@ export async function benchWallets(options: WalletsBenchOptions = {}): Promise<W
             // Every funded wallet in turn: concurrent reads of one wallet alone would be a read of one row.
             wallet: await measureRead(setup, setup.wallets.map((id) => `/v2/wallets/${id}`), durationS, profile ? 'get-wallet' : undefined),
             wallets: await measureRead(setup, '/v2/wallets', durationS, profile ? 'list-wallets' : undefined),
-            activity: await measureRead(setup, '/v2/activity', durationS, undefined),
+            activity: await measureRead(setup, '/v2/activity', durationS, profile ? 'activity-feed' : undefined, ['activity', 'gateway']),
           }
         : undefined;
       const baseline = parts.includes('writes') ? await pgbench(setup.pgbenchUrl, clients, durationS) : undefined;

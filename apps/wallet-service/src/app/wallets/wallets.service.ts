@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { RequestContext, RequestOf, SUBJECTS, WalletDto, WalletListDto, WalletYieldDto } from '@service/contracts';
 import { ServiceError } from '@service/errors';
+import { TurnReads } from '@service/events';
 import { KeysetPage } from '@service/pagination';
 import { fingerprint } from '../domain/idempotency.js';
 import { listFiltersOf } from '../domain/list-filters.js';
@@ -15,7 +16,6 @@ import { inTransaction, type Tx } from '../repositories/db.js';
 import { claimRequestId, rememberResponse } from '../repositories/idempotency-keys.repository.js';
 import { openLedger } from '../repositories/positions.repository.js';
 import { createRebalance } from '../repositories/rebalances.repository.js';
-import { TurnReads } from '../repositories/turn-reads.js';
 import { WalletReads } from '../repositories/wallet-reads.js';
 import {
   countWallets,

@@ -1,4 +1,4 @@
-import type { Query, Statement } from '@service/events';
+import type { Query, Statement } from './sql.js';
 
 /** What runs the reads: several statements in one round trip, or one. */
 export interface BatchReader {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { PgPoolSql, type Query } from '@service/events';
+import { PgPoolSql } from './pg-sql.js';
+import type { Query } from './sql.js';
 import { countRoundTrips, type RoundTrips, TEST_DATABASE_URL } from '@service/testing';
 import { TurnReads } from './turn-reads.js';
 
