@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { PgPoolSql } from './pg-sql.js';
 import type { Query } from './sql.js';
 import { countRoundTrips, type RoundTrips, TEST_DATABASE_URL } from '@service/testing';
-import { TurnReads } from './turn-reads.js';
+import { SameAnswers, TurnReads } from './turn-reads.js';
 
 let sql: PgPoolSql;
 let trips: RoundTrips;
@@ -25,14 +25,15 @@ const number = (n: unknown): Query<{ n: number }> => ({
 });
 
 describe('TurnReads', () => {
-  it('reads a turn in one round trip, an identical read once, each request its own record', async () => {
+  it('reads a turn in one round trip, an identical read once, its requests sharing one result', async () => {
     const reads = new TurnReads(sql);
     await reads.read(number(0)); // the pool's connection and the statement's PREPARE
     trips.reset();
     const [first, same, other] = await Promise.all([reads.read(number(1)), reads.read(number(1)), reads.read(number(2))]);
     expect(trips.count).toBe(1);
     expect([first, same, other]).toEqual([{ n: 1 }, { n: 1 }, { n: 2 }]);
-    expect(first).not.toBe(same);
+    expect(first).toBe(same);
+    expect(first).not.toBe(other);
   });
 
   it("fails only the requests of a statement that fails, not the turn's other reads", async () => {
@@ -54,5 +55,19 @@ describe('TurnReads', () => {
     } finally {
       await sql.$executeRawUnsafe(`DROP TABLE IF EXISTS turn_reads_probe`);
     }
+  });
+});
+
+describe('SameAnswers', () => {
+  it('builds one answer for the same source and key; another for another key or source', () => {
+    const answers = new SameAnswers<{ n: number }>();
+    const rows = [{ id: 1 }];
+    let built = 0;
+    const build = () => ({ n: ++built });
+    const first = answers.of(rows, 'limit=2', build);
+    expect(answers.of(rows, 'limit=2', build)).toBe(first);
+    expect(answers.of(rows, 'limit=3', build)).toEqual({ n: 2 });
+    expect(answers.of([{ id: 1 }], 'limit=2', build)).toEqual({ n: 3 });
+    expect(built).toBe(3);
   });
 });

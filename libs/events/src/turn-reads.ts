@@ -20,8 +20,9 @@ const MOST_PER_ROUND_TRIP = 64;
  * and a wake-up of PostgreSQL and of this process (`npm run bench`, GET /v2/wallets with
  * BENCH_CPU_PROF=1: a quarter of the service's samples in the socket writes of `pg`'s queries).
  * The reads are collected until the turn's I/O callbacks and promise chains have run
- * (`setImmediate`); identical statements (same text, same values) are read once and every
- * request reads its own records from the rows. Each read starts after its request arrived, so it
+ * (`setImmediate`); identical statements (same text, same values) are read once and their
+ * requests get the same result (`query.read` of the rows, once): treat it as read-only. Requests
+ * that share a result may share the answer built from it too ({@link SameAnswers}). Each read starts after its request arrived, so it
  * sees every write committed before it, as a read of its own would. A failing round trip is
  * retried one statement at a time, so one request's failure is only its own.
  */
@@ -59,14 +60,14 @@ export class TurnReads {
       return;
     }
     reads.forEach((read, index) => {
-      for (const waiter of read.waiters) {
-        // Records of its own for each request; rows that cannot be read fail only their requests.
-        try {
-          waiter.resolve(read.query.read(rows[index] ?? []));
-        } catch (error) {
-          waiter.reject(error);
-        }
+      // Rows that cannot be read fail only their requests.
+      let result: unknown;
+      try {
+        result = read.query.read(rows[index] ?? []);
+      } catch (error) {
+        return rejectAll(read.waiters, error);
       }
+      for (const waiter of read.waiters) waiter.resolve(result);
     });
   }
 }
@@ -78,4 +79,26 @@ function rejectAll(waiters: readonly Waiter[], error: unknown): void {
 /** The values as a key: JSON, bigints marked (JSON has none). */
 function keyOf(values: readonly unknown[]): string {
   return JSON.stringify(values, (_, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value));
+}
+
+/**
+ * The answers built from the results a turn's identical reads share ({@link TurnReads} hands them
+ * all the same object): requests that read the same `source` and ask the same question (`key`)
+ * get one answer, built once; a request asking anything else, or reading other rows, builds its
+ * own. An answer is kept as long as its source is; treat it as read-only.
+ */
+export class SameAnswers<A> {
+  private readonly bySource = new WeakMap<object, Map<string, A>>();
+
+  of(source: object, key: string, build: () => A): A {
+    let answers = this.bySource.get(source);
+    if (!answers) {
+      answers = new Map();
+      this.bySource.set(source, answers);
+    }
+    if (answers.has(key)) return answers.get(key) as A;
+    const answer = build();
+    answers.set(key, answer);
+    return answer;
+  }
 }

@@ -32,8 +32,7 @@ export function feedQuery(orgId: string, filters: FeedFilters, page: NewestFirst
   const text =
     `SELECT id, wallet_id, type, status, amount_usd, ${TIMESTAMP_ISO}, resource FROM activity_items ` +
     `WHERE ${where.join(' AND ')} ORDER BY "timestamp" DESC, id DESC LIMIT ${bind(page.take)}`;
-  // A request's own array: the rows of an identical read are shared by the requests of a turn.
-  return { text, values, read: (rows) => rows.slice() as FeedRow[] };
+  return { text, values, read: (rows) => rows as FeedRow[] };
 }
 
 /**
@@ -66,7 +65,10 @@ export class FeedRepository implements OnApplicationShutdown {
     this.pages = new TurnReads(this.sql);
   }
 
-  /** One page of the organization's feed under `filters`, as `page` reads it (one row more than the page). */
+  /**
+   * One page of the organization's feed under `filters`, as `page` reads it (one row more than the
+   * page); the same array for the identical reads of a turn (read-only).
+   */
   async read(orgId: string, filters: FeedFilters, page: NewestFirst): Promise<FeedRow[]> {
     try {
       return await this.pages.read(feedQuery(orgId, filters, page));

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { RequestContext, RequestOf, SUBJECTS, WalletDto, WalletListDto, WalletYieldDto } from '@service/contracts';
 import { ServiceError } from '@service/errors';
-import { TurnReads } from '@service/events';
+import { SameAnswers, TurnReads } from '@service/events';
 import { KeysetPage } from '@service/pagination';
 import { fingerprint } from '../domain/idempotency.js';
 import { listFiltersOf } from '../domain/list-filters.js';
@@ -33,7 +33,10 @@ const LIST = 'wallets';
 export class WalletsService extends WalletFeature {
   /** Single-wallet reads, one statement per event-loop turn. */
   private readonly reads = new WalletReads(this.sql);
+  /** Pages of wallets, a turn's in one round trip; an identical page read once. */
   private readonly pages = new TurnReads(this.sql);
+  /** The answers of a turn's identical page reads at one instant, built once. */
+  private readonly pageViews = new SameAnswers<WalletListDto>();
 
   /**
    * A wallet in `creating`; the worker derives its deposit addresses and makes it `idle`. The
@@ -66,7 +69,8 @@ export class WalletsService extends WalletFeature {
     const page = new KeysetPage(LIST, filters.bound, input, { order: filters.order });
     const rows = await this.pages.read(listWalletsQuery(ctx.orgId, filters.where, page));
     const now = new Date();
-    return page.page(rows, (row) => this.view(row, row.positions, now));
+    // The same rows (the organization's), the same question and the same instant: the same page.
+    return this.pageViews.of(rows, `${now.getTime()} ${JSON.stringify(input)}`, () => page.page(rows, (row) => this.view(row, row.positions, now)));
   }
 
   async get(ctx: RequestContext, walletId: string): Promise<WalletDto> {
