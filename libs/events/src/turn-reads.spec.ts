@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { PgPoolSql } from './pg-sql.js';
 import type { Query } from './sql.js';
 import { countRoundTrips, type RoundTrips, TEST_DATABASE_URL } from '@service/testing';
@@ -42,6 +42,23 @@ describe('TurnReads', () => {
     expect(good).toEqual({ status: 'fulfilled', value: { n: 3 } });
     expect(bad).toMatchObject({ status: 'rejected', reason: { code: '22P02' } });
     expect(alsoGood).toEqual({ status: 'fulfilled', value: { n: 4 } });
+  });
+
+  it('fails every read of a turn at once, without retrying them one by one, when the round trip fails for all', async () => {
+    // Nothing listens on port 1: every connection attempt is refused.
+    const down = new PgPoolSql({ connectionString: 'postgres://nobody@127.0.0.1:1/none', schema: 'public', preparedStatements: 'turn_reads_down' });
+    const batches = jest.spyOn(down, '$queryBatch');
+    try {
+      const reads = new TurnReads(down);
+      const outcomes = await Promise.allSettled([reads.read(number(5)), reads.read(number(6))]);
+      expect(outcomes).toEqual([
+        { status: 'rejected', reason: expect.objectContaining({ code: 'ECONNREFUSED' }) },
+        { status: 'rejected', reason: expect.objectContaining({ code: 'ECONNREFUSED' }) },
+      ]);
+      expect(batches).toHaveBeenCalledTimes(1);
+    } finally {
+      await down.end();
+    }
   });
 
   it('sees what was committed before the read was asked for', async () => {

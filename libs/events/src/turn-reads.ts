@@ -23,8 +23,10 @@ const MOST_PER_ROUND_TRIP = 64;
  * (`setImmediate`); identical statements (same text, same values) are read once and their
  * requests get the same result (`query.read` of the rows, once): treat it as read-only. Requests
  * that share a result may share the answer built from it too ({@link SameAnswers}). Each read starts after its request arrived, so it
- * sees every write committed before it, as a read of its own would. A failing round trip is
- * retried one statement at a time, so one request's failure is only its own.
+ * sees every write committed before it, as a read of its own would. A round trip that one of
+ * its statements failed is retried one statement at a time, so one request's failure is only its
+ * own; one that failed for all (no connection, a timeout) fails all its requests at once, within
+ * the wait of one try.
  */
 export class TurnReads {
   private waiting = new Map<string, { query: Query<unknown>; waiters: Waiter[] }>();
@@ -55,8 +57,11 @@ export class TurnReads {
     try {
       rows = await this.db.$queryBatch(reads.map((read) => read.query));
     } catch (error) {
-      if (reads.length === 1) return rejectAll(reads[0]?.waiters ?? [], error);
-      for (const read of reads) void this.run([read]);
+      if (reads.length > 1 && isStatementError(error)) {
+        for (const read of reads) void this.run([read]);
+        return;
+      }
+      for (const read of reads) rejectAll(read.waiters, error);
       return;
     }
     reads.forEach((read, index) => {
@@ -70,6 +75,18 @@ export class TurnReads {
       for (const waiter of read.waiters) waiter.resolve(result);
     });
   }
+}
+
+/**
+ * Whether a failed round trip failed because of one of its statements (bad input, a missing
+ * object, a constraint), so the others may well succeed alone. Not for a connection that failed
+ * or timed out, a cancelled statement (`statement_timeout`) or a server short of resources: one by
+ * one those would fail again, each after its own wait.
+ */
+function isStatementError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  // SQLSTATE classes 08 connection exception, 53 insufficient resources, 57 operator intervention, 58 system error.
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !/^(08|53|57|58)/.test(code);
 }
 
 function rejectAll(waiters: readonly Waiter[], error: unknown): void {

@@ -8,10 +8,10 @@ import { FeedRepository } from '../repositories/feed.repository.js';
 /** The organization-wide feed, read from the projection only. */
 @Injectable()
 export class ActivityService {
-  constructor(private readonly feed: FeedRepository) {}
-
   /** The pages of a turn's identical reads, built once. */
   private readonly pages = new SameAnswers<ActivityPageDto>();
+
+  constructor(private readonly feed: FeedRepository) {}
 
   async list(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.activity.feedList>): Promise<ActivityPageDto> {
     const filters = parseFeedFilters(input);
