@@ -22,11 +22,11 @@ const MOST_PER_ROUND_TRIP = 64;
  * The reads are collected until the turn's I/O callbacks and promise chains have run
  * (`setImmediate`); identical statements (same text, same values) are read once and their
  * requests get the same result (`query.read` of the rows, once): treat it as read-only. Requests
- * that share a result may share the answer built from it too ({@link SameAnswers}). Each read starts after its request arrived, so it
- * sees every write committed before it, as a read of its own would. A round trip that one of
- * its statements failed is retried one statement at a time, so one request's failure is only its
- * own; one that failed for all (no connection, a timeout) fails all its requests at once, within
- * the wait of one try.
+ * that share a result may share the answer built from it too ({@link SameAnswers}). Each read
+ * starts after its request arrived, so it sees every write committed before it, as a read of its
+ * own would. A round trip that one of its statements failed is retried one statement at a time,
+ * so one request's failure is only its own; one that failed for all (no connection, a timeout)
+ * fails all its requests at once, within the wait of one try.
  */
 export class TurnReads {
   private waiting = new Map<string, { query: Query<unknown>; waiters: Waiter[] }>();
