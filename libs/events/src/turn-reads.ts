@@ -1,9 +1,8 @@
 import type { Query, Statement } from './sql.js';
 
-/** What runs the reads: several statements in one round trip, or one. */
+/** What runs the reads: several statements in one round trip (`PgPoolSql`). */
 export interface BatchReader {
   $queryBatch(statements: readonly Statement[]): Promise<unknown[][]>;
-  $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;
 }
 
 interface Waiter {
