@@ -3,7 +3,7 @@ import { formatUsd } from '@service/money';
 import type { Valuation } from '../domain/chains.js';
 import { Ledger, type PositionRow } from '../domain/ledger.js';
 import { addWalletEvent } from './events.repository.js';
-import type { Running } from './wallets.repository.js';
+import type { Running } from '../domain/wallet-status.js';
 import { Writes } from './writes.js';
 
 /** The wallet's positions, valued at `now`; the caller holds the wallet's row lock. */
@@ -30,16 +30,14 @@ export function ledgerQuery(walletId: string, valuation: Valuation, now: Date): 
 }
 
 /**
- * {@link openLedger} with how many withdrawals and rebalances of the wallet are processing, in one
+ * {@link openLedger} with whether any withdrawal and any rebalance of the wallet is processing, in one
  * statement: a change that starts one can write the wallet's status with its other writes rather
  * than count again after them. Under the wallet lock, like `openLedger`; a query that runs with
  * the lock (`runQueries`).
  */
 export function ledgerWithRunningQuery(walletId: string, valuation: Valuation, now: Date): Query<{ ledger: Ledger; running: Running }> {
   return {
-    text: `SELECT (SELECT count(*)::int FROM withdrawals WHERE wallet_id = $1::uuid AND status = 'processing') AS withdrawals,
-            (SELECT count(*)::int FROM rebalances WHERE wallet_id = $1::uuid AND status = 'processing') AS rebalances,
-            ${positionsJson('$1::uuid')} AS positions`,
+    text: `SELECT ${runningColumns('$1::uuid')}, ${positionsJson('$1::uuid')} AS positions`,
     values: [walletId],
     read: (rows) => {
       const [read] = rows as RunningRow[];
@@ -62,8 +60,7 @@ export function ledgersForRebalancesQuery<Row>(
 ): Query<Map<string, { ledger: Ledger; others: Running; row: Row | null }>> {
   return {
     text: `SELECT q.wallet_id::text AS "walletId", q.rebalance_id::text AS "rebalanceId",
-            (SELECT count(*)::int FROM withdrawals WHERE wallet_id = q.wallet_id AND status = 'processing') AS withdrawals,
-            (SELECT count(*)::int FROM rebalances WHERE wallet_id = q.wallet_id AND status = 'processing' AND id <> q.rebalance_id) AS rebalances,
+            ${runningColumns('q.wallet_id', { rebalance: 'q.rebalance_id' })},
             (SELECT ${input.rebalanceJson} FROM rebalances WHERE id = q.rebalance_id) AS row,
             ${positionsJson('q.wallet_id')} AS positions
        FROM unnest($1::uuid[], $2::uuid[]) AS q(wallet_id, rebalance_id)`,
@@ -78,11 +75,24 @@ export function ledgersForRebalancesQuery<Row>(
   };
 }
 
-/** The counts and the positions, one row. */
-type RunningRow = { withdrawals: number; rebalances: number; positions: StoredPositions };
+/**
+ * The select list of a {@link Running}: whether any withdrawal and any rebalance of the wallet
+ * `walletColumn` names is processing, the ones `except` names left out (the step's own). `EXISTS`,
+ * not a count: under a load of withdrawals a wallet has hundreds running, and every create and
+ * step counted them all (an index entry and a heap visit each) to learn only whether there are any.
+ */
+export function runningColumns(walletColumn: string, except: { withdrawal?: string; rebalance?: string } = {}): string {
+  const withdrawal = except.withdrawal ? ` AND o.id <> ${except.withdrawal}` : '';
+  const rebalance = except.rebalance ? ` AND r.id <> ${except.rebalance}` : '';
+  return `EXISTS (SELECT 1 FROM withdrawals o WHERE o.wallet_id = ${walletColumn} AND o.status = 'processing'${withdrawal}) AS withdrawals,
+            EXISTS (SELECT 1 FROM rebalances r WHERE r.wallet_id = ${walletColumn} AND r.status = 'processing'${rebalance}) AS rebalances`;
+}
+
+/** What runs on the wallet and its positions, one row. */
+type RunningRow = Running & { positions: StoredPositions };
 
 function runningOf(read: RunningRow | undefined): Running {
-  return { withdrawals: read?.withdrawals ?? 0, rebalances: read?.rebalances ?? 0 };
+  return { withdrawals: read?.withdrawals ?? false, rebalances: read?.rebalances ?? false };
 }
 
 /**

@@ -7,7 +7,7 @@ import type { Ledger } from '../domain/ledger.js';
 import { rebalanceObject, type RebalanceStatus } from '../domain/rebalance-view.js';
 import { addWalletEvent } from './events.repository.js';
 import { addLedger, ledgersForRebalancesQuery } from './positions.repository.js';
-import type { Running } from './wallets.repository.js';
+import type { Running } from '../domain/wallet-status.js';
 import { Writes } from './writes.js';
 
 function addRebalanceEvent(writes: Writes, row: Rebalance, observedAt: Date): void {

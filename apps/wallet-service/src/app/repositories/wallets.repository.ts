@@ -5,10 +5,10 @@ import type { Position, Wallet } from '../../generated/prisma/client.js';
 import { walletNotFound } from '../domain/errors.js';
 import type { ListWhere } from '../domain/list-filters.js';
 import { type Strategy, strategyView } from '../domain/strategy.js';
-import { activityStatus, followsActivity } from '../domain/wallet-status.js';
+import { activityStatus, followsActivity, type Running } from '../domain/wallet-status.js';
 import type { Tx } from './db.js';
 import { addWalletEvent, emitWalletEvent } from './events.repository.js';
-import { positionsJson, positionsOf, type StoredPositions } from './positions.repository.js';
+import { positionsJson, positionsOf, runningColumns, type StoredPositions } from './positions.repository.js';
 import { Writes } from './writes.js';
 
 /**
@@ -183,26 +183,16 @@ export function addWalletStatus(writes: Writes, wallet: Wallet, status: WalletSt
   });
 }
 
-/** What the wallet's running withdrawals and rebalances count, for {@link addStatusOf}. */
-export interface Running {
-  readonly withdrawals: number;
-  readonly rebalances: number;
-}
-
 /** Sets the status the wallet's running withdrawals and rebalances imply (a `creating` or `failed` wallet keeps its own). */
 export async function refreshWalletStatus(tx: SqlExecutor, wallet: Wallet, now: Date): Promise<void> {
   if (!followsActivity(wallet.status)) return;
-  const [running] = await tx.$queryRawUnsafe<Running[]>(
-    `SELECT (SELECT count(*)::int FROM withdrawals WHERE wallet_id = $1::uuid AND status = 'processing') AS withdrawals,
-            (SELECT count(*)::int FROM rebalances WHERE wallet_id = $1::uuid AND status = 'processing') AS rebalances`,
-    wallet.id,
-  );
+  const [running] = await tx.$queryRawUnsafe<Running[]>(`SELECT ${runningColumns('$1::uuid')}`, wallet.id);
   const writes = new Writes();
-  addStatusOf(writes, wallet, running ?? { withdrawals: 0, rebalances: 0 }, now);
+  addStatusOf(writes, wallet, running ?? { withdrawals: false, rebalances: false }, now);
   await writes.run(tx);
 }
 
-/** {@link refreshWalletStatus} from counts the caller read under the wallet lock, as part of the statement's `writes`. */
+/** {@link refreshWalletStatus} from what the caller read under the wallet lock, as part of the statement's `writes`. */
 export function addStatusOf(writes: Writes, wallet: Wallet, running: Running, now: Date): void {
   if (followsActivity(wallet.status)) addWalletStatus(writes, wallet, activityStatus(running), now);
 }

@@ -10,8 +10,8 @@ import type { ListWhere } from '../domain/list-filters.js';
 import { legsOf, legView, withdrawalView } from '../domain/withdrawal-view.js';
 import type { Tx } from './db.js';
 import { addWalletEvent } from './events.repository.js';
-import { positionsJson, positionsOf, type StoredPositions } from './positions.repository.js';
-import type { Running } from './wallets.repository.js';
+import { positionsJson, positionsOf, runningColumns, type StoredPositions } from './positions.repository.js';
+import type { Running } from '../domain/wallet-status.js';
 import type { Writes } from './writes.js';
 
 type NewWithdrawal = Pick<
@@ -86,7 +86,7 @@ export interface PayoutStepState {
   readonly policy: ApprovalPolicyRecord | null;
   /** Whether another running withdrawal of the wallet already waits for an approval on this chain. */
   readonly approvalElsewhere: boolean;
-  /** The wallet's other running withdrawals and its running rebalances (unchanged while the wallet is locked). */
+  /** Whether the wallet runs other withdrawals and any rebalance (unchanged while the wallet is locked). */
   readonly others: Running;
   /** The wallet's positions as stored (not yet valued). */
   readonly positions: PositionRow[];
@@ -98,8 +98,8 @@ type PayoutStepRow = WithdrawalText & {
   policyQuorum: number | null;
   policyUpdatedAt: Date | null;
   approvalElsewhere: boolean;
-  otherWithdrawals: number;
-  rebalances: number;
+  withdrawals: boolean;
+  rebalances: boolean;
   positions: StoredPositions;
 };
 
@@ -116,8 +116,7 @@ export function payoutStepQuery(withdrawalId: string): Query<PayoutStepState> {
             EXISTS (SELECT 1 FROM withdrawals o
                      WHERE o.wallet_id = w.wallet_id AND o.destination_chain = w.destination_chain AND o.status = 'processing' AND o.id <> w.id
                        AND o.payout_legs @> '[{"status": "pending_customer_approval"}]'::jsonb) AS "approvalElsewhere",
-            (SELECT count(*)::int FROM withdrawals o WHERE o.wallet_id = w.wallet_id AND o.status = 'processing' AND o.id <> w.id) AS "otherWithdrawals",
-            (SELECT count(*)::int FROM rebalances r WHERE r.wallet_id = w.wallet_id AND r.status = 'processing') AS rebalances,
+            ${runningColumns('w.wallet_id', { withdrawal: 'w.id' })},
             ${positionsJson('w.wallet_id')} AS positions
        FROM withdrawals w LEFT JOIN approval_policies p ON p.org_id = w.org_id
       WHERE w.id = $1::uuid`,
@@ -125,12 +124,12 @@ export function payoutStepQuery(withdrawalId: string): Query<PayoutStepState> {
     read: (rows) => {
       const [found] = rows as PayoutStepRow[];
       if (!found) throw new Error(`withdrawal ${withdrawalId} not found`);
-      const { policyWithdrawals, policyThreshold, policyQuorum, policyUpdatedAt, approvalElsewhere, otherWithdrawals, rebalances, positions, ...row } = found;
+      const { policyWithdrawals, policyThreshold, policyQuorum, policyUpdatedAt, approvalElsewhere, withdrawals, rebalances, positions, ...row } = found;
       const policy =
         policyWithdrawals === null
           ? null
           : { withdrawals: policyWithdrawals, threshold: policyThreshold === null ? null : BigInt(policyThreshold), quorum: policyQuorum ?? 1, updatedAt: policyUpdatedAt };
-      return { row: withdrawalOf(row), policy, approvalElsewhere, others: { withdrawals: otherWithdrawals, rebalances }, positions: positionsOf(positions) };
+      return { row: withdrawalOf(row), policy, approvalElsewhere, others: { withdrawals, rebalances }, positions: positionsOf(positions) };
     },
   };
 }

@@ -12,7 +12,8 @@ import type { WalletEnvironment } from '../environment/wallet-environment.js';
 import { FAILED } from '../domain/customer-approvals/activities.js';
 import { addEndActivity } from '../repositories/approvals.repository.js';
 import { addLedger } from '../repositories/positions.repository.js';
-import { addStatusOf, refreshWalletStatus, type Running } from '../repositories/wallets.repository.js';
+import type { Running } from '../domain/wallet-status.js';
+import { addStatusOf, refreshWalletStatus } from '../repositories/wallets.repository.js';
 import { addLegChanges, addReopen, addWakeWallet, addWithdrawal, addWithdrawalEvent } from '../repositories/withdrawals.repository.js';
 import { Writes } from '../repositories/writes.js';
 
@@ -91,7 +92,7 @@ export async function createWithdrawal(
   );
   addLedger(writes, ledger, { orgId: wallet.orgId, observedAt: now }, false);
   // What else ran was read with the positions under the lock; this withdrawal runs too.
-  addStatusOf(writes, wallet, { withdrawals: input.running.withdrawals + 1, rebalances: input.running.rebalances }, now);
+  addStatusOf(writes, wallet, { ...input.running, withdrawals: true }, now);
   await writes.run(tx);
   return row;
 }

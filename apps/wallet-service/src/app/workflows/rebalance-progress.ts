@@ -4,7 +4,8 @@ import type { Ledger } from '../domain/ledger.js';
 import type { RebalanceStatus } from '../domain/rebalance-view.js';
 import { addBalanceEvent, addLedger } from '../repositories/positions.repository.js';
 import { addFinish, addStartProcessing } from '../repositories/rebalances.repository.js';
-import { addStatusOf, type Running } from '../repositories/wallets.repository.js';
+import type { Running } from '../domain/wallet-status.js';
+import { addStatusOf } from '../repositories/wallets.repository.js';
 import type { Writes } from '../repositories/writes.js';
 
 /**
@@ -19,7 +20,7 @@ export function addRebalanceStep(writes: Writes, input: { wallet: Wallet; ledger
   const scope = { orgId: wallet.orgId, observedAt: now };
   if (row.status === 'created') {
     addStartProcessing(writes, row, new Date(now.getTime() + input.processingMs), now);
-    addStatusOf(writes, wallet, { ...others, rebalances: others.rebalances + 1 }, now);
+    addStatusOf(writes, wallet, { ...others, rebalances: true }, now);
   } else {
     releaseReservations(ledger, row.reservations);
     const status: RebalanceStatus = ledger.applyAll(movesOf(row.allocations as never)) ? 'completed' : 'failed';

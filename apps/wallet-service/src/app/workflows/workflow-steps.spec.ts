@@ -163,6 +163,42 @@ describe('WorkflowSteps.advanceRebalances', () => {
     await expect(steps.advanceRebalances([theirs, theirs], { skipLocked: true })).rejects.toThrow('one step per wallet');
     expect(await stateOf(theirs)).toMatchObject({ rebalance: { status: 'created' } });
   });
+
+  it("sets the wallet's status from whether other work runs on it: the step's own rebalance left out, a running withdrawal counted", async () => {
+    const first = await walletWithRebalance();
+    const second = await sql.$transaction(async (tx) => {
+      const wallet = await lockWallet(tx, ORG, first.walletId);
+      const ledger = await openLedger(tx, wallet.id, env, new Date());
+      const row = await createRebalance(tx, { wallet, ledger, moves: [{ from: CASH, to: JAAA, amount: 5_000_000n }], now: new Date() });
+      return { id: row.id, orgId: ORG, walletId: first.walletId };
+    });
+    const walletStatus = async () => ((await stateOf(first)) as { wallet: { status: string } }).wallet.status;
+    await steps.advanceRebalance(first);
+    await steps.advanceRebalance(second);
+    expect(await walletStatus()).toBe('rebalance_active');
+
+    // A withdrawal running on the wallet (its row only: no worker runs here) and one that ended.
+    const withdrawal = async (status: string) =>
+      sql.$executeRawUnsafe(
+        `INSERT INTO withdrawals (id, wallet_id, org_id, request_id, status, amount_requested, fee, destination_chain, destination_address, destination_token, payout_legs, next_run_at)
+         VALUES ($1::uuid, $2::uuid, $3, $4::uuid, $5, 1000000, 0, 'ethereum_sepolia', '0x000000000000000000000000000000000000dEaD', 'usdc', '[]'::jsonb, now() + interval '1 hour')`,
+        randomUUID(),
+        first.walletId,
+        ORG,
+        randomUUID(),
+        status,
+      );
+    await withdrawal('processing');
+    await withdrawal('completed');
+    // The first rebalance completes: the second and the withdrawal still run.
+    await steps.advanceRebalance(first);
+    expect(await walletStatus()).toBe('withdrawal_and_rebalance_active');
+
+    await sql.$executeRawUnsafe(`UPDATE withdrawals SET status = 'completed' WHERE wallet_id = $1::uuid`, first.walletId);
+    // The second completes: nothing else runs (its own row, still processing as it is read, does not count).
+    await steps.advanceRebalance(second);
+    expect(await walletStatus()).toBe('idle');
+  });
 });
 
 describe('RebalancesService.allocate on plain pg', () => {
