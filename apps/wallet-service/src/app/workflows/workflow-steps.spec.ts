@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createLogger, loadConfig, type OutboxRelayService, serviceConfigSpec } from '@service/service-runtime';
+import { runQuery } from '@service/events';
 import { countRoundTrips, type IsolatedSchema, migratedSchema, newRunId, type RoundTrips, TEST_DATABASE_URL } from '@service/testing';
 import pg from 'pg';
 import { type WalletConfig, withWalletDefaults } from '../../config.js';
@@ -8,6 +9,7 @@ import { WalletEnvironment } from '../environment/wallet-environment.js';
 import { openLedger } from '../repositories/positions.repository.js';
 import type { PrismaService } from '../repositories/prisma.service.js';
 import { createRebalance } from '../repositories/rebalances.repository.js';
+import { payoutStepQuery } from '../repositories/withdrawals.repository.js';
 import { RebalancesService } from '../rebalances/rebalances.service.js';
 import { WalletSql } from '../repositories/wallet-sql.js';
 import { lockWallet } from '../repositories/wallets.repository.js';
@@ -222,5 +224,32 @@ describe('RebalancesService.allocate on plain pg', () => {
     expect(await service.allocate(owner, input)).toEqual(created);
     expect(trips.count).toBe(3);
     expect(await sql.$queryRawUnsafe(`SELECT count(*)::int AS n FROM rebalances WHERE wallet_id = $1::uuid`, walletId)).toEqual([{ n: 1 }]);
+  });
+});
+
+describe("a payout step's read", () => {
+  it('finds what else runs on the wallet without reading every running withdrawal of it', async () => {
+    const walletId = await fundedWallet('org_steps_plan');
+    // 400 running withdrawals on one chain, none waiting for an approval: what a write load leaves.
+    await sql.$executeRawUnsafe(
+      `INSERT INTO withdrawals (id, wallet_id, org_id, request_id, status, amount_requested, fee, destination_chain, destination_address, destination_token, payout_legs, next_run_at)
+       SELECT gen_random_uuid(), $1::uuid, 'org_steps_plan', gen_random_uuid(), 'processing', 1000000, 0, 'ethereum_sepolia',
+              '0x000000000000000000000000000000000000dEaD', 'usdc', '[{"status": "broadcast"}, {"status": "planning"}]'::jsonb, now() + interval '1 hour'
+         FROM generate_series(1, 400)`,
+      walletId,
+    );
+    await sql.$executeRawUnsafe('ANALYZE withdrawals');
+    const [{ id }] = await sql.$queryRawUnsafe<{ id: string }[]>('SELECT id::text AS id FROM withdrawals WHERE wallet_id = $1::uuid LIMIT 1', walletId);
+    const query = payoutStepQuery(id);
+    const [row] = await sql.$queryRawUnsafe<{ 'QUERY PLAN': unknown }[]>(`EXPLAIN (FORMAT JSON) ${query.text}`, ...query.values);
+    const plan = JSON.stringify(row?.['QUERY PLAN']);
+    // The look for another withdrawal waiting for an approval reads the index of the waiting ones only.
+    expect(plan).toContain('"Index Name":"withdrawals_awaiting_approval_idx"');
+    // Whether others run is an EXISTS, which stops at the first one; the one aggregate is the positions' JSON.
+    expect(plan.match(/"Node Type":"Aggregate"/g)).toHaveLength(1);
+
+    const state = await runQuery(sql, query);
+    expect(state.others).toEqual({ withdrawals: true, rebalances: false });
+    expect(state.approvalElsewhere).toBe(false);
   });
 });
