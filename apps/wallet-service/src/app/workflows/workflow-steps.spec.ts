@@ -63,14 +63,33 @@ async function fundedWallet(orgId = ORG): Promise<string> {
 
 /** A {@link fundedWallet} with a created rebalance moving 10 of its cash to JAAA; its due step. */
 async function walletWithRebalance(orgId = ORG): Promise<Due> {
-  const walletId = await fundedWallet(orgId);
+  return rebalanceOf(orgId, await fundedWallet(orgId), 10_000_000n);
+}
+
+/** A created rebalance moving `amount` of the wallet's cash to JAAA; its due step. */
+async function rebalanceOf(orgId: string, walletId: string, amount: bigint): Promise<Due> {
   const row = await sql.$transaction(async (tx) => {
     const wallet = await lockWallet(tx, orgId, walletId);
     const now = new Date();
     const ledger = await openLedger(tx, wallet.id, env, now);
-    return createRebalance(tx, { wallet, ledger, moves: [{ from: CASH, to: JAAA, amount: 10_000_000n }], now });
+    return createRebalance(tx, { wallet, ledger, moves: [{ from: CASH, to: JAAA, amount }], now });
   });
   return { id: row.id, orgId, walletId };
+}
+
+/** `count` withdrawal rows of the wallet in `status` (rows only: no worker runs here), each with `legs`. */
+async function addWithdrawals(orgId: string, walletId: string, input: { status: string; count?: number; legs?: unknown[] }): Promise<void> {
+  await sql.$executeRawUnsafe(
+    `INSERT INTO withdrawals (id, wallet_id, org_id, request_id, status, amount_requested, fee, destination_chain, destination_address, destination_token, payout_legs, next_run_at)
+     SELECT gen_random_uuid(), $1::uuid, $2, gen_random_uuid(), $3, 1000000, 0, 'ethereum_sepolia',
+            '0x000000000000000000000000000000000000dEaD', 'usdc', $4::jsonb, now() + interval '1 hour'
+       FROM generate_series(1, $5::int)`,
+    walletId,
+    orgId,
+    input.status,
+    JSON.stringify(input.legs ?? []),
+    input.count ?? 1,
+  );
 }
 
 /**
@@ -168,30 +187,15 @@ describe('WorkflowSteps.advanceRebalances', () => {
 
   it("sets the wallet's status from whether other work runs on it: the step's own rebalance left out, a running withdrawal counted", async () => {
     const first = await walletWithRebalance();
-    const second = await sql.$transaction(async (tx) => {
-      const wallet = await lockWallet(tx, ORG, first.walletId);
-      const ledger = await openLedger(tx, wallet.id, env, new Date());
-      const row = await createRebalance(tx, { wallet, ledger, moves: [{ from: CASH, to: JAAA, amount: 5_000_000n }], now: new Date() });
-      return { id: row.id, orgId: ORG, walletId: first.walletId };
-    });
+    const second = await rebalanceOf(ORG, first.walletId, 5_000_000n);
     const walletStatus = async () => ((await stateOf(first)) as { wallet: { status: string } }).wallet.status;
     await steps.advanceRebalance(first);
     await steps.advanceRebalance(second);
     expect(await walletStatus()).toBe('rebalance_active');
 
-    // A withdrawal running on the wallet (its row only: no worker runs here) and one that ended.
-    const withdrawal = async (status: string) =>
-      sql.$executeRawUnsafe(
-        `INSERT INTO withdrawals (id, wallet_id, org_id, request_id, status, amount_requested, fee, destination_chain, destination_address, destination_token, payout_legs, next_run_at)
-         VALUES ($1::uuid, $2::uuid, $3, $4::uuid, $5, 1000000, 0, 'ethereum_sepolia', '0x000000000000000000000000000000000000dEaD', 'usdc', '[]'::jsonb, now() + interval '1 hour')`,
-        randomUUID(),
-        first.walletId,
-        ORG,
-        randomUUID(),
-        status,
-      );
-    await withdrawal('processing');
-    await withdrawal('completed');
+    // A withdrawal running on the wallet and one that ended.
+    await addWithdrawals(ORG, first.walletId, { status: 'processing' });
+    await addWithdrawals(ORG, first.walletId, { status: 'completed' });
     // The first rebalance completes: the second and the withdrawal still run.
     await steps.advanceRebalance(first);
     expect(await walletStatus()).toBe('withdrawal_and_rebalance_active');
@@ -231,13 +235,7 @@ describe("a payout step's read", () => {
   it('finds what else runs on the wallet without reading every running withdrawal of it', async () => {
     const walletId = await fundedWallet('org_steps_plan');
     // 400 running withdrawals on one chain, none waiting for an approval: what a write load leaves.
-    await sql.$executeRawUnsafe(
-      `INSERT INTO withdrawals (id, wallet_id, org_id, request_id, status, amount_requested, fee, destination_chain, destination_address, destination_token, payout_legs, next_run_at)
-       SELECT gen_random_uuid(), $1::uuid, 'org_steps_plan', gen_random_uuid(), 'processing', 1000000, 0, 'ethereum_sepolia',
-              '0x000000000000000000000000000000000000dEaD', 'usdc', '[{"status": "broadcast"}, {"status": "planning"}]'::jsonb, now() + interval '1 hour'
-         FROM generate_series(1, 400)`,
-      walletId,
-    );
+    await addWithdrawals('org_steps_plan', walletId, { status: 'processing', count: 400, legs: [{ status: 'broadcast' }, { status: 'planning' }] });
     await sql.$executeRawUnsafe('ANALYZE withdrawals');
     const [{ id }] = await sql.$queryRawUnsafe<{ id: string }[]>('SELECT id::text AS id FROM withdrawals WHERE wallet_id = $1::uuid LIMIT 1', walletId);
     const query = payoutStepQuery(id);
