@@ -10,8 +10,11 @@ declare module 'autocannon' {
     method?: string;
     headers?: Record<string, string>;
     expectBody?: string;
-    /** Requests each connection sends in turn, as plain objects (functions do not cross to worker threads). */
-    requests?: { method?: string; path?: string; headers?: Record<string, string> }[];
+    /**
+     * Requests each connection sends in turn, as plain objects (functions do not cross to worker
+     * threads: with `workers`, `setupRequest` is the path of a module that exports one).
+     */
+    requests?: { method?: string; path?: string; headers?: Record<string, string>; setupRequest?: string; [field: string]: unknown }[];
   }
 
   interface Histogram {

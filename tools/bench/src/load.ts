@@ -10,6 +10,21 @@ export interface LoadOptions {
   readonly expectBody?: string;
   /** GET these paths of `url`'s server in turn (each connection cycles through them) instead of `url` alone. */
   readonly paths?: readonly string[];
+  /**
+   * Requests each connection sends in turn instead, each rebuilt before it is sent by the module
+   * `setupRequest` (a path: autocannon requires it on its worker thread), which reads the request's
+   * own plain fields; see `write-request.cjs`.
+   */
+  readonly requests?: readonly GeneratedRequest[];
+  /** Stops the load before `durationS` once this says so (asked every 50 ms). */
+  readonly stopWhen?: () => boolean;
+}
+
+/** A request that `setupRequest` (a module's path) completes before each send, from its plain fields. */
+export interface GeneratedRequest {
+  readonly method: string;
+  readonly setupRequest: string;
+  readonly [field: string]: unknown;
 }
 
 /** Extra time a run may take beyond its duration before it counts as hung. */
@@ -25,6 +40,12 @@ export function runLoad(options: LoadOptions): Promise<Result> {
       instance.stop();
       reject(new Error(`load on ${options.url} did not finish within ${options.durationS} s + ${RUN_GRACE_MS / 1000} s`));
     }, options.durationS * 1000 + RUN_GRACE_MS);
+    const { stopWhen } = options;
+    const watch = stopWhen
+      ? setInterval(() => {
+          if (stopWhen()) instance.stop();
+        }, 50)
+      : undefined;
     const instance = autocannon(
       {
         url: options.url,
@@ -37,9 +58,11 @@ export function runLoad(options: LoadOptions): Promise<Result> {
         expectBody: options.expectBody,
         // Only when given: autocannon refuses expectBody beside any requests option, even undefined.
         ...(options.paths ? { requests: options.paths.map((path) => ({ method: 'GET', path, headers: options.headers })) } : {}),
+        ...(options.requests ? { requests: options.requests.map((request) => ({ headers: options.headers, ...request })) } : {}),
       },
       (error, result) => {
         clearTimeout(timer);
+        clearInterval(watch);
         if (error) reject(error);
         else resolve(result);
       },
@@ -92,6 +115,12 @@ export function cpuMsOfCommand(command: string): number {
     }
   }
   return (ticks * 1000) / USER_HZ;
+}
+
+/** CPU time (ms) this process (the load generator, its worker threads included) has used so far. */
+export function cpuMsOfSelf(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 }
 
 /** Busy CPU time (ms) of the whole machine so far, all cores together, from /proc/stat. */

@@ -1,13 +1,13 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { jetstream } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { WEBHOOK_FAMILIES } from '@service/contracts';
 import { startTestSystem, TEST_DATABASE_URL, type TestSystem } from '@service/testing';
 import pg from 'pg';
-import { cpuMsOf, cpuMsOfCommand, failuresOf, runLoad } from './load.js';
+import { cpuMsOf, cpuMsOfCommand, cpuMsOfSelf, failuresOf, machineBusyMs, runLoad } from './load.js';
 import { collectProfile, CPU_PROFILE, profilerEnv, startProfile } from './profiling.js';
 import { type DeliveryTag, percentile, publishBacklog, publishBenchEvent, publishSteadily, TimingReceiver } from './webhook-receiver.js';
 
@@ -114,9 +114,7 @@ export interface WalletsBenchResult {
 }
 
 const READ_CONNECTIONS = 50;
-const CASH = 'cash:ethereum_sepolia:usdc';
 const JAAA = 'service-jaaa-usdc-vault';
-const SOLANA = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
 const TARGETS = {
   walletShareOfNats: 0.6,
   listShareOfNats: 0.5,
@@ -131,6 +129,14 @@ const TARGETS = {
 const BACKLOG_EVENTS = 5_000;
 /** Events per second of the event-to-delivery scenario. */
 const STEADY_RATE = 200;
+/**
+ * Seconds of the same write load before each write window (then the system settles): every process
+ * on the write path compiles its hot code with the optimizing JIT under this load, and in a first
+ * round's 1 s warm-up it had not finished: V8 logged 186 optimizations in wallet-service during
+ * the allocate window that followed, 26 in the next round's, and the machine's CPU per allocation
+ * was 4,428 µs against 3,398 µs in that next round (pgbench, in C, warms nothing).
+ */
+const WRITE_WARM_UP_S = { first: 5, later: 2 } as const;
 /** Longest the bench waits for the webhook deliveries of a window to arrive (or for earlier ones to drain). */
 const DRAIN_MS = 60_000;
 const READS: Record<Exclude<ReadKey, 'nats'>, string> = {
@@ -171,6 +177,9 @@ function cpuOf(pids: Record<string, number | undefined>): Record<string, number 
     ...Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMsOf(pid)])),
     postgres: cpuMsOfCommand('postgres'),
     nats: cpuMsOfCommand('nats-server'),
+    redis: cpuMsOfCommand('redis-server'),
+    'load generator': cpuMsOfSelf(),
+    machine: machineBusyMs(),
   };
 }
 
@@ -185,24 +194,62 @@ function perRequest(before: Record<string, number | undefined>, after: Record<st
 }
 
 /**
- * Closed loop: each client sends its next request when the previous one answered, for
- * `durationS`, and on after it while `more()` says so.
+ * The write load: `clients` connections of autocannon (on its worker thread, as for the reads), each
+ * sending its next request when the previous one answered, to a wallet picked at random with a
+ * new requestId (`write-request.cjs`), taking the `kinds` in turn; for `durationS`, or until
+ * `stopWhen` says so once `minimumS` have passed. Any answer other than 200 fails the run.
+ * (It was `fetch` on the bench's own event loop: 600-800 µs of CPU a request on this machine, a
+ * sixth of all the machine did per write, taken from the system measured.)
  */
-async function closedLoop(clients: number, durationS: number, send: () => Promise<Response>, more: () => boolean = () => false): Promise<{ count: number; latencies: number[] }> {
-  const latencies: number[] = [];
-  const deadline = performance.now() + durationS * 1000;
-  const client = async () => {
-    while (performance.now() < deadline || more()) {
-      const started = performance.now();
-      const response = await send();
-      const body = await response.text();
-      if (response.status !== 200) throw new Error(`${response.url} answered ${response.status}: ${body.slice(0, 300)}`);
-      latencies.push(performance.now() - started);
-    }
-  };
-  await Promise.all(Array.from({ length: clients }, client));
-  return { count: latencies.length, latencies: latencies.sort((a, b) => a - b) };
+async function writeLoad(
+  setup: Setup,
+  kinds: readonly WriteKey[],
+  clients: number,
+  durationS: number,
+  until?: { readonly minimumS: number; readonly stopWhen: () => boolean },
+): Promise<{ count: number; seconds: number; p50Ms: number; p99Ms: number }> {
+  const started = performance.now();
+  const result = await runLoad({
+    url: setup.base,
+    headers: setup.headers,
+    connections: clients,
+    durationS,
+    requests: kinds.map((kind) => ({ method: 'POST', kind, wallets: setup.wallets, setupRequest: WRITE_REQUEST })),
+    stopWhen: until ? () => performance.now() - started >= until.minimumS * 1000 && until.stopWhen() : undefined,
+  });
+  if (failuresOf(result) > 0) {
+    throw new Error(`the ${kinds.join('/')} load had ${failuresOf(result)} failed requests (status codes: ${JSON.stringify(result.statusCodeStats)})`);
+  }
+  return { count: result['2xx'], seconds: result.duration, p50Ms: result.latency.p50, p99Ms: result.latency.p99 };
 }
+
+/** The module autocannon's worker requires to build each write request. */
+const WRITE_REQUEST = fileURLToPath(new URL('./write-request.cjs', import.meta.url));
+
+/**
+ * `BENCH_PG_STATEMENTS=1`: what PostgreSQL spent each write window on, statement by statement, from
+ * `pg_stat_statements` (which must be in `shared_preload_libraries`; the bench creates the
+ * extension): reset before the window, the top statements by total time printed after it.
+ */
+const statements = {
+  enabled: process.env['BENCH_PG_STATEMENTS'] === '1',
+  async reset(db: pg.Client): Promise<void> {
+    if (!this.enabled) return;
+    await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    await db.query('SELECT pg_stat_statements_reset()');
+  },
+  async report(db: pg.Client, label: string, requests: number): Promise<void> {
+    if (!this.enabled) return;
+    const { rows } = await db.query<{ calls: string; ms: string; per_call_us: string; per_request_us: string; rows: string; query: string }>(
+      `SELECT calls::text AS calls, round(total_exec_time + total_plan_time)::text AS ms, round((total_exec_time + total_plan_time) * 1000 / calls)::text AS per_call_us,
+              round((total_exec_time + total_plan_time) * 1000 / $1)::text AS per_request_us, rows::text AS rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 110) AS query
+         FROM pg_stat_statements ORDER BY total_exec_time + total_plan_time DESC LIMIT 15`,
+      [Math.max(1, requests)],
+    );
+    console.log(`bench: pg_stat_statements, ${label} (${requests} requests; time is wall time, lock waits included)`);
+    for (const row of rows) console.log(`  ${row.calls.padStart(7)} calls ${row.ms.padStart(6)} ms ${row.per_call_us.padStart(6)} µs/call ${row.per_request_us.padStart(5)} µs/req ${row.rows.padStart(7)} rows  ${row.query}`);
+  },
+};
 
 /** pgbench's own database: created, initialised at `scale`, and a function that drops it. */
 async function pgbenchDatabase(scale: number): Promise<{ url: string; drop: () => Promise<void> }> {
@@ -439,24 +486,6 @@ async function measureRead(
   };
 }
 
-/** One write request of `key` on a wallet picked at random, with a new requestId. */
-function writer(setup: Setup, key: WriteKey): () => Promise<Response> {
-  const pick = () => setup.wallets[Math.floor(Math.random() * setup.wallets.length)] ?? '';
-  return key === 'allocate'
-    ? () =>
-        fetch(`${setup.base}/v2/wallets/${pick()}/allocate`, {
-          method: 'POST',
-          headers: setup.headers,
-          body: JSON.stringify({ requestId: randomUUID(), allocations: [{ from: CASH, to: JAAA, amountUsd: '0.000001' }] }),
-        })
-    : () =>
-        fetch(`${setup.base}/v2/wallets/${pick()}/withdrawals`, {
-          method: 'POST',
-          headers: setup.headers,
-          body: JSON.stringify({ requestId: randomUUID(), destinationChain: 'solana_devnet', destinationAddress: SOLANA, amountUsd: '1' }),
-        });
-}
-
 /** The deliveries of `tag` the receiver got since its reset, over `seconds`, and webhook-service's CPU per delivery. */
 function deliveriesOf(setup: Setup, tag: DeliveryTag, seconds: number, webhookCpuMs: number | null): Deliveries {
   const latencies = setup.receiver.latencies(tag);
@@ -481,27 +510,28 @@ async function measureWrite(
   key: WriteKey,
   clients: number,
   durationS: number,
+  warmUpS: number,
   profile: string | undefined,
 ): Promise<RouteResult & { outboxLagMs: OutboxLag; webhooks: Deliveries }> {
-  const send = writer(setup, key);
-  await closedLoop(clients, 1, send);
+  await writeLoad(setup, [key], clients, warmUpS);
   await settle(setup);
   const profiled = profiledOf(setup, profile, ['wallet', 'gateway', 'webhook']);
   for (const [, pid] of profiled) startProfile(pid);
   const from = new Date();
   await setup.receiver.reset();
+  await statements.reset(setup.db);
   const before = cpuOf(setup.processes);
-  const writes = await closedLoop(clients, durationS, send);
+  const writes = await writeLoad(setup, [key], clients, durationS);
   const after = cpuOf(setup.processes);
   const to = new Date();
+  await statements.report(setup.db, `${key} window`, writes.count);
   const seconds = (to.getTime() - from.getTime()) / 1000;
   const webhooks = deliveriesOf(setup, 'event', seconds, cpuSpent(before, after, 'webhook'));
   for (const [name, pid] of profiled) await collectProfile(name, pid, profile ?? '');
-  const at = (share: number) => round(writes.latencies[Math.min(writes.latencies.length - 1, Math.floor(share * writes.latencies.length))] ?? 0);
   return {
-    requestsPerSecond: round(writes.count / seconds, 0),
-    p50Ms: at(0.5),
-    p99Ms: at(0.99),
+    requestsPerSecond: round(writes.count / writes.seconds, 0),
+    p50Ms: writes.p50Ms,
+    p99Ms: writes.p99Ms,
     cpuMicrosPerRequest: perRequest(before, after, writes.count),
     outboxLagMs: await outboxLag(setup.db, setup.schema, from, to),
     webhooks,
@@ -531,12 +561,16 @@ async function attemptTimes(setup: Setup, from: Date): Promise<AttemptTimes> {
  * {@link STEADY_RATE} events per second for the window and takes their event-to-delivery
  * latency. The write load runs until the window is over and every event was delivered.
  */
-async function measureWebhooksUnderLoad(setup: Setup, tag: Exclude<DeliveryTag, 'event'>, clients: number, durationS: number, profile: string | undefined): Promise<WebhookUnderLoad> {
-  const allocate = writer(setup, 'allocate');
-  const withdraw = writer(setup, 'withdraw');
-  let turn = 0;
-  const send = () => ((turn += 1) % 2 === 0 ? allocate() : withdraw());
-  await closedLoop(clients, 1, send);
+async function measureWebhooksUnderLoad(
+  setup: Setup,
+  tag: Exclude<DeliveryTag, 'event'>,
+  clients: number,
+  durationS: number,
+  warmUpS: number,
+  profile: string | undefined,
+): Promise<WebhookUnderLoad> {
+  const kinds: WriteKey[] = ['withdraw', 'allocate'];
+  await writeLoad(setup, kinds, clients, warmUpS);
   await settle(setup);
   const profiled = profiledOf(setup, profile, ['webhook']);
   for (const [, pid] of profiled) startProfile(pid);
@@ -545,7 +579,7 @@ async function measureWebhooksUnderLoad(setup: Setup, tag: Exclude<DeliveryTag, 
   const started = performance.now();
   const before = cpuOf(setup.processes);
   // On while the events are delivered, for twice the window at most.
-  const load = closedLoop(clients, durationS, send, () => delivering && performance.now() < started + 2 * durationS * 1000);
+  const load = writeLoad(setup, kinds, clients, 2 * durationS, { minimumS: durationS, stopWhen: () => !delivering });
   const events = tag === 'backlog' ? BACKLOG_EVENTS : STEADY_RATE * durationS;
   try {
     if (tag === 'backlog') await publishBacklog(setup.publish(tag), events);
@@ -562,9 +596,8 @@ async function measureWebhooksUnderLoad(setup: Setup, tag: Exclude<DeliveryTag, 
   const walletEventDeliveries = setup.receiver.received('event');
   const attempts = await attemptTimes(setup, new Date(Date.now() - seconds * 1000));
   const writes = await load;
-  const loadSeconds = (performance.now() - started) / 1000;
   for (const [name, pid] of profiled) await collectProfile(name, pid, profile ?? '');
-  return { ...deliveries, events, seconds: round(seconds), walletEventDeliveries, writesPerSecond: round(writes.count / loadSeconds, 0), attempts };
+  return { ...deliveries, events, seconds: round(seconds), walletEventDeliveries, writesPerSecond: round(writes.count / writes.seconds, 0), attempts };
 }
 
 function targetsOf(rounds: WalletsRound[]): Target[] {
@@ -696,6 +729,7 @@ export async function benchWallets(options: WalletsBenchOptions = {}): Promise<W
     for (let index = 0; index < rounds; index += 1) {
       console.log(`bench: wallets round ${index + 1} of ${rounds}`);
       const profile = CPU_PROFILE && index === 0;
+      const warmUpS = index === 0 ? WRITE_WARM_UP_S.first : WRITE_WARM_UP_S.later;
       await settle(setup);
       const reads = parts.includes('reads')
         ? {
@@ -709,14 +743,14 @@ export async function benchWallets(options: WalletsBenchOptions = {}): Promise<W
       const baseline = parts.includes('writes') ? await pgbench(setup.pgbenchUrl, clients, durationS) : undefined;
       const writes = parts.includes('writes')
         ? {
-            allocate: await measureWrite(setup, 'allocate', clients, durationS, profile ? 'allocate' : undefined),
-            withdraw: await measureWrite(setup, 'withdraw', clients, durationS, profile ? 'withdraw' : undefined),
+            allocate: await measureWrite(setup, 'allocate', clients, durationS, warmUpS, profile ? 'allocate' : undefined),
+            withdraw: await measureWrite(setup, 'withdraw', clients, durationS, warmUpS, profile ? 'withdraw' : undefined),
           }
         : undefined;
       const webhooks = parts.includes('webhooks')
         ? {
-            backlog: await measureWebhooksUnderLoad(setup, 'backlog', clients, durationS, profile ? 'webhook-backlog' : undefined),
-            steady: await measureWebhooksUnderLoad(setup, 'steady', clients, durationS, profile ? 'webhook-steady' : undefined),
+            backlog: await measureWebhooksUnderLoad(setup, 'backlog', clients, durationS, warmUpS, profile ? 'webhook-backlog' : undefined),
+            steady: await measureWebhooksUnderLoad(setup, 'steady', clients, durationS, warmUpS, profile ? 'webhook-steady' : undefined),
           }
         : undefined;
       const readShare = (key: Exclude<ReadKey, 'nats'>) => (reads ? { [key]: round(reads[key].requestsPerSecond / reads.nats.requestsPerSecond, 3) } : {});
