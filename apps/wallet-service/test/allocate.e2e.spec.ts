@@ -1,6 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- HTTP bodies are checked by the assertions, not by types */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { unpublishedOutboxRows } from '@service/events';
 import { CASH, Client, JAAA, failure, micros, startWalletSystem, USTB, eventsOf, type WalletSystem } from './wallet-system.js';
 
 let system: WalletSystem;
@@ -196,7 +197,7 @@ describe('money and yield', () => {
     }
     const deadline = Date.now() + 5_000;
     for (;;) {
-      const pending = await system.db.query(`SELECT count(*)::int AS n FROM "${system.schema}".outbox_events WHERE published_at IS NULL`);
+      const pending = await system.db.query(`SELECT count(*)::int AS n FROM ${unpublishedOutboxRows(system.schema)}`);
       if (pending.rows[0].n === 0) break;
       if (Date.now() > deadline) throw new Error('outbox events were not published');
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -5,7 +5,19 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { DomainEvent, PortfolioWalletEventPayload } from '@service/contracts';
 import { isolatedEventStream, migratedSchema, newRunId, TEST_DATABASE_URL, TEST_NATS_URL, type IsolatedSchema, type IsolatedStream } from '@service/testing';
 import { metricsText } from '@service/metrics';
-import { CLAIM_SQL, DurableConsumer, enqueueEvent, ensureDurableConsumer, ensureEventStream, OutboxMetrics, OutboxRelay, PgPoolSql, type SqlExecutor, watchConsumer } from './index.js';
+import {
+  DurableConsumer,
+  enqueueEvent,
+  ensureDurableConsumer,
+  ensureEventStream,
+  NEXT_BATCH_SQL,
+  OutboxMetrics,
+  OutboxRelay,
+  PgPoolSql,
+  type SqlExecutor,
+  unpublishedOutboxRows,
+  watchConsumer,
+} from './index.js';
 
 const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const runId = newRunId();
@@ -50,56 +62,73 @@ function statusChanged(n: number): PortfolioWalletEventPayload<'portfolio_wallet
   return { event: 'portfolio_wallet.status_changed', observedAt: '2026-11-21T10:00:00.000Z', walletId, wallet: { id: walletId, status: 'idle' } };
 }
 
+interface PlanNode {
+  readonly 'Node Type': string;
+  readonly 'Relation Name'?: string;
+  readonly 'Index Name'?: string;
+  readonly Plans?: readonly PlanNode[];
+}
+
+/** Every node of an EXPLAIN (FORMAT JSON) plan. */
+function planNodes(node: PlanNode): PlanNode[] {
+  return [node, ...(node.Plans ?? []).flatMap(planNodes)];
+}
+
+/** Outbox rows committed and not yet published. */
+async function unpublished(): Promise<number> {
+  const [row] = await db.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM ${unpublishedOutboxRows()}`);
+  return row?.n ?? -1;
+}
+
+const enqueued = (n: number) => (tx: SqlExecutor) => enqueueEvent(tx, { type: 'portfolio_wallet.status_changed', orgId: 'org_a', payload: statusChanged(n) });
+const streamMessages = async () => (await jsm.streams.info(stream.EVENTS_STREAM)).state.messages;
+
 describe('outbox and relay', () => {
   it('publishes committed events once, with the outbox id as Nats-Msg-Id, and never rolled-back ones', async () => {
     const relay = relayOf();
     await relay.start();
-    const committed = await db.$transaction((tx) =>
-      enqueueEvent(tx, { type: 'portfolio_wallet.status_changed', orgId: 'org_a', payload: statusChanged(1) }),
-    );
+    const committed = await db.$transaction(enqueued(1));
     await expect(
       db.$transaction(async (tx) => {
-        await enqueueEvent(tx, { type: 'portfolio_wallet.status_changed', orgId: 'org_a', payload: statusChanged(2) });
+        await enqueued(2)(tx);
         throw new Error('the state change failed');
       }),
     ).rejects.toThrow('the state change failed');
     relay.wake();
-    await waitFor(async () => (await jsm.streams.info(stream.EVENTS_STREAM)).state.messages === 1);
+    await waitFor(async () => (await streamMessages()) === 1);
     await relay.stop();
 
     const message = await jsm.streams.getMessage(stream.EVENTS_STREAM, { seq: 1 });
     expect(message?.header.get('Nats-Msg-Id')).toBe(committed);
     expect(message?.subject).toBe(`${stream.EVENTS_SUBJECT_PREFIX}.wallet.portfolio_wallet.status_changed`);
-    expect(message?.json<DomainEvent>()).toMatchObject({ id: committed, orgId: 'org_a', source: 'wallet', payload: statusChanged(1) });
-    const [row] = await db.$queryRawUnsafe<{ published_at: Date | null }[]>('SELECT published_at FROM outbox_events WHERE id = $1', committed);
-    expect(row?.published_at).toBeInstanceOf(Date);
+    expect(message?.json<DomainEvent>()).toEqual({ id: committed, type: 'portfolio_wallet.status_changed', orgId: 'org_a', source: 'wallet', occurredAt: expect.any(String), payload: statusChanged(1) });
+    expect(await unpublished()).toBe(0);
   });
 
-  it('loses nothing and duplicates nothing when the relay dies between publish and marking', async () => {
-    const id = await db.$transaction((tx) =>
-      enqueueEvent(tx, { type: 'portfolio_wallet.status_changed', orgId: 'org_a', payload: statusChanged(3) }),
-    );
-    const before = (await jsm.streams.info(stream.EVENTS_STREAM)).state.messages;
+  it('loses nothing and duplicates nothing when the relay dies between publishing and recording how far it got', async () => {
+    await db.$transaction(enqueued(3));
+    const [position] = await db.$queryRawUnsafe<{ txid: string; seq: string }[]>('SELECT last_txid::text AS txid, last_seq::text AS seq FROM outbox_relay');
+    const before = await streamMessages();
     expect(await relayOf().drain()).toBe(1);
-    // The crashed relay had published but not marked the row, and its lease is still running:
-    // no other relay takes the row until the lease lapses, then the next one publishes it again.
-    await db.$executeRawUnsafe("UPDATE outbox_events SET published_at = NULL, claimed_until = now() + interval '1 minute' WHERE id = $1", id);
+    // The relay that published died before recording it, still holding the outbox: no other relay
+    // publishes until its lease lapses, then the next one publishes the event again.
+    await db.$executeRawUnsafe(
+      "UPDATE outbox_relay SET last_txid = $1::xid8, last_seq = $2::bigint, holder = $3::uuid, held_until = now() + interval '1 minute'",
+      position?.txid,
+      position?.seq,
+      randomUUID(),
+    );
+    expect(await unpublished()).toBe(1);
     expect(await relayOf().drain()).toBe(0);
-    await db.$executeRawUnsafe("UPDATE outbox_events SET claimed_until = now() - interval '1 millisecond' WHERE id = $1", id);
+    await db.$executeRawUnsafe("UPDATE outbox_relay SET held_until = now() - interval '1 millisecond'");
     expect(await relayOf().drain()).toBe(1);
-    expect((await jsm.streams.info(stream.EVENTS_STREAM)).state.messages).toBe(before + 1);
-    const [row] = await db.$queryRawUnsafe<{ published: boolean; claimed_until: Date | null }[]>(
-      'SELECT published_at IS NOT NULL AS published, claimed_until FROM outbox_events WHERE id = $1',
-      id,
-    );
-    expect(row).toEqual({ published: true, claimed_until: null });
+    // The stream dropped the copy (same Nats-Msg-Id).
+    expect(await streamMessages()).toBe(before + 1);
+    expect(await unpublished()).toBe(0);
   });
 
-  it('holds no transaction or row lock while JetStream answers, and releases rows whose publish failed', async () => {
-    const ids = await db.$transaction(async (tx) => [
-      await enqueueEvent(tx, { type: 'portfolio_wallet.status_changed', orgId: 'org_a', payload: statusChanged(4) }),
-      await enqueueEvent(tx, { type: 'portfolio_wallet.status_changed', orgId: 'org_a', payload: statusChanged(5) }),
-    ]);
+  it('holds no transaction or lock while JetStream answers, and starts the next batch at a publish that failed', async () => {
+    const ids = await db.$transaction(async (tx) => [await enqueued(4)(tx), await enqueued(5)(tx)]);
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     let publishing = 0;
@@ -114,21 +143,66 @@ describe('outbox and relay', () => {
     const relay = new OutboxRelay({ source: 'wallet', db, js: stalled, jsm, logger, ...streamConfig() });
     const draining = relay.drain();
     await waitFor(() => publishing === 2);
-    // Both publishes are in flight at once; a writer can lock the rows meanwhile (NOWAIT fails on a held lock).
-    const locked = await db.$transaction((tx) =>
-      tx.$queryRawUnsafe<{ id: string }[]>('SELECT id::text AS id FROM outbox_events WHERE id = ANY($1::uuid[]) FOR UPDATE NOWAIT', ids),
-    );
-    expect(locked).toHaveLength(2);
+    // Both publishes are in flight at once; meanwhile a writer commits, and the outbox's rows and
+    // the relay's own row can be locked (NOWAIT fails on a held lock).
+    await db.$transaction(enqueued(6));
+    const locked = await db.$transaction(async (tx) => [
+      ...(await tx.$queryRawUnsafe<{ id: string }[]>('SELECT id::text AS id FROM outbox_events WHERE id = ANY($1::uuid[]) FOR UPDATE NOWAIT', ids)),
+      ...(await tx.$queryRawUnsafe<{ id: string }[]>('SELECT name AS id FROM outbox_relay FOR UPDATE NOWAIT')),
+    ]);
+    expect(locked).toHaveLength(3);
     release();
     await expect(draining).rejects.toThrow('no JetStream ack');
-    const rows = await db.$queryRawUnsafe<{ id: string; published: boolean; claimed: boolean }[]>(
-      'SELECT id::text AS id, published_at IS NOT NULL AS published, claimed_until IS NOT NULL AS claimed FROM outbox_events WHERE id = ANY($1::uuid[]) ORDER BY occurred_at, id',
-      ids,
-    );
-    expect(rows.find((row) => row.id === ids[0])).toEqual({ id: ids[0], published: true, claimed: false });
-    // The failed one is free for the next attempt at once, not after the lease.
-    expect(rows.find((row) => row.id === ids[1])).toEqual({ id: ids[1], published: false, claimed: false });
+    // Recorded up to the first event; the one that failed and the one written meanwhile are next.
+    expect(await unpublished()).toBe(2);
+    const before = await streamMessages();
+    expect(await relayOf().drain()).toBe(2);
+    expect(await streamMessages()).toBe(before + 2);
+  });
+
+  it('publishes nothing written after a transaction still open began until it ends, then all of it in order', async () => {
+    let finish: (outcome: 'commit' | 'rollback') => void = () => undefined;
+    const ended = new Promise<'commit' | 'rollback'>((resolve) => (finish = resolve));
+    let written = false;
+    const open = async (n: number) =>
+      db.$transaction(async (tx) => {
+        const id = await enqueued(n)(tx);
+        written = true;
+        if ((await ended) === 'rollback') throw new Error('rolled back');
+        return id;
+      });
+    const first = open(7);
+    await waitFor(() => written);
+    const later = await db.$transaction(enqueued(8));
+    // Committed, but after the open transaction took its id: it could still commit rows before it.
+    expect(await unpublished()).toBe(1);
+    expect(await relayOf().drain()).toBe(0);
+    finish('commit');
+    const earlier = await first;
+    const before = await streamMessages();
+    expect(await relayOf().drain()).toBe(2);
+    const published = await Promise.all([before + 1, before + 2].map((seq) => jsm.streams.getMessage(stream.EVENTS_STREAM, { seq })));
+    expect(published.map((message) => message?.header.get('Nats-Msg-Id'))).toEqual([earlier, later]);
+  });
+
+  it('is held up by a transaction that then rolls back only until it does', async () => {
+    let rollBack: () => void = () => undefined;
+    const ended = new Promise<void>((resolve) => (rollBack = resolve));
+    let written = false;
+    const open = db.$transaction(async (tx) => {
+      await enqueued(9)(tx);
+      written = true;
+      await ended;
+      throw new Error('rolled back');
+    });
+    await waitFor(() => written);
+    const later = await db.$transaction(enqueued(10));
+    expect(await relayOf().drain()).toBe(0);
+    rollBack();
+    await expect(open).rejects.toThrow('rolled back');
+    const before = await streamMessages();
     expect(await relayOf().drain()).toBe(1);
+    expect((await jsm.streams.getMessage(stream.EVENTS_STREAM, { seq: before + 1 }))?.header.get('Nats-Msg-Id')).toBe(later);
   });
 });
 
@@ -145,23 +219,20 @@ const consumerOf = (handle: (event: DomainEvent, tx: SqlExecutor) => Promise<voi
     handle,
   });
 
-describe('outbox claim', () => {
-  it('reads the oldest unpublished rows over the partial index in claim order, without sorting every unpublished row', async () => {
+describe('outbox read', () => {
+  it('reads the rows after its position over the (txid, seq) index, without reading or sorting the published ones', async () => {
     await db.$executeRawUnsafe(
-      `INSERT INTO outbox_events (id, type, org_id, payload, occurred_at, published_at)
-       SELECT gen_random_uuid(), 'portfolio_wallet.status_changed', 'org_plan', '{}'::jsonb, now() - g * interval '1 ms', CASE WHEN g > 500 THEN now() END
-         FROM generate_series(1, 20000) g`,
+      `INSERT INTO outbox_events (id, type, org_id, payload, occurred_at)
+       SELECT gen_random_uuid(), 'portfolio_wallet.status_changed', 'org_plan', '{}'::jsonb, now() FROM generate_series(1, 20000)`,
     );
     try {
       await db.$executeRawUnsafe('ANALYZE outbox_events');
-      const [row] = await db.$queryRawUnsafe<{ 'QUERY PLAN': unknown }[]>(`EXPLAIN (FORMAT JSON) ${CLAIM_SQL}`, 100, 30_000);
-      const plan = JSON.stringify(row?.['QUERY PLAN']);
-      expect(plan).toContain('"Index Name":"outbox_events_occurred_at_id_idx"');
-      // Only the claimed rows are sorted (for their order in the answer), and none is found by a scan of the table.
-      expect(plan).not.toMatch(/"Sort Key":\["outbox_events/);
-      // The claimed rows are updated through the primary key, not found again by a scan of the table.
-      expect(plan).toContain('"Index Name":"outbox_events_pkey"');
-      expect(plan).not.toContain('"Node Type":"Seq Scan"');
+      const [row] = await db.$queryRawUnsafe<{ 'QUERY PLAN': unknown }[]>(`EXPLAIN (FORMAT JSON) ${NEXT_BATCH_SQL}`, randomUUID(), 30_000, null, null, 100);
+      const nodes = planNodes((row?.['QUERY PLAN'] as [{ Plan: PlanNode }])[0].Plan);
+      const outbox = nodes.filter((node) => node['Relation Name'] === 'outbox_events');
+      // One scan of the outbox, over the index in its order (no sort of the rows it reads), stopped by the LIMIT.
+      expect(outbox.map((node) => [node['Node Type'], node['Index Name']])).toEqual([['Index Scan', 'outbox_events_txid_seq_idx']]);
+      expect(nodes.some((node) => node['Node Type'] === 'Sort' && (node.Plans ?? []).some((child) => child['Relation Name'] === 'outbox_events'))).toBe(false);
     } finally {
       await db.$executeRawUnsafe("DELETE FROM outbox_events WHERE org_id = 'org_plan'");
     }

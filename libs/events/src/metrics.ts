@@ -1,6 +1,7 @@
 import type { JetStreamManager } from '@nats-io/jetstream';
 import { DELAY_BUCKETS, gauge, histogram, onScrape, throttled } from '@service/metrics';
 import type { SqlExecutor } from './sql.js';
+import { unpublishedOutboxRows } from './outbox.js';
 
 const publishLag = histogram({
   name: 'outbox_publish_lag_seconds',
@@ -16,11 +17,11 @@ const waiting = gauge({
 
 /**
  * The outbox relay's metrics. Lag is observed per row as it is published (the rows of a batch
- * carry `occurred_at`). Waiting rows are counted (`WHERE published_at IS NULL`) when Prometheus
- * scrapes, at most every 15 s: a batch only knows whether more than one batch waits, not how
- * many, and an alert on a growing outbox needs the number. The outbox's
- * `(published_at, occurred_at)` index leads with `published_at`, so the count reads only the
- * index entries of unpublished rows, however large the table grows.
+ * carry `occurred_at`). Waiting rows are counted (the committed rows after the relay's position)
+ * when Prometheus scrapes, at most every 15 s: a batch only knows whether more than one batch
+ * waits, not how many, and an alert on a growing outbox needs the number. The count reads the
+ * `(txid, seq)` index from the relay's position on, so only the entries of unpublished rows,
+ * however large the table grows.
  */
 export class OutboxMetrics {
   private readonly lag: ReturnType<typeof publishLag.labels>;
@@ -38,7 +39,7 @@ export class OutboxMetrics {
   start(): void {
     this.unregister ??= onScrape(
       throttled(async () => {
-        const [row] = await this.db.$queryRawUnsafe<{ count: number }[]>('SELECT count(*)::int AS count FROM outbox_events WHERE published_at IS NULL');
+        const [row] = await this.db.$queryRawUnsafe<{ count: number }[]>(`SELECT count(*)::int AS count FROM ${unpublishedOutboxRows()}`);
         this.waiting.set(row?.count ?? 0);
       }),
     );

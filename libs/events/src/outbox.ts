@@ -40,3 +40,13 @@ export function outboxInsert<T extends DomainEventType>(bind: BindParameter, eve
     `(${bind(id, '::uuid')}, ${bind(event.type, '')}, ${bind(event.orgId, '')}, ${bind(JSON.stringify(event.payload), '::jsonb')}, ${bind(currentTraceparent() ?? null, '::text')}, clock_timestamp())`;
   return { sql, id };
 }
+
+/**
+ * The outbox rows no relay has published yet, as a FROM clause (alias `o` for the rows), in the
+ * schema named (quoted) or on the search path: every committed row after the relay's position.
+ * For counts: the metrics' waiting gauge, tests and tools waiting for the outbox to drain.
+ */
+export function unpublishedOutboxRows(schema?: string): string {
+  const table = (name: string) => (schema ? `"${schema}".${name}` : name);
+  return `${table('outbox_events')} o JOIN ${table('outbox_relay')} r ON r.name = 'relay' AND (o.txid, o.seq) > (r.last_txid, r.last_seq)`;
+}

@@ -2,9 +2,10 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { jetstream } from '@nats-io/jetstream';
+import { DeliverPolicy, jetstream, type JetStreamClient } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { WEBHOOK_FAMILIES } from '@service/contracts';
+import { unpublishedOutboxRows } from '@service/events';
 import { startTestSystem, TEST_DATABASE_URL, type TestSystem } from '@service/testing';
 import pg from 'pg';
 import { cpuMsOf, cpuMsOfCommand, cpuMsOfSelf, failuresOf, machineBusyMs, runLoad } from './load.js';
@@ -292,22 +293,31 @@ async function pgbench(url: string, clients: number, durationS: number): Promise
   return { tps: round(Number(tps), 0), latencyAverageMs: Number(latency ?? Number.NaN) };
 }
 
-/** Publish lag of the wallet service's outbox events that occurred in [from, to): once all are published. */
-async function outboxLag(db: pg.Client, schema: string, from: Date, to: Date): Promise<OutboxLag> {
+/**
+ * Publish lag of the wallet service's events that occurred in [from, to), once all of them are
+ * published: when JetStream stored each (the message's timestamp) minus its `occurredAt` (the
+ * outbox insert's `clock_timestamp()`), read back from the stream from `from` on.
+ */
+async function outboxLag(setup: Setup, from: Date, to: Date): Promise<OutboxLag> {
   for (let attempt = 0; ; attempt += 1) {
-    const { rows } = await db.query<{ pending: string; events: string; p50: number | null; p99: number | null }>(
-      `SELECT count(*) FILTER (WHERE published_at IS NULL) AS pending, count(*) AS events,
-              percentile_disc(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM published_at - occurred_at) * 1000) AS p50,
-              percentile_disc(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM published_at - occurred_at) * 1000) AS p99
-         FROM "${schema}".outbox_events WHERE occurred_at >= $1 AND occurred_at < $2`,
-      [from, to],
-    );
-    const row = rows[0];
-    if (row && (Number(row.pending) === 0 || attempt >= 100)) {
-      return { events: Number(row.events), p50Ms: round(Number(row.p50 ?? 0), 1), p99Ms: Number(row.pending) > 0 ? Number.POSITIVE_INFINITY : round(Number(row.p99 ?? 0), 1) };
-    }
+    const { rows } = await setup.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${unpublishedOutboxRows(setup.schema)} WHERE o.occurred_at < $1`, [to]);
+    if ((rows[0]?.n ?? 0) === 0) break;
+    if (attempt >= 100) return { events: Number.NaN, p50Ms: Number.POSITIVE_INFINITY, p99Ms: Number.POSITIVE_INFINITY };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  const { js, stream, subjectPrefix } = setup.events;
+  const consumer = await js.consumers.get(stream, { filter_subjects: `${subjectPrefix}.wallet.>`, deliver_policy: DeliverPolicy.StartTime, opt_start_time: from.toISOString() });
+  const lags: number[] = [];
+  const messages = await consumer.consume();
+  for await (const message of messages) {
+    const occurredAt = Date.parse(message.json<{ occurredAt: string }>().occurredAt);
+    if (occurredAt >= from.getTime() && occurredAt < to.getTime()) lags.push(Number(message.timestampNanos / 1_000_000n) - occurredAt);
+    if (message.info.pending === 0) break;
+  }
+  await messages.close();
+  lags.sort((a, b) => a - b);
+  const at = (share: number) => round(lags[Math.min(lags.length - 1, Math.floor(share * lags.length))] ?? 0, 1);
+  return { events: lags.length, p50Ms: at(0.5), p99Ms: at(0.99) };
 }
 
 /** Longest the bench waits for the system to finish the work earlier windows left behind. */
@@ -334,7 +344,7 @@ async function settle(setup: Setup): Promise<void> {
   const started = performance.now();
   for (;;) {
     const { rows } = await setup.db.query<{ outbox: number; running: number; deliveries: number }>(
-      `SELECT (SELECT count(*)::int FROM "${setup.schema}".outbox_events WHERE published_at IS NULL) AS outbox,
+      `SELECT (SELECT count(*)::int FROM ${unpublishedOutboxRows(setup.schema)}) AS outbox,
               (SELECT count(*)::int FROM "${setup.schema}".withdrawals WHERE status = 'processing')
                 + (SELECT count(*)::int FROM "${setup.schema}".rebalances WHERE status = 'processing') AS running,
               (SELECT count(*)::int FROM "${setup.webhookSchema}".deliveries WHERE status = 'pending' AND next_attempt_at <= now()) AS deliveries`,
@@ -371,6 +381,8 @@ interface Setup {
   readonly webhookSchema: string;
   /** Publishes one event of {@link WEBHOOK_ORG}, tagged for the receiver. */
   readonly publish: (tag: Exclude<DeliveryTag, 'event'>) => () => Promise<void>;
+  /** The system's event stream, read back for the publish lag. */
+  readonly events: { readonly js: JetStreamClient; readonly stream: string; readonly subjectPrefix: string };
 }
 
 const ORG = 'org_bench_wallets';
@@ -440,6 +452,7 @@ async function setUp(clients: number, cleanups: (() => Promise<void>)[]): Promis
     receiver,
     webhookSchema: system.serviceEnv('webhook')['DATABASE_SCHEMA'] ?? '',
     publish: (tag) => () => publishBenchEvent(js, prefix, WEBHOOK_ORG, tag),
+    events: { js, stream: system.serviceEnv('wallet')['EVENTS_STREAM'] ?? '', subjectPrefix: system.serviceEnv('wallet')['EVENTS_SUBJECT_PREFIX'] ?? '' },
   };
 }
 
@@ -533,7 +546,7 @@ async function measureWrite(
     p50Ms: writes.p50Ms,
     p99Ms: writes.p99Ms,
     cpuMicrosPerRequest: perRequest(before, after, writes.count),
-    outboxLagMs: await outboxLag(setup.db, setup.schema, from, to),
+    outboxLagMs: await outboxLag(setup, from, to),
     webhooks,
   };
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { unpublishedOutboxRows } from '@service/events';
 import { type AppProcess, callGateway, type HttpReply, startApp, startTestSystem, TEST_DATABASE_URL, type TestSystem } from '@service/testing';
 import pg from 'pg';
 import { LoopbackReceiver } from './receiver.js';
@@ -325,7 +326,7 @@ async function settle(db: pg.Client, system: TestSystem, org: string, registrati
       `SELECT (SELECT count(*) FROM "${wallet}".deposits WHERE org_id = $1 AND status <> 'completed')
             + (SELECT count(*) FROM "${wallet}".withdrawals WHERE org_id = $1 AND status NOT IN ('completed', 'partially_completed', 'failed', 'cancelled'))
             + (SELECT count(*) FROM "${wallet}".rebalances r JOIN "${wallet}".wallets w ON w.id = r.wallet_id WHERE w.org_id = $1 AND r.status NOT IN ('completed', 'failed'))
-            + (SELECT count(*) FROM "${wallet}".outbox_events WHERE org_id = $1 AND published_at IS NULL) AS n`,
+            + (SELECT count(*) FROM ${unpublishedOutboxRows(wallet)} WHERE o.org_id = $1) AS n`,
       [org],
     );
     if (Number(pending.rows[0].n) > 0) return false;
