@@ -528,7 +528,7 @@ async function measureWrite(
 ): Promise<RouteResult & { outboxLagMs: OutboxLag; webhooks: Deliveries }> {
   await writeLoad(setup, [key], clients, warmUpS);
   await settle(setup);
-  const profiled = profiledOf(setup, profile, ['wallet', 'gateway', 'webhook']);
+  const profiled = profiledOf(setup, profile, ['wallet', 'gateway', 'webhook', 'activity']);
   for (const [, pid] of profiled) startProfile(pid);
   const from = new Date();
   await setup.receiver.reset();

@@ -3,20 +3,28 @@ import type { SqlExecutor } from '@service/events';
 import { deliveryBody } from '../domain/delivery-body.js';
 
 /**
- * Records a batch of events in one statement (atomic on its own): each event not yet in
- * `processed_events` for `consumer` is added there, and gets one pending delivery per active
- * registration of its organization subscribed to its type. An event already processed adds
- * nothing. Events about shared onchain state (gtoken allowlists) carry `ALL_ORGANIZATIONS` and
- * reach every organization's subscribed registrations. The gtoken envelope starts with the
- * delivery's own id, which the database generates: the body is the envelope's text with that id
- * put in. Returns the registrations that got a delivery (once per delivery).
+ * Records a batch of events in one statement (atomic on its own): each event that an active
+ * registration subscribes to and that is not yet in `processed_events` for `consumer` is added
+ * there, and gets one pending delivery per active registration of its organization subscribed to
+ * its type. An event already processed adds nothing. An event no registration subscribes to
+ * leaves nothing behind, not even a `processed_events` row (most wallet events of most
+ * organizations: eight an allocation), so a redelivery of it is looked at again: a registration
+ * made meanwhile gets it, once, as it would have had the event come later. Events about shared
+ * onchain state (gtoken allowlists) carry `ALL_ORGANIZATIONS` and reach every organization's
+ * subscribed registrations. The gtoken envelope starts with the delivery's own id, which the
+ * database generates: the body is the envelope's text with that id put in. Returns the
+ * registrations that got a delivery (once per delivery).
  */
 const FAN_OUT_SQL = `
 WITH events AS (
   SELECT * FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $9::text[])
     AS e(event_id, type, org_id, body, envelope_head, envelope_tail, trace_context)
+), subscribed AS (
+  SELECT DISTINCT e.event_id FROM events e
+   WHERE EXISTS (SELECT FROM registrations g WHERE g.org_id = e.org_id AND g.deleted_at IS NULL AND e.type = ANY (g.events))
+      OR (e.org_id = $8 AND EXISTS (SELECT FROM registrations g WHERE g.deleted_at IS NULL AND e.type = ANY (g.events)))
 ), fresh AS (
-  INSERT INTO processed_events (consumer, event_id) SELECT $1, event_id FROM events
+  INSERT INTO processed_events (consumer, event_id) SELECT $1, event_id FROM subscribed
   ON CONFLICT DO NOTHING
   RETURNING event_id
 ), targets AS (
