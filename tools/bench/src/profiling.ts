@@ -1,4 +1,5 @@
-import { existsSync, renameSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REPO_ROOT } from '@service/testing';
@@ -40,4 +41,32 @@ export async function collectProfile(name: string, pid: number, scenario: string
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`${name} wrote no CPU profile to ${written}`);
+}
+
+/** BENCH_PERF=1: `perf record` of the whole machine during each write window (see the README). */
+export const PERF_RECORD = process.env['BENCH_PERF'] === '1';
+
+/**
+ * Starts `perf record -a -g` (every process, kernel included: where a saturated machine's CPU
+ * goes, which the V8 profiles of single processes cannot say) into
+ * `results/profiles/perf-<scenario>.data`; the function returned stops it and waits for the file.
+ * Does nothing unless BENCH_PERF=1.
+ */
+export function startPerf(scenario: string): () => Promise<void> {
+  if (!PERF_RECORD) return async () => undefined;
+  mkdirSync(PROFILES_DIR, { recursive: true });
+  const output = path.join(PROFILES_DIR, `perf-${scenario}.data`);
+  const perf = spawn('perf', ['record', '-F', '499', '-a', '-g', '-q', '-o', output], { stdio: 'ignore' });
+  const exited = new Promise<void>((resolve) => {
+    perf.once('exit', () => resolve());
+    perf.once('error', (error) => {
+      console.error(`bench: perf record failed: ${error.message}`);
+      resolve();
+    });
+  });
+  return async () => {
+    perf.kill('SIGINT');
+    await exited;
+    console.log(`bench: perf record of the machine in ${path.relative(REPO_ROOT, output)}`);
+  };
 }

@@ -9,7 +9,7 @@ import { unpublishedOutboxRows } from '@service/events';
 import { startTestSystem, TEST_DATABASE_URL, type TestSystem } from '@service/testing';
 import pg from 'pg';
 import { cpuMsOf, cpuMsOfCommand, cpuMsOfSelf, failuresOf, machineBusyMs, runLoad } from './load.js';
-import { collectProfile, CPU_PROFILE, profilerEnv, startProfile } from './profiling.js';
+import { collectProfile, CPU_PROFILE, profilerEnv, startPerf, startProfile } from './profiling.js';
 import { type DeliveryTag, percentile, publishBacklog, publishBenchEvent, publishSteadily, TimingReceiver } from './webhook-receiver.js';
 
 /**
@@ -533,9 +533,11 @@ async function measureWrite(
   const from = new Date();
   await setup.receiver.reset();
   await statements.reset(setup.db);
+  const stopPerf = startPerf(key);
   const before = cpuOf(setup.processes);
   const writes = await writeLoad(setup, [key], clients, durationS);
   const after = cpuOf(setup.processes);
+  await stopPerf();
   const to = new Date();
   await statements.report(setup.db, `${key} window`, writes.count);
   const seconds = (to.getTime() - from.getTime()) / 1000;
