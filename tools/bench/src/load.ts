@@ -16,8 +16,6 @@ export interface LoadOptions {
    * own plain fields; see `write-request.cjs`.
    */
   readonly requests?: readonly GeneratedRequest[];
-  /** Stops the load before `durationS` once this says so (asked every 50 ms). */
-  readonly stopWhen?: () => boolean;
 }
 
 /** A request that `setupRequest` (a module's path) completes before each send, from its plain fields. */
@@ -40,12 +38,6 @@ export function runLoad(options: LoadOptions): Promise<Result> {
       instance.stop();
       reject(new Error(`load on ${options.url} did not finish within ${options.durationS} s + ${RUN_GRACE_MS / 1000} s`));
     }, options.durationS * 1000 + RUN_GRACE_MS);
-    const { stopWhen } = options;
-    const watch = stopWhen
-      ? setInterval(() => {
-          if (stopWhen()) instance.stop();
-        }, 50)
-      : undefined;
     const instance = autocannon(
       {
         url: options.url,
@@ -62,7 +54,6 @@ export function runLoad(options: LoadOptions): Promise<Result> {
       },
       (error, result) => {
         clearTimeout(timer);
-        clearInterval(watch);
         if (error) reject(error);
         else resolve(result);
       },
