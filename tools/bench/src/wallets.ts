@@ -319,7 +319,12 @@ async function outboxLag(setup: Setup, from: Date, to: Date): Promise<OutboxLag>
   const { js, stream, subjectPrefix } = setup.events;
   const consumer = await js.consumers.get(stream, { filter_subjects: `${subjectPrefix}.wallet.>`, deliver_policy: DeliverPolicy.StartTime, opt_start_time: from.toISOString() });
   const lags: number[] = [];
+  // A window that wrote no event has nothing to read (consuming would wait for one).
   const messages = await consumer.consume();
+  if ((await consumer.info(true)).num_pending === 0) {
+    await messages.close();
+    return { events: 0, p50Ms: 0, p99Ms: 0 };
+  }
   for await (const message of messages) {
     const occurredAt = Date.parse(message.json<{ occurredAt: string }>().occurredAt);
     if (occurredAt >= from.getTime() && occurredAt < to.getTime()) lags.push(Number(message.timestampNanos / 1_000_000n) - occurredAt);
