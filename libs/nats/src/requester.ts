@@ -164,7 +164,11 @@ export class ForwardedJson<T = unknown> {
   }
 }
 
-const RESPONSE_HEAD = '{"response":';
+/**
+ * How the text of Nest's NATS reply with a response begins (`JSON.stringify` of the packet puts
+ * `response` first): what the gateway cuts off here and what the services' reply serializer writes.
+ */
+export const RESPONSE_HEAD = '{"response":';
 const DISPOSED = ',"isDisposed":true';
 
 /**

@@ -1,6 +1,6 @@
 import type { ConsumerSerializer, OutgoingResponse } from '@nestjs/microservices';
+import { RESPONSE_HEAD } from '@service/nats';
 
-const RESPONSE_HEAD = '{"response":';
 /** What a reply packet's text starts with when its response is the placeholder 0. */
 const PLACEHOLDER_HEAD = `${RESPONSE_HEAD}0`;
 
@@ -31,14 +31,18 @@ export class ReplySerializer implements ConsumerSerializer {
   private texts = new Map<object, string | undefined>();
 
   serialize(packet: OutgoingResponse): { data: string; headers: undefined } {
+    return { data: this.textOfPacket(packet), headers: undefined };
+  }
+
+  private textOfPacket(packet: OutgoingResponse): string {
     const response: unknown = packet.response;
-    if (response === null || typeof response !== 'object') return { data: JSON.stringify(packet), headers: undefined };
+    if (response === null || typeof response !== 'object') return JSON.stringify(packet);
     // The packet with the placeholder 0 where the response goes: `{"response":0,"isDisposed":true,"id":"..."}`.
     const rest = JSON.stringify({ ...packet, response: 0 });
     const text = this.textOf(response);
     // A response whose JSON is nothing (a `toJSON` giving undefined), or not the packet's first field: as Nest writes it.
-    if (text === undefined || !rest.startsWith(PLACEHOLDER_HEAD)) return { data: JSON.stringify(packet), headers: undefined };
-    return { data: RESPONSE_HEAD + text + rest.slice(PLACEHOLDER_HEAD.length), headers: undefined };
+    if (text === undefined || !rest.startsWith(PLACEHOLDER_HEAD)) return JSON.stringify(packet);
+    return RESPONSE_HEAD + text + rest.slice(PLACEHOLDER_HEAD.length);
   }
 
   private textOf(response: object): string | undefined {
