@@ -245,10 +245,30 @@ const WRITE_REQUEST = fileURLToPath(new URL('./write-request.cjs', import.meta.u
  */
 const statements = {
   enabled: process.env['BENCH_PG_STATEMENTS'] === '1',
-  async reset(db: pg.Client): Promise<void> {
+  tables: new Map<string, TableWrites>(),
+  async reset(db: pg.Client, schemas: readonly string[]): Promise<void> {
     if (!this.enabled) return;
     await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
     await db.query('SELECT pg_stat_statements_reset()');
+    this.tables = await tableWrites(db, schemas);
+  },
+  /** Each table of the wallet and activity schemas written in the window: rows inserted, updated, how many updates were HOT (no index entry written), and how much its indexes grew. */
+  async reportTables(setup: Setup, label: string): Promise<void> {
+    if (!this.enabled) return;
+    await settle(setup);
+    // A backend sends its counts to the statistics at most every 10 s while it sits idle.
+    await new Promise((resolve) => setTimeout(resolve, 11_000));
+    const after = await tableWrites(setup.db, [setup.schema, setup.activitySchema]);
+    console.log(`bench: wallet and activity tables, ${label} (inserted, updated, of which HOT, index pages added)`);
+    for (const [table, end] of after) {
+      const start = this.tables.get(table) ?? { inserted: 0, updated: 0, hot: 0, indexPages: 0 };
+      const updated = end.updated - start.updated;
+      if (end.inserted === start.inserted && updated === 0) continue;
+      const hot = end.hot - start.hot;
+      console.log(
+        `  ${table.replace(/_t[0-9a-z]+\./, '.').padEnd(28)} ${String(end.inserted - start.inserted).padStart(7)} ins ${String(updated).padStart(7)} upd ${String(hot).padStart(7)} HOT (${updated === 0 ? '-' : Math.round((100 * hot) / updated)} %) ${String(end.indexPages - start.indexPages).padStart(6)} index pages`,
+      );
+    }
   },
   async report(db: pg.Client, label: string, requests: number): Promise<void> {
     if (!this.enabled) return;
@@ -262,6 +282,25 @@ const statements = {
     for (const row of rows) console.log(`  ${row.calls.padStart(7)} calls ${row.ms.padStart(6)} ms ${row.per_call_us.padStart(6)} µs/call ${row.per_request_us.padStart(5)} µs/req ${row.rows.padStart(7)} rows  ${row.query}`);
   },
 };
+
+interface TableWrites {
+  readonly inserted: number;
+  readonly updated: number;
+  readonly hot: number;
+  /** Pages of all the table's indexes. */
+  readonly indexPages: number;
+}
+
+/** {@link TableWrites} of each table of `schemas` (by `schema.table`), as the statistics collector has them. */
+async function tableWrites(db: pg.Client, schemas: readonly string[]): Promise<Map<string, TableWrites>> {
+  const { rows } = await db.query<{ relname: string; inserted: string; updated: string; hot: string; index_pages: string }>(
+    `SELECT t.schemaname || '.' || t.relname AS relname, t.n_tup_ins::text AS inserted, t.n_tup_upd::text AS updated, t.n_tup_hot_upd::text AS hot,
+            (SELECT coalesce(sum(pg_relation_size(i.indexrelid)), 0) / current_setting('block_size')::int FROM pg_index i WHERE i.indrelid = t.relid)::text AS index_pages
+       FROM pg_stat_user_tables t WHERE t.schemaname = ANY($1::text[]) ORDER BY 1`,
+    [schemas],
+  );
+  return new Map(rows.map((row) => [row.relname, { inserted: Number(row.inserted), updated: Number(row.updated), hot: Number(row.hot), indexPages: Number(row.index_pages) }]));
+}
 
 /** pgbench's own database: created, initialised at `scale`, and a function that drops it. */
 async function pgbenchDatabase(scale: number): Promise<{ url: string; drop: () => Promise<void> }> {
@@ -395,6 +434,7 @@ interface Setup {
   readonly processes: Record<string, number | undefined>;
   readonly receiver: TimingReceiver;
   readonly webhookSchema: string;
+  readonly activitySchema: string;
   /** Publishes one event of {@link WEBHOOK_ORG}, tagged for the receiver. */
   readonly publish: (tag: Exclude<DeliveryTag, 'event'>) => () => Promise<void>;
   /** The system's event stream, read back for the publish lag. */
@@ -467,6 +507,7 @@ async function setUp(clients: number, cleanups: (() => Promise<void>)[]): Promis
     },
     receiver,
     webhookSchema: system.serviceEnv('webhook')['DATABASE_SCHEMA'] ?? '',
+    activitySchema: system.serviceEnv('activity')['DATABASE_SCHEMA'] ?? '',
     publish: (tag) => () => publishBenchEvent(js, prefix, WEBHOOK_ORG, tag),
     events: { js, stream: system.serviceEnv('wallet')['EVENTS_STREAM'] ?? '', subjectPrefix: system.serviceEnv('wallet')['EVENTS_SUBJECT_PREFIX'] ?? '' },
   };
@@ -548,7 +589,7 @@ async function measureWrite(
   for (const [, pid] of profiled) startProfile(pid);
   const from = new Date();
   await setup.receiver.reset();
-  await statements.reset(setup.db);
+  await statements.reset(setup.db, [setup.schema, setup.activitySchema]);
   const stopPerf = startPerf(key);
   const before = cpuOf(setup.processes);
   const writes = await writeLoad(setup, [key], clients, durationS);
@@ -556,6 +597,7 @@ async function measureWrite(
   await stopPerf();
   const to = new Date();
   await statements.report(setup.db, `${key} window`, writes.count);
+  await statements.reportTables(setup, `${key} window and the work it left`);
   const seconds = (to.getTime() - from.getTime()) / 1000;
   const webhooks = deliveriesOf(setup, 'event', seconds, cpuSpent(before, after, 'webhook'));
   for (const [name, pid] of profiled) await collectProfile(name, pid, profile ?? '');
