@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { ONE_OFF_STATEMENT, type Statement } from '@service/events';
 import { createLogger, loadConfig, serviceConfigSpec } from '@service/service-runtime';
 import { type IsolatedSchema, migratedSchema, newRunId, TEST_DATABASE_URL } from '@service/testing';
 import { withWalletDefaults } from '../../config.js';
-import { findDueWork } from './due-work.repository.js';
+import { addUnlistedProvisions, DUE_WORK_PLANNING, dueWorkStatement, findDueWork } from './due-work.repository.js';
 import { WalletSql } from './wallet-sql.js';
 
 const ORG = 'org_due';
@@ -77,7 +78,7 @@ const approval = (walletId: string, status: string, dueAt: string) =>
   );
 
 describe('findDueWork', () => {
-  it('finds what is due of every kind in one statement, rebalances and withdrawals oldest first, at most `take` of each', async () => {
+  it('finds what is due of every kind in one statement, rebalances and withdrawals oldest first, at most `take` of each, wallets to provision from wallet_provisions', async () => {
     const now = new Date('2026-11-24T12:00:00.000Z');
     const [past, later] = ['2026-11-24T11:00:00.000Z', '2026-11-24T13:00:00.000Z'];
     const creating = await wallet('creating');
@@ -97,6 +98,10 @@ describe('findDueWork', () => {
     await approval(creating, 'approved', past);
 
     const item = (id: string) => ({ id, orgId: ORG, walletId: idle });
+    // Inserted as a release before wallet_provisions did: found once the start-up look queued it.
+    expect((await findDueWork(sql, now, 10)).wallets).toEqual([]);
+    expect(await addUnlistedProvisions(sql)).toBe(1);
+    expect(await addUnlistedProvisions(sql)).toBe(0);
     expect(await findDueWork(sql, now, 10)).toEqual({
       wallets: [{ id: creating, orgId: ORG, walletId: creating }],
       deposits: [item(settling)],
@@ -105,5 +110,33 @@ describe('findDueWork', () => {
       approvals: [item(expiring)],
     });
     expect((await findDueWork(sql, now, 1)).rebalances).toEqual([item(older)]);
+  });
+
+  it('looks without bitmap scans, which would visit every dead entry of the worker indexes on every look', async () => {
+    // Running rows that moved on leave dead entries behind, and the statistics know nothing yet:
+    // the planner then expects fewer running rows than the look takes.
+    const walletId = await wallet('idle');
+    await sql.$executeRawUnsafe(
+      `INSERT INTO rebalances (id, wallet_id, org_id, request_id, status, allocations, reservations, next_run_at, created_at)
+       SELECT gen_random_uuid(), $1::uuid, $2, gen_random_uuid(), 'created', '[]'::jsonb, '{}'::jsonb, now(), now() FROM generate_series(1, 2000)`,
+      walletId,
+      ORG,
+    );
+    await sql.$executeRawUnsafe(`UPDATE rebalances SET status = 'processing' WHERE wallet_id = $1::uuid`, walletId);
+    await sql.$executeRawUnsafe(`UPDATE rebalances SET status = 'completed' WHERE wallet_id = $1::uuid`, walletId);
+    const look = dueWorkStatement(new Date(), 50);
+    // EXPLAIN is not prepared, so it goes with its values as literals, in a transaction of its own.
+    const plan = (statements: Statement[]) =>
+      sql.$transaction(async (tx) => JSON.stringify((await tx.$queryBatch([...statements, { ...look, text: `${ONE_OFF_STATEMENT}EXPLAIN (FORMAT JSON) ${look.text}` }])).at(-1)));
+
+    expect(await plan([])).toContain('Bitmap Index Scan');
+    const planned = await plan([DUE_WORK_PLANNING]);
+    expect(planned).not.toContain('Bitmap');
+    expect(planned).toContain('"Index Name":"rebalances_due_idx"');
+    expect(planned).toContain('"Index Name":"withdrawals_due_idx"');
+    // The look's own round trip (a prepared statement with values after the setting) keeps it.
+    const [, [setting]] = await sql.$queryBatch([DUE_WORK_PLANNING, { text: `SELECT current_setting('enable_bitmapscan') AS value, $1::int AS take`, values: [50] }]);
+    expect(setting).toEqual({ value: 'off', take: 50 });
+    expect((await sql.$queryBatch([{ text: `SELECT current_setting('enable_bitmapscan') AS value`, values: [] }]))[0]).toEqual([{ value: 'on' }]);
   });
 });

@@ -98,7 +98,8 @@ export async function insertWallet(
   tx: Tx,
   wallet: { id: string; orgId: string; label: string | null; autoRebalance: boolean; strategy: Strategy },
 ): Promise<Wallet> {
-  return tx.wallet.create({ data: { ...wallet, status: 'creating', depositAddresses: {} } });
+  // With its row in wallet_provisions, where the worker looks for the wallets to provision.
+  return tx.wallet.create({ data: { ...wallet, status: 'creating', depositAddresses: {}, provision: { create: { orgId: wallet.orgId } } } });
 }
 
 /**
@@ -171,12 +172,16 @@ export async function setWalletStatus(tx: SqlExecutor, wallet: Wallet, status: W
   await writes.run(tx);
 }
 
-/** {@link setWalletStatus} as part of the statement's `writes`. */
+/**
+ * {@link setWalletStatus} as part of the statement's `writes`. Nothing indexes the status, so the
+ * update is HOT; a wallet leaving `creating` leaves `wallet_provisions` with it.
+ */
 export function addWalletStatus(writes: Writes, wallet: Wallet, status: WalletStatus, now: Date, extra: { depositAddresses?: Record<string, string> } = {}): void {
   if (wallet.status === status) return;
   const { bind } = writes;
   const addresses = extra.depositAddresses === undefined ? '' : `, deposit_addresses = ${bind(JSON.stringify(extra.depositAddresses), '::jsonb')}`;
   writes.add(`UPDATE wallets SET status = ${bind(status, '::text')}, updated_at = ${bind(now.toISOString(), '::timestamptz')}${addresses} WHERE id = ${bind(wallet.id, '::uuid')}`);
+  if (wallet.status === 'creating') writes.add(`DELETE FROM wallet_provisions WHERE wallet_id = ${bind(wallet.id, '::uuid')}`);
   wallet.status = status;
   addWalletEvent(writes, { orgId: wallet.orgId, walletId: wallet.id, observedAt: now }, 'portfolio_wallet.status_changed', {
     wallet: { id: wallet.id, status },

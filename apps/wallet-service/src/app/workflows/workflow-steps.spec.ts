@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createLogger, loadConfig, type OutboxRelayService, serviceConfigSpec } from '@service/service-runtime';
-import { runQuery } from '@service/events';
+import { runQuery, type SqlExecutor } from '@service/events';
 import { countRoundTrips, type IsolatedSchema, migratedSchema, newRunId, type RoundTrips, TEST_DATABASE_URL } from '@service/testing';
 import pg from 'pg';
 import { type WalletConfig, withWalletDefaults } from '../../config.js';
@@ -12,7 +12,8 @@ import { createRebalance } from '../repositories/rebalances.repository.js';
 import { payoutStepQuery } from '../repositories/withdrawals.repository.js';
 import { RebalancesService } from '../rebalances/rebalances.service.js';
 import { WalletSql } from '../repositories/wallet-sql.js';
-import { lockWallet } from '../repositories/wallets.repository.js';
+import { addUnlistedProvisions } from '../repositories/due-work.repository.js';
+import { lockWallet, setWalletStatus } from '../repositories/wallets.repository.js';
 import { type Due, WorkflowSteps } from './workflow-steps.js';
 
 const ORG = 'org_steps';
@@ -44,15 +45,22 @@ afterAll(async () => {
   await schema?.drop();
 });
 
-/** An idle wallet holding 100 USD of cash; its id. */
-async function fundedWallet(orgId = ORG): Promise<string> {
+/** A wallet row in `status` (as a release before `wallet_provisions` wrote a creating one); its id. */
+async function walletRow(orgId: string, status: string): Promise<string> {
   const walletId = randomUUID();
   await sql.$executeRawUnsafe(
     `INSERT INTO wallets (id, org_id, label, status, auto_rebalance, strategy, deposit_addresses, created_at, updated_at)
-     VALUES ($1::uuid, $2, null, 'idle', false, '[]'::jsonb, '{}'::jsonb, now(), now())`,
+     VALUES ($1::uuid, $2, null, $3, false, '[]'::jsonb, '{}'::jsonb, now(), now())`,
     walletId,
     orgId,
+    status,
   );
+  return walletId;
+}
+
+/** An idle wallet holding 100 USD of cash; its id. */
+async function fundedWallet(orgId = ORG): Promise<string> {
+  const walletId = await walletRow(orgId, 'idle');
   await sql.$executeRawUnsafe(
     `INSERT INTO positions (wallet_id, position_id, kind, amount, reserved, earned, accrued_at) VALUES ($1::uuid, $2, 'cash', 100000000, 0, 0, now())`,
     walletId,
@@ -204,6 +212,49 @@ describe('WorkflowSteps.advanceRebalances', () => {
     // The second completes: nothing else runs (its own row, still processing as it is read, does not count).
     await steps.advanceRebalance(second);
     expect(await walletStatus()).toBe('idle');
+  });
+});
+
+describe("a wallet's status", () => {
+  it('changes in HOT updates: nothing indexes it, so a change writes no index entry', async () => {
+    const walletId = await fundedWallet();
+    // The backend's counts not yet sent to the statistics: its earlier transactions' and this one's.
+    const counts = (tx: SqlExecutor) =>
+      tx.$queryRawUnsafe<{ updated: number; hot: number }[]>(
+        `SELECT pg_stat_get_xact_tuples_updated('wallets'::regclass)::int AS updated, pg_stat_get_xact_tuples_hot_updated('wallets'::regclass)::int AS hot`,
+      );
+    const [before, after] = await sql.$transaction(async (tx) => {
+      const wallet = await lockWallet(tx, ORG, walletId);
+      const [start] = await counts(tx);
+      await setWalletStatus(tx, wallet, 'rebalance_active', new Date());
+      await setWalletStatus(tx, wallet, 'idle', new Date());
+      const [end] = await counts(tx);
+      return [start, end];
+    });
+    expect({ updated: after!.updated - before!.updated, hot: after!.hot - before!.hot }).toEqual({ updated: 2, hot: 2 });
+  });
+
+  it('leaves wallet_provisions when the wallet is provisioned; a row left for a wallet no longer creating goes at the next look', async () => {
+    const walletId = await walletRow(ORG, 'creating');
+    await addUnlistedProvisions(sql);
+    const listed = () => sql.$queryRawUnsafe(`SELECT count(*)::int AS n FROM wallet_provisions WHERE wallet_id = $1::uuid`, walletId);
+    expect(await listed()).toEqual([{ n: 1 }]);
+
+    await steps.provisionWallet(ORG, walletId);
+    const [wallet] = await sql.$queryRawUnsafe<{ status: string; addresses: number }[]>(
+      `SELECT status, (SELECT count(*) FROM jsonb_object_keys(deposit_addresses))::int AS addresses FROM wallets WHERE id = $1::uuid`,
+      walletId,
+    );
+    expect(wallet).toEqual({ status: 'idle', addresses: env.chains.length });
+    expect(await listed()).toEqual([{ n: 0 }]);
+
+    // As the start-up look could leave it, racing the provisioning: the step only forgets it.
+    await sql.$executeRawUnsafe(`INSERT INTO wallet_provisions (wallet_id, org_id) VALUES ($1::uuid, $2)`, walletId, ORG);
+    const events = () => sql.$queryRawUnsafe(`SELECT count(*)::int AS n FROM outbox_events WHERE payload ->> 'walletId' = $1`, walletId);
+    const before = await events();
+    await steps.provisionWallet(ORG, walletId);
+    expect(await listed()).toEqual([{ n: 0 }]);
+    expect(await events()).toEqual(before);
   });
 });
 

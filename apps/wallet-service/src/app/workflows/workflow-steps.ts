@@ -9,7 +9,7 @@ import { WalletEnvironment } from '../environment/wallet-environment.js';
 import { inTransaction } from '../repositories/db.js';
 import { getApproval } from '../repositories/deposit-address-approvals.repository.js';
 import { getDeposit } from '../repositories/deposits.repository.js';
-import type { DueItem } from '../repositories/due-work.repository.js';
+import { type DueItem, forgetProvision } from '../repositories/due-work.repository.js';
 import { openLedger } from '../repositories/positions.repository.js';
 import { PrismaService } from '../repositories/prisma.service.js';
 import { WalletSql } from '../repositories/wallet-sql.js';
@@ -33,11 +33,18 @@ export class WorkflowSteps {
     @Inject(WalletSql) private readonly sql: WalletSql,
   ) {}
 
-  /** `creating` -> `idle` once its deposit addresses are derived; plain pg, two round trips. */
+  /**
+   * `creating` -> `idle` once its deposit addresses are derived; plain pg, two round trips. A
+   * wallet no longer creating leaves `wallet_provisions` (a row the start-up look added while the
+   * wallet was being provisioned), so the worker does not come back to it.
+   */
   provisionWallet(orgId: string, walletId: string): Promise<void> {
     return this.sql.$transaction(async (tx) => {
       const wallet = await lockWallet(tx, orgId, walletId);
-      if (wallet.status !== 'creating') return;
+      if (wallet.status !== 'creating') {
+        await forgetProvision(tx, walletId);
+        return;
+      }
       const depositAddresses = deriveDepositAddresses(this.env.seed, wallet.id, this.env.chains);
       await setWalletStatus(tx, wallet, 'idle', new Date(), { depositAddresses });
     });

@@ -4,7 +4,7 @@ import { OutboxRelayService, SERVICE_LOGGER } from '@service/service-runtime';
 import type { Logger } from 'pino';
 import { WalletEnvironment } from '../environment/wallet-environment.js';
 import type { WorkWaker } from '../injection.js';
-import { type DueWork, findDueWork } from '../repositories/due-work.repository.js';
+import { addUnlistedProvisions, type DueWork, findDueWork } from '../repositories/due-work.repository.js';
 import { WalletSql } from '../repositories/wallet-sql.js';
 import { type Due, WorkflowSteps } from './workflow-steps.js';
 
@@ -26,6 +26,8 @@ const WALLETS_AT_ONCE = 4;
 @Injectable()
 export class WorkflowWorker implements OnApplicationBootstrap, BeforeApplicationShutdown, WorkWaker {
   private readonly loop: PollingLoop;
+  /** Whether this worker has looked for creating wallets missing from `wallet_provisions` yet. */
+  private listedProvisions = false;
 
   constructor(
     @Inject(WalletSql) private readonly sql: WalletSql,
@@ -55,6 +57,11 @@ export class WorkflowWorker implements OnApplicationBootstrap, BeforeApplication
   }
 
   private async tick(): Promise<void> {
+    if (!this.listedProvisions) {
+      const added = await addUnlistedProvisions(this.sql);
+      if (added > 0) this.logger.info({ wallets: added }, 'creating wallets without a provisioning row found; queued');
+      this.listedProvisions = true;
+    }
     const due = await findDueWork(this.sql, new Date(), BATCH);
     const changed =
       (await this.provisionWallets(due)) +
