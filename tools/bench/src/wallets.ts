@@ -280,6 +280,13 @@ const statements = {
     );
     console.log(`bench: pg_stat_statements, ${label} (${requests} requests; time is wall time, lock waits included)`);
     for (const row of rows) console.log(`  ${row.calls.padStart(7)} calls ${row.ms.padStart(6)} ms ${row.per_call_us.padStart(6)} µs/call ${row.per_request_us.padStart(5)} µs/req ${row.rows.padStart(7)} rows  ${row.query}`);
+    // Statements not prepared (a batch's shape): each shape an entry of its own, so summed here.
+    const { rows: oneOff } = await db.query<{ shapes: string; calls: string; ms: string }>(
+      `SELECT count(*)::text AS shapes, coalesce(sum(calls), 0)::text AS calls, round(coalesce(sum(total_exec_time + total_plan_time), 0))::text AS ms
+         FROM pg_stat_statements WHERE query LIKE '/* one-off */%'`,
+    );
+    const [sum] = oneOff;
+    if (sum) console.log(`  one-off statements: ${sum.shapes} shapes, ${sum.calls} calls, ${sum.ms} ms`);
   },
 };
 
