@@ -273,7 +273,7 @@ const statements = {
   async report(db: pg.Client, label: string, requests: number): Promise<void> {
     if (!this.enabled) return;
     const { rows } = await db.query<{ calls: string; ms: string; per_call_us: string; per_request_us: string; rows: string; query: string }>(
-      `SELECT calls::text AS calls, round(total_exec_time + total_plan_time)::text AS ms, round((total_exec_time + total_plan_time) * 1000 / calls)::text AS per_call_us,
+      `SELECT calls::text AS calls, round(total_exec_time + total_plan_time)::text AS ms, round((total_exec_time + total_plan_time) * 1000 / greatest(calls, 1))::text AS per_call_us,
               round((total_exec_time + total_plan_time) * 1000 / $1)::text AS per_request_us, rows::text AS rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 110) AS query
          FROM pg_stat_statements ORDER BY total_exec_time + total_plan_time DESC LIMIT 15`,
       [Math.max(1, requests)],

@@ -1,4 +1,4 @@
-import { type BindParameter, executeWrite, ONE_OFF_STATEMENT, type SqlExecutor, sqlLiteral } from '@service/events';
+import { type BindParameter, executeWrite, type SqlExecutor } from '@service/events';
 
 /**
  * The writes of one step of a transaction gathered into one statement of data-modifying CTEs, so
@@ -12,19 +12,8 @@ export class Writes {
   private readonly parts: string[] = [];
   private readonly values: unknown[] = [];
 
-  /**
-   * `oneOff`: the statement's shape depends on what a batch holds, so it is not prepared (a
-   * prepared statement per shape would stay on every connection); a single step's shapes are few.
-   * Its values are written into the text as literals, so it can share a round trip too (an
-   * unprepared statement is parsed and planned on each call either way).
-   */
-  constructor(private readonly options: { oneOff?: boolean } = {}) {}
-
-  /** Adds a parameter; returns its placeholder (a one-off's: its literal) with `cast`. */
-  readonly bind: BindParameter = (value, cast) => {
-    const literal = this.options.oneOff ? sqlLiteral(value) : undefined;
-    return `${literal ?? `$${this.values.push(value)}`}${cast}`;
-  };
+  /** Adds a parameter; returns its placeholder with `cast`. */
+  readonly bind: BindParameter = (value, cast) => `$${this.values.push(value)}${cast}`;
 
   /** One INSERT, UPDATE or DELETE whose values went through {@link bind}. */
   add(sql: string): void {
@@ -33,7 +22,7 @@ export class Writes {
 
   async run(tx: SqlExecutor): Promise<void> {
     if (this.parts.length === 0) return;
-    const statement = `${this.options.oneOff ? ONE_OFF_STATEMENT : ''}WITH ${this.parts.map((sql, index) => `w${index} AS (${sql})`).join(', ')} SELECT 1`;
+    const statement = `WITH ${this.parts.map((sql, index) => `w${index} AS (${sql})`).join(', ')} SELECT 1`;
     this.parts.length = 0;
     await executeWrite(tx, statement, ...this.values.splice(0));
   }

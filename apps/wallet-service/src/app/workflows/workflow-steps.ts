@@ -71,7 +71,9 @@ export class WorkflowSteps {
    * Plain pg, every allocation takes two rebalance steps, as many as the requests themselves; this
    * takes the due steps of several wallets (one each) in one transaction of two round trips: BEGIN,
    * the locks and every rebalance with its wallet's positions and what else runs on the wallet;
-   * then every write (the wallets' statuses among them) in one statement and COMMIT. Five round
+   * then every write (the wallets' statuses among them), one prepared statement a wallet, with
+   * COMMIT. (One statement of every wallet's writes had a shape of its own each time, parsed and
+   * planned on every call.) Five round
    * trips a step before, each a wake-up of PostgreSQL and of this service on a machine the write
    * load keeps busy. `skipLocked`: wallets another transaction holds are not waited for; their
    * steps are returned, not taken.
@@ -90,14 +92,16 @@ export class WorkflowSteps {
       if (!options.skipLocked && missing[0]) throw walletNotFound(missing[0].walletId);
       const locked = due.filter((item) => wallets.has(item.walletId));
       if (locked.length === 0) return missing;
-      const writes = new Writes({ oneOff: locked.length > 1 });
       for (const item of locked) {
         const wallet = wallets.get(item.walletId);
         const state = states.get(item.id);
         if (!wallet || !state || !['created', 'processing'].includes(state.row.status) || state.row.nextRunAt > now) continue;
+        // A statement per wallet, each of the few shapes a single step has, so each is prepared
+        // once per connection; they wait for the COMMIT's round trip together.
+        const writes = new Writes();
         addRebalanceStep(writes, { wallet, ...state, now, processingMs: this.env.config.WALLET_REBALANCE_PROCESSING_MS });
+        await writes.run(tx);
       }
-      await writes.run(tx);
       return missing;
     });
   }
