@@ -19,10 +19,10 @@ export interface DueWork {
 const KINDS = ['wallets', 'deposits', 'rebalances', 'withdrawals', 'approvals'] as const;
 
 /**
- * Each kind's part reads its index of what is still to do (wallets to provision: the
- * `wallet_provisions` the triggers on wallets keep, since nothing indexes `wallets.status`), at most
- * `$1` rows; rebalances and withdrawals oldest first, so a wallet's steps run in the order they were
- * asked for.
+ * Each kind's part reads its index of what is still to do (wallets to provision: the rows of
+ * `wallet_provisions`, written with the wallet and deleted by the change that provisions it, since
+ * nothing indexes `wallets.status`), at most `$1` rows; rebalances and withdrawals oldest first, so
+ * a wallet's steps run in the order they were asked for.
  */
 const FIND_DUE_WORK = `SELECT kind, id, "orgId", "walletId" FROM (
   (SELECT 0 AS kind, wallet_id::text AS id, org_id AS "orgId", wallet_id::text AS "walletId", NULL::timestamptz AS created_at
