@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import type { NatsConnection } from '@nats-io/transport-node';
 import type { DynamicModule, INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { type MicroserviceOptions, type NatsContext, ServerNats } from '@nestjs/microservices';
@@ -105,22 +106,25 @@ export async function bootstrapService(options: {
 }): Promise<RunningService> {
   const { name, config, logger } = options;
   collectProcessMetrics();
+  const server = new ServiceNatsServer({
+    servers: config.NATS_URL.split(',').map((each) => each.trim()),
+    queue: queueGroupOf(name),
+    name: `${name}-service`,
+    maxReconnectAttempts: -1,
+    gracefulShutdown: true,
+    gracePeriod: 2_000,
+  });
   const app = await NestFactory.createMicroservice<MicroserviceOptions>(options.module, {
-    strategy: traceMessages(
-      new ServiceNatsServer({
-        servers: config.NATS_URL.split(',').map((server) => server.trim()),
-        queue: queueGroupOf(name),
-        name: `${name}-service`,
-        maxReconnectAttempts: -1,
-        gracefulShutdown: true,
-        gracePeriod: 2_000,
-      }),
-    ),
+    strategy: traceMessages(server),
     logger: new NestPinoLogger(logger),
   });
   app.useGlobalFilters(new ServiceRpcExceptionFilter(logger));
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   await app.listen();
+  // listen() resolves once the subscriptions are written, not once the NATS server has them: a
+  // request in between found no responder (a gateway answered 503 right after a restart). The
+  // server answers a flush's PING after the SUBs before it.
+  await server.unwrap<NatsConnection>().flush();
   const probes = config.HEALTH_PORT > 0 ? await startProbeServer(app.get(HealthService), config.HEALTH_PORT) : undefined;
   logger.info({ queue: queueGroupOf(name), healthPort: config.HEALTH_PORT || null }, `${name} service ready`);
   return {
