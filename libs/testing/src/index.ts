@@ -5,3 +5,4 @@ export * from './system.js';
 export * from './nats-server.js';
 export * from './service-system.js';
 export * from './round-trips.js';
+export * from './hot-updates.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { PgPoolSql, type SqlExecutor } from '@service/events';
-import { type IsolatedSchema, migratedSchema, newRunId, TEST_DATABASE_URL } from '@service/testing';
+import { PgPoolSql } from '@service/events';
+import { type IsolatedSchema, migratedSchema, newRunId, TEST_DATABASE_URL, updatesDuring } from '@service/testing';
 import type { ProjectedItem } from '../domain/activity-item.js';
 import { upsertItem, upsertItems } from './activity-items.repository.js';
 
@@ -111,17 +111,7 @@ describe('activity_items pages', () => {
     await db.$transaction((tx) => upsertItems(tx, ids.map((id) => sized(id, 'created', 0, 1))));
     // One from the middle of the batch: on a page the batch filled (the first may share the last one earlier tests left room on).
     const middle = ids[20] as string;
-    // The backend's counts not yet sent to the statistics: its earlier transactions' and this one's.
-    const counts = (tx: SqlExecutor) =>
-      tx.$queryRawUnsafe<{ updated: number; hot: number }[]>(
-        `SELECT pg_stat_get_xact_tuples_updated('activity_items'::regclass)::int AS updated, pg_stat_get_xact_tuples_hot_updated('activity_items'::regclass)::int AS hot`,
-      );
-    const [before, after] = await db.$transaction(async (tx) => {
-      const [start] = await counts(tx);
-      await upsertItems(tx, [sized(middle, 'processing', 1, 2)]);
-      const [end] = await counts(tx);
-      return [start, end];
-    });
-    expect({ updated: after!.updated - before!.updated, hot: after!.hot - before!.hot }).toEqual({ updated: 1, hot: 1 });
+    const updates = await db.$transaction((tx) => updatesDuring(tx, 'activity_items', () => upsertItems(tx, [sized(middle, 'processing', 1, 2)])));
+    expect(updates).toEqual({ updated: 1, hot: 1 });
   });
 });

@@ -1,4 +1,5 @@
 import type { PipelinedSqlExecutor, SqlExecutor, Statement } from '@service/events';
+import { Writes } from './writes.js';
 
 /** An item of work and the wallet (of its organization) whose lock its step takes. */
 export interface DueItem {
@@ -84,7 +85,14 @@ export function addUnlistedProvisions(db: SqlExecutor): Promise<number> {
   );
 }
 
-/** Removes the wallet's row from `wallet_provisions`, if it has one. */
+/** Removes the wallet's row from `wallet_provisions`, if it has one. One round trip. */
 export async function forgetProvision(db: SqlExecutor, walletId: string): Promise<void> {
-  await db.$executeRawUnsafe('DELETE FROM wallet_provisions WHERE wallet_id = $1::uuid', walletId);
+  const writes = new Writes();
+  addForgetProvision(writes, walletId);
+  await writes.run(db);
+}
+
+/** {@link forgetProvision} as part of the statement's `writes`. */
+export function addForgetProvision(writes: Writes, walletId: string): void {
+  writes.add(`DELETE FROM wallet_provisions WHERE wallet_id = ${writes.bind(walletId, '::uuid')}`);
 }

@@ -7,6 +7,7 @@ import type { ListWhere } from '../domain/list-filters.js';
 import { type Strategy, strategyView } from '../domain/strategy.js';
 import { activityStatus, followsActivity, type Running } from '../domain/wallet-status.js';
 import type { Tx } from './db.js';
+import { addForgetProvision } from './due-work.repository.js';
 import { addWalletEvent, emitWalletEvent } from './events.repository.js';
 import { positionsJson, positionsOf, runningColumns, type StoredPositions } from './positions.repository.js';
 import { Writes } from './writes.js';
@@ -181,7 +182,7 @@ export function addWalletStatus(writes: Writes, wallet: Wallet, status: WalletSt
   const { bind } = writes;
   const addresses = extra.depositAddresses === undefined ? '' : `, deposit_addresses = ${bind(JSON.stringify(extra.depositAddresses), '::jsonb')}`;
   writes.add(`UPDATE wallets SET status = ${bind(status, '::text')}, updated_at = ${bind(now.toISOString(), '::timestamptz')}${addresses} WHERE id = ${bind(wallet.id, '::uuid')}`);
-  if (wallet.status === 'creating') writes.add(`DELETE FROM wallet_provisions WHERE wallet_id = ${bind(wallet.id, '::uuid')}`);
+  if (wallet.status === 'creating') addForgetProvision(writes, wallet.id);
   wallet.status = status;
   addWalletEvent(writes, { orgId: wallet.orgId, walletId: wallet.id, observedAt: now }, 'portfolio_wallet.status_changed', {
     wallet: { id: wallet.id, status },

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createLogger, loadConfig, type OutboxRelayService, serviceConfigSpec } from '@service/service-runtime';
-import { runQuery, type SqlExecutor } from '@service/events';
-import { countRoundTrips, type IsolatedSchema, migratedSchema, newRunId, type RoundTrips, TEST_DATABASE_URL } from '@service/testing';
+import { runQuery } from '@service/events';
+import { countRoundTrips, type IsolatedSchema, migratedSchema, newRunId, type RoundTrips, TEST_DATABASE_URL, updatesDuring } from '@service/testing';
 import pg from 'pg';
 import { type WalletConfig, withWalletDefaults } from '../../config.js';
 import { WalletEnvironment } from '../environment/wallet-environment.js';
@@ -218,20 +218,14 @@ describe('WorkflowSteps.advanceRebalances', () => {
 describe("a wallet's status", () => {
   it('changes in HOT updates: nothing indexes it, so a change writes no index entry', async () => {
     const walletId = await fundedWallet();
-    // The backend's counts not yet sent to the statistics: its earlier transactions' and this one's.
-    const counts = (tx: SqlExecutor) =>
-      tx.$queryRawUnsafe<{ updated: number; hot: number }[]>(
-        `SELECT pg_stat_get_xact_tuples_updated('wallets'::regclass)::int AS updated, pg_stat_get_xact_tuples_hot_updated('wallets'::regclass)::int AS hot`,
-      );
-    const [before, after] = await sql.$transaction(async (tx) => {
+    const updates = await sql.$transaction(async (tx) => {
       const wallet = await lockWallet(tx, ORG, walletId);
-      const [start] = await counts(tx);
-      await setWalletStatus(tx, wallet, 'rebalance_active', new Date());
-      await setWalletStatus(tx, wallet, 'idle', new Date());
-      const [end] = await counts(tx);
-      return [start, end];
+      return updatesDuring(tx, 'wallets', async () => {
+        await setWalletStatus(tx, wallet, 'rebalance_active', new Date());
+        await setWalletStatus(tx, wallet, 'idle', new Date());
+      });
     });
-    expect({ updated: after!.updated - before!.updated, hot: after!.hot - before!.hot }).toEqual({ updated: 2, hot: 2 });
+    expect(updates).toEqual({ updated: 2, hot: 2 });
   });
 
   it('leaves wallet_provisions when the wallet is provisioned; a row left for a wallet no longer creating goes at the next look', async () => {
