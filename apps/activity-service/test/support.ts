@@ -79,7 +79,7 @@ export async function startActivitySystem(options: { withWallet?: boolean } = {}
     async rebuild() {
       await base.service.stop();
       await jsm.consumers.delete(stream.EVENTS_STREAM, 'activity-projection');
-      await db.query(`TRUNCATE "${schema}".activity_items, "${schema}".processed_events`);
+      await db.query(`TRUNCATE "${schema}".activity_items`);
       await base.restart();
     },
     async setSchemaAccess(allowed) {

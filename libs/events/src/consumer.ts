@@ -36,6 +36,12 @@ export interface DurableConsumerOptions<Tx extends SqlExecutor> extends EventStr
   readonly batchSize?: number;
   /** Transactions at once (default 1); above 1 the same caveat on order holds. */
   readonly concurrency?: number;
+  /**
+   * The handler's effect is the same however often it runs for an event, in any order (a
+   * convergent upsert, say): then no `processed_events` row is written, and each transaction runs
+   * only the handler. Default false: every event is recorded as processed, and applied once.
+   */
+  readonly idempotentHandler?: boolean;
 }
 
 const MAX_RETRY_DELAY_MS = 60_000;
@@ -44,6 +50,11 @@ const MAX_RETRY_DELAY_MS = 60_000;
  * Runs a durable pull consumer whose handler takes effect exactly once: each event is applied in a
  * transaction that also inserts `(consumer, event id)` into `processed_events`, and the message is
  * acked only after that commit. A redelivery after a crash finds the row and is just acked.
+ *
+ * A handler that is idempotent by itself ({@link DurableConsumerOptions.idempotentHandler}) skips
+ * that record: a redelivery is applied again and changes nothing. The record costs a statement
+ * whose answer the handler waits for (one round trip more per transaction) and a row per event
+ * that nothing ever deletes.
  */
 export class DurableConsumer<Tx extends SqlExecutor> {
   private messages: ConsumerMessages | undefined;
@@ -118,7 +129,7 @@ export class DurableConsumer<Tx extends SqlExecutor> {
     const spans = events.map(({ message, event }) => startSpan(`${durable} ${event.type}`, consumerSpan(message, event)));
     try {
       await db.$transaction(async (tx) => {
-        const fresh = await this.recordProcessed(tx, events);
+        const fresh = this.options.idempotentHandler ? uniqueEvents(events) : await this.recordProcessed(tx, events);
         if (fresh.length > 0) await this.apply(fresh, tx);
       });
       for (const span of spans) endSpan(span);
@@ -151,9 +162,7 @@ export class DurableConsumer<Tx extends SqlExecutor> {
       events.map(({ event }) => event.id),
     );
     const fresh = new Set(rows.map((row) => row.event_id));
-    const unique = new Map<string, AnyDomainEvent>();
-    for (const { event } of events) if (fresh.has(event.id.toLowerCase())) unique.set(event.id.toLowerCase(), event);
-    return [...unique.values()];
+    return uniqueEvents(events.filter(({ event }) => fresh.has(event.id.toLowerCase())));
   }
 
   private async apply(events: AnyDomainEvent[], tx: Tx): Promise<void> {
@@ -164,6 +173,13 @@ export class DurableConsumer<Tx extends SqlExecutor> {
     }
     for (const event of events) await handle(event, tx);
   }
+}
+
+/** The events of a batch, an id that came twice (a publisher's retry) once. */
+function uniqueEvents(events: readonly { event: AnyDomainEvent }[]): AnyDomainEvent[] {
+  const unique = new Map<string, AnyDomainEvent>();
+  for (const { event } of events) unique.set(event.id.toLowerCase(), event);
+  return [...unique.values()];
 }
 
 const INSERT_PROCESSED = 'INSERT INTO processed_events (consumer, event_id) VALUES ($1, $2::uuid) ON CONFLICT DO NOTHING';

@@ -7,6 +7,7 @@ import { isolatedEventStream, migratedSchema, newRunId, TEST_DATABASE_URL, TEST_
 import { metricsText } from '@service/metrics';
 import {
   DurableConsumer,
+  type DurableConsumerOptions,
   enqueueEvent,
   ensureDurableConsumer,
   ensureEventStream,
@@ -81,6 +82,12 @@ async function unpublished(): Promise<number> {
 }
 
 const enqueued = (n: number) => (tx: SqlExecutor) => enqueueEvent(tx, { type: 'portfolio_wallet.status_changed', orgId: 'org_a', payload: statusChanged(n) });
+/** Publishes a domain event straight to the stream (no outbox), under `<prefix>.<topic>.`. */
+const publishStatusChanged = (topic: string, id: string, n: number) =>
+  js.publish(
+    `${stream.EVENTS_SUBJECT_PREFIX}.${topic}.portfolio_wallet.status_changed`,
+    JSON.stringify({ id, type: 'portfolio_wallet.status_changed', orgId: 'org_a', source: 'wallet', occurredAt: new Date().toISOString(), payload: statusChanged(n) }),
+  );
 const streamMessages = async () => (await jsm.streams.info(stream.EVENTS_STREAM)).state.messages;
 
 describe('outbox and relay', () => {
@@ -219,6 +226,21 @@ const consumerOf = (handle: (event: DomainEvent, tx: SqlExecutor) => Promise<voi
     handle,
   });
 
+/** A consumer of `<prefix>.<topic>.>` (durable `<topic>-<run>`) in batches of up to 16. */
+const batchConsumerOf = (topic: string, options: Pick<DurableConsumerOptions<SqlExecutor>, 'handleBatch' | 'idempotentHandler'>) =>
+  new DurableConsumer({
+    durable: `${topic}-${runId}`,
+    filterSubject: `${stream.EVENTS_SUBJECT_PREFIX}.${topic}.>`,
+    db,
+    js,
+    jsm,
+    logger,
+    ...streamConfig(),
+    batchSize: 16,
+    handle: () => Promise.reject(new Error('handleBatch is given')),
+    ...options,
+  });
+
 describe('outbox read', () => {
   it('reads the rows after its position over the (txid, seq) index, without reading or sorting the published ones', async () => {
     await db.$executeRawUnsafe(
@@ -274,11 +296,9 @@ describe('durable consumer in batches', () => {
   it('records a batch in one transaction, applies each event once (an id twice in a batch too), and retries only the event that fails', async () => {
     await db.$executeRawUnsafe('CREATE TABLE IF NOT EXISTS applied_batches (event_id uuid, batch int)');
     await ensureEventStream(jsm, streamConfig());
-    const subject = `${stream.EVENTS_SUBJECT_PREFIX}.batches.portfolio_wallet.status_changed`;
     const ids = Array.from({ length: 40 }, () => randomUUID());
     const poison = ids[17] ?? '';
-    const publish = (id: string, n: number) =>
-      js.publish(subject, JSON.stringify({ id, type: 'portfolio_wallet.status_changed', orgId: 'org_a', source: 'wallet', occurredAt: new Date().toISOString(), payload: statusChanged(n) }));
+    const publish = (id: string, n: number) => publishStatusChanged('batches', id, n);
     for (const [n, id] of ids.entries()) {
       await publish(id, n);
       // A copy under another stream sequence (a publisher's retry), likely in the same batch: applied once.
@@ -286,16 +306,7 @@ describe('durable consumer in batches', () => {
     }
     const sizes: number[] = [];
     let failures = 2;
-    const consumer = new DurableConsumer({
-      durable: `batches-${runId}`,
-      filterSubject: `${stream.EVENTS_SUBJECT_PREFIX}.batches.>`,
-      db,
-      js,
-      jsm,
-      logger,
-      ...streamConfig(),
-      batchSize: 16,
-      handle: () => Promise.reject(new Error('handleBatch is given')),
+    const consumer = batchConsumerOf('batches', {
       handleBatch: async (events, tx) => {
         const batch = sizes.push(events.length);
         for (const event of events) await tx.$executeRawUnsafe('INSERT INTO applied_batches VALUES ($1::uuid, $2)', event.id, batch);
@@ -321,6 +332,52 @@ describe('durable consumer in batches', () => {
     expect(Math.max(...sizes)).toBeLessThanOrEqual(16);
     const processed = await db.$queryRawUnsafe<{ n: number }[]>('SELECT count(*)::int AS n FROM processed_events WHERE consumer = $1', `batches-${runId}`);
     expect(processed[0]?.n).toBe(ids.length);
+  });
+});
+
+describe('durable consumer with an idempotent handler', () => {
+  it('applies every event, in batches, without a processed_events row; a redelivery is applied again', async () => {
+    await db.$executeRawUnsafe('CREATE TABLE IF NOT EXISTS converged (event_id uuid PRIMARY KEY, applications int NOT NULL)');
+    await ensureEventStream(jsm, streamConfig());
+    const ids = Array.from({ length: 30 }, () => randomUUID());
+    for (const [n, id] of ids.entries()) await publishStatusChanged('converging', id, n);
+    const durable = `converging-${runId}`;
+    const sizes: number[] = [];
+    const consumerOfBatches = () =>
+      batchConsumerOf('converging', {
+        idempotentHandler: true,
+        handleBatch: async (events, tx) => {
+          sizes.push(events.length);
+          for (const event of events) {
+            await tx.$executeRawUnsafe(
+              'INSERT INTO converged VALUES ($1::uuid, 1) ON CONFLICT (event_id) DO UPDATE SET applications = converged.applications + 1',
+              event.id,
+            );
+          }
+        },
+      });
+    const applications = async () => (await db.$queryRawUnsafe<{ n: number }[]>('SELECT coalesce(sum(applications), 0)::int AS n FROM converged'))[0]?.n;
+    const settled = async () => {
+      const info = await jsm.consumers.info(stream.EVENTS_STREAM, durable);
+      return info.num_ack_pending === 0 && info.num_pending === 0;
+    };
+    const first = consumerOfBatches();
+    await first.start();
+    await waitFor(async () => (await applications()) === ids.length && (await settled()));
+    await first.stop();
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(16);
+    const processed = await db.$queryRawUnsafe<{ n: number }[]>('SELECT count(*)::int AS n FROM processed_events WHERE consumer = $1', durable);
+    expect(processed[0]?.n).toBe(0);
+
+    // Delivered again from the start (as after a lost ack): nothing remembers it, so it is applied again.
+    await jsm.consumers.delete(stream.EVENTS_STREAM, durable);
+    const again = consumerOfBatches();
+    await again.start();
+    await waitFor(async () => (await applications()) === 2 * ids.length && (await settled()));
+    await again.stop();
+    const rows = await db.$queryRawUnsafe<{ event_id: string; applications: number }[]>('SELECT event_id::text AS event_id, applications FROM converged');
+    expect(rows.map((row) => row.event_id).sort()).toEqual([...ids].sort());
+    expect(rows.every((row) => row.applications === 2)).toBe(true);
   });
 });
 
