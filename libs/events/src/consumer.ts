@@ -6,6 +6,7 @@ import { endSpan, SpanKind, type SpanOptions, startSpan, TRACEPARENT } from '@se
 import type { EventLogger, SqlExecutor, TransactionalSql } from './sql.js';
 import { type EventStreamConfig, ensureEventStream, isNotFound } from './stream.js';
 import { watchConsumer } from './metrics.js';
+import { GroupCommit } from './group-commit.js';
 
 export interface DurableConsumerOptions<Tx extends SqlExecutor> extends EventStreamConfig {
   /** Durable name: one per consuming purpose; replicas using it share the events. */
@@ -37,6 +38,11 @@ export interface DurableConsumerOptions<Tx extends SqlExecutor> extends EventStr
   /** Transactions at once (default 1); above 1 the same caveat on order holds. */
   readonly concurrency?: number;
   /**
+   * How long an event may wait for others before a transaction starts with less than a full batch
+   * (default 0: at once when a slot is free; see {@link GroupCommit}).
+   */
+  readonly lingerMs?: number;
+  /**
    * The handler's effect is the same however often it runs for an event, in any order (a
    * convergent upsert, say): then no `processed_events` row is written, and each transaction runs
    * only the handler. Default false: every event is recorded as processed, and applied once.
@@ -61,15 +67,18 @@ export class DurableConsumer<Tx extends SqlExecutor> {
   private loop: Promise<void> | undefined;
   private unwatch: (() => void) | undefined;
   private readonly batchSize: number;
-  private readonly concurrency: number;
-  /** Messages taken from the stream and not yet in a transaction. */
-  private queue: JsMsg[] = [];
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
+  /** Messages taken from the stream, in transactions of a batch. */
+  private readonly batches: GroupCommit<JsMsg>;
 
   constructor(private readonly options: DurableConsumerOptions<Tx>) {
     this.batchSize = Math.max(1, options.batchSize ?? 1);
-    this.concurrency = Math.max(1, options.concurrency ?? 1);
+    this.batches = new GroupCommit({
+      batchSize: this.batchSize,
+      concurrency: Math.max(1, options.concurrency ?? 1),
+      lingerMs: options.lingerMs ?? 0,
+      write: (batch) => this.process(batch),
+      onError: (error) => options.logger.error({ err: error, durable: options.durable }, 'event batch failed unexpectedly; its events come again after the ack wait'),
+    });
   }
 
   async start(): Promise<void> {
@@ -94,31 +103,9 @@ export class DurableConsumer<Tx extends SqlExecutor> {
   }
 
   private async run(messages: ConsumerMessages): Promise<void> {
-    // Enough waiting to fill every slot's next batch; the client stops pulling while as many wait.
-    const maxQueued = this.batchSize * this.concurrency;
-    for await (const message of messages) {
-      this.queue.push(message);
-      this.startBatches();
-      while (this.queue.length >= maxQueued && this.running >= this.concurrency) await this.slotFreed();
-    }
-    while (this.running > 0 || this.queue.length > 0) await this.slotFreed();
-  }
-
-  private slotFreed(): Promise<void> {
-    return new Promise((resolve) => this.waiting.push(resolve));
-  }
-
-  /** Starts a transaction for what is queued while a slot is free. */
-  private startBatches(): void {
-    while (this.running < this.concurrency && this.queue.length > 0) {
-      const batch = this.queue.splice(0, this.batchSize);
-      this.running += 1;
-      void this.process(batch).finally(() => {
-        this.running -= 1;
-        this.startBatches();
-        for (const resolve of this.waiting.splice(0)) resolve();
-      });
-    }
+    // The client stops pulling while enough wait to fill every slot's next batch.
+    for await (const message of messages) await this.batches.add(message);
+    await this.batches.drained();
   }
 
   private async process(batch: readonly JsMsg[]): Promise<void> {

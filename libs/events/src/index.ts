@@ -7,3 +7,4 @@ export * from './pg-sql.js';
 export * from './polling-loop.js';
 export * from './metrics.js';
 export * from './turn-reads.js';
+export * from './group-commit.js';
