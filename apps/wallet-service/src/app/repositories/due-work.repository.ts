@@ -76,8 +76,8 @@ export function dueWorkStatement(now: Date, take: number): Statement {
 /**
  * Adds to `wallet_provisions` each wallet in `creating` that has no row there: one a replica of a
  * release before that table created, if that replica stopped before provisioning it. A scan of
- * every wallet (nothing indexes the status), so the worker runs it once, when it starts; how many
- * it added.
+ * every wallet (nothing indexes the status), so the worker runs it when it starts and then every
+ * ten minutes; how many it added.
  */
 export function addUnlistedProvisions(db: SqlExecutor): Promise<number> {
   return db.$executeRawUnsafe(

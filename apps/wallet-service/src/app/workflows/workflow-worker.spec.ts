@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { createLogger } from '@service/service-runtime';
 import type { Due } from './workflow-steps.js';
 import { WorkflowWorker } from './workflow-worker.js';
@@ -47,5 +47,44 @@ describe('WorkflowWorker rebalance rounds', () => {
     expect([...singles].sort()).toEqual(['a1', 'a2', 'b1', 'c1']);
     // A wallet's own steps still in order.
     expect(singles.indexOf('a1')).toBeLessThan(singles.indexOf('a2'));
+  });
+});
+
+describe('WorkflowWorker look for unlisted provisions', () => {
+  afterEach(() => {
+    jest.restoreAllMocks();
+  });
+
+  it('adds creating wallets missing from wallet_provisions when it starts and every ten minutes, not at every tick', async () => {
+    const inserts: string[] = [];
+    const sql = {
+      $executeRawUnsafe: async (text: string) => {
+        inserts.push(text);
+        return 0;
+      },
+      // The due look: nothing due.
+      $queryBatch: async () => [undefined, []],
+    };
+    const worker = new WorkflowWorker(
+      sql as never,
+      { config: { WALLET_WORKER_POLL_MS: 50 } } as never,
+      {} as never,
+      { wake: () => undefined } as never,
+      createLogger('wallet', 'silent'),
+    );
+    const tick = () => (worker as unknown as { tick(): Promise<void> }).tick();
+    let now = Date.parse('2026-11-27T12:00:00Z');
+    jest.spyOn(Date, 'now').mockImplementation(() => now);
+
+    await tick();
+    expect(inserts).toHaveLength(1);
+    expect(inserts[0]).toContain('INSERT INTO wallet_provisions');
+    now += 9 * 60_000;
+    await tick();
+    await tick();
+    expect(inserts).toHaveLength(1);
+    now += 60_000;
+    await tick();
+    expect(inserts).toHaveLength(2);
   });
 });

@@ -15,6 +15,12 @@ const BATCH = 50;
  * (`WALLET_PG_POOL_SIZE`, 10 by default), which the routes share.
  */
 const WALLETS_AT_ONCE = 4;
+/**
+ * How often the worker looks for `creating` wallets missing from `wallet_provisions` (a scan of
+ * every wallet): when it starts, and again this often, for one a replica of a release before that
+ * table left while this one was already running.
+ */
+const UNLISTED_PROVISIONS_EVERY_MS = 10 * 60_000;
 
 /**
  * Advances what is due: wallets to provision, sandbox deposits to settle, rebalances to move,
@@ -26,8 +32,8 @@ const WALLETS_AT_ONCE = 4;
 @Injectable()
 export class WorkflowWorker implements OnApplicationBootstrap, BeforeApplicationShutdown, WorkWaker {
   private readonly loop: PollingLoop;
-  /** Whether this worker has looked for creating wallets missing from `wallet_provisions` yet. */
-  private listedProvisions = false;
+  /** When this worker last looked for creating wallets missing from `wallet_provisions` (`Date.now()`), if it has. */
+  private listedProvisionsAt: number | undefined;
 
   constructor(
     @Inject(WalletSql) private readonly sql: WalletSql,
@@ -57,10 +63,10 @@ export class WorkflowWorker implements OnApplicationBootstrap, BeforeApplication
   }
 
   private async tick(): Promise<void> {
-    if (!this.listedProvisions) {
+    if (this.listedProvisionsAt === undefined || Date.now() - this.listedProvisionsAt >= UNLISTED_PROVISIONS_EVERY_MS) {
       const added = await addUnlistedProvisions(this.sql);
       if (added > 0) this.logger.info({ wallets: added }, 'creating wallets without a provisioning row found; queued');
-      this.listedProvisions = true;
+      this.listedProvisionsAt = Date.now();
     }
     const due = await findDueWork(this.sql, new Date(), BATCH);
     const changed =
