@@ -32,8 +32,8 @@ const UNLISTED_PROVISIONS_EVERY_MS = 10 * 60_000;
 @Injectable()
 export class WorkflowWorker implements OnApplicationBootstrap, BeforeApplicationShutdown, WorkWaker {
   private readonly loop: PollingLoop;
-  /** When this worker last looked for creating wallets missing from `wallet_provisions` (`Date.now()`), if it has. */
-  private listedProvisionsAt: number | undefined;
+  /** When this worker last looked for creating wallets missing from `wallet_provisions` (`Date.now()`; never: -Infinity). */
+  private listedProvisionsAt = -Infinity;
 
   constructor(
     @Inject(WalletSql) private readonly sql: WalletSql,
@@ -63,7 +63,7 @@ export class WorkflowWorker implements OnApplicationBootstrap, BeforeApplication
   }
 
   private async tick(): Promise<void> {
-    if (this.listedProvisionsAt === undefined || Date.now() - this.listedProvisionsAt >= UNLISTED_PROVISIONS_EVERY_MS) {
+    if (Date.now() - this.listedProvisionsAt >= UNLISTED_PROVISIONS_EVERY_MS) {
       const added = await addUnlistedProvisions(this.sql);
       if (added > 0) this.logger.info({ wallets: added }, 'creating wallets without a provisioning row found; queued');
       this.listedProvisionsAt = Date.now();
