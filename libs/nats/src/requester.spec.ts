@@ -72,12 +72,22 @@ describe('NatsRequester', () => {
     expect(requester.inFlight).toBe(0);
   });
 
+  it('keeps each forwarded response intact after later replies have arrived (its bytes are its own)', async () => {
+    const topic = await respond('concurrent-forward', (data) => ({ response: data }), 5);
+    const requester = new NatsRequester(client, 5_000);
+    const bodies = Array.from({ length: 300 }, (_, index) => ({ index, filler: `${index}:`.repeat(200 + (index % 7) * 300) }));
+    const forwarded = await Promise.all(bodies.map((body) => requester.forward(topic, body)));
+    expect(forwarded.map((answer) => answer.json)).toEqual(bodies.map((body) => JSON.stringify(body)));
+  });
+
   it('forwards a response as the exact JSON text the service sent, whichever way Nest closed the reply', async () => {
     const tricky = { id: 'x', text: ',"isDisposed":true,"id":"1"}', nested: [{ response: 1 }], unicode: 'é\u2028' };
     const whole = await respond('forward-whole', (data) => ({ response: data }));
     const requester = new NatsRequester(client, 2_000);
     const forwarded = await requester.forward(whole, tricky);
     expect(forwarded).toBeInstanceOf(ForwardedJson);
+    expect(Buffer.isBuffer(forwarded.bytes)).toBe(true);
+    expect(forwarded.bytes.equals(Buffer.from(JSON.stringify(tricky)))).toBe(true);
     expect(forwarded.json).toBe(JSON.stringify(tricky));
     expect(JSON.stringify({ wrapped: forwarded })).toBe(JSON.stringify({ wrapped: tricky }));
 

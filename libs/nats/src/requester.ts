@@ -15,7 +15,7 @@ interface Pending {
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: unknown) => void;
   readonly timer: NodeJS.Timeout;
-  /** Resolve to the response's JSON text ({@link ForwardedJson}) rather than to the parsed value. */
+  /** Resolve to the response's JSON bytes ({@link ForwardedJson}) rather than to the parsed value. */
   readonly forward: boolean;
   readonly subject: string;
   /** `performance.now()` when sent, for the duration metric. */
@@ -64,8 +64,8 @@ export class NatsRequester {
 
   /**
    * Like {@link request}, for a response that only goes back to an HTTP client: it is not parsed
-   * here, but cut out of the service's reply as the JSON text it is, and serialises to exactly
-   * that text. An error reply still throws the service's {@link ServiceError}.
+   * here (nor decoded), but cut out of the service's reply as the JSON bytes it is, and serialises
+   * to exactly that text. An error reply still throws the service's {@link ServiceError}.
    */
   forward<T>(subject: string, data: unknown, options: { timeoutMs?: number } = {}): Promise<ForwardedJson<T>> {
     return this.send(subject, data, true, options.timeoutMs) as Promise<ForwardedJson<T>>;
@@ -137,9 +137,8 @@ export class NatsRequester {
     }
     clearTimeout(pending.timer);
     this.forget(token);
-    const text = message.string();
     try {
-      const value = pending.forward ? forwardedReply(text, token) : unwrapReply(text);
+      const value = pending.forward ? forwardedReply(message.data, token) : unwrapReply(message.string());
       this.observe(pending, 'ok');
       pending.resolve(value);
     } catch (failure) {
@@ -150,14 +149,20 @@ export class NatsRequester {
 }
 
 /**
- * A service's JSON response passed on as the text it came as. `JSON.stringify` of it gives that
- * text back (through `toJSON`), and the gateway's reply serializer writes `json` as it is.
+ * A service's JSON response passed on as the bytes it came as (UTF-8 JSON text). `JSON.stringify`
+ * of it gives that text back (through `toJSON`), and the gateway's reply serializer writes `bytes`
+ * as they are: the response is neither decoded nor encoded again on its way to the HTTP client.
  */
 export class ForwardedJson<T = unknown> {
   /** The type of the value the text holds (for signatures only). */
   declare readonly value?: T;
 
-  constructor(readonly json: string) {}
+  constructor(readonly bytes: Buffer) {}
+
+  /** The JSON text (decoded on each call: the hot path writes `bytes`). */
+  get json(): string {
+    return this.bytes.toString('utf8');
+  }
 
   toJSON(): unknown {
     return JSON.parse(this.json);
@@ -171,11 +176,23 @@ export class ForwardedJson<T = unknown> {
 export const RESPONSE_HEAD = '{"response":';
 const DISPOSED = ',"isDisposed":true';
 
+/** Whether the ASCII `text` sits in `bytes` just before `end`. */
+function endsWithAscii(bytes: Uint8Array, text: string, end = bytes.length): boolean {
+  const start = end - text.length;
+  if (start < 0) return false;
+  for (let index = 0; index < text.length; index++) {
+    if (bytes[start + index] !== text.charCodeAt(index)) return false;
+  }
+  return true;
+}
+
 /**
- * The response's JSON text inside Nest's reply `{"response":<json>[,"isDisposed":true],"id":"<token>"}`
- * (the shape JSON.stringify gives Nest's reply packet), or undefined when the reply has another
- * shape (an error, no response): then it is parsed. The id is this requester's token, so the
- * text is cut only when both ends are exactly where Nest puts them.
+ * The bytes of the response's JSON text inside Nest's reply
+ * `{"response":<json>[,"isDisposed":true],"id":"<token>"}` (the shape JSON.stringify gives Nest's
+ * reply packet), as a view of the message's payload (no copy), or undefined when the reply has
+ * another shape (an error, no response): then it is parsed. The id is this requester's token, so
+ * the response is cut only when both ends are exactly where Nest puts them. Every byte compared
+ * is ASCII, and no byte of a multi-byte UTF-8 sequence is, so comparing bytes is comparing text.
  *
  * Nest's reply layout is not public API: @nestjs/microservices is pinned exactly and
  * requester.spec.ts fails when the layout changes. What it buys: parsing and writing again a
@@ -183,17 +200,20 @@ const DISPOSED = ',"isDisposed":true';
  * (micro-benchmark on the bench machine), about 15% of that route's CPU per request across its
  * processes; on GET wallet (1.2 KB) 12 µs, about 3% (issue 17 audit).
  */
-function responseText(reply: string, token: string): string | undefined {
+function responseBytes(reply: Uint8Array, token: string): Buffer | undefined {
   const tail = `,"id":"${token}"}`;
-  if (!reply.startsWith(RESPONSE_HEAD) || !reply.endsWith(tail)) return undefined;
+  if (!endsWithAscii(reply, RESPONSE_HEAD, RESPONSE_HEAD.length) || !endsWithAscii(reply, tail)) return undefined;
   let end = reply.length - tail.length;
-  if (reply.endsWith(DISPOSED, end)) end -= DISPOSED.length;
-  return end > RESPONSE_HEAD.length ? reply.slice(RESPONSE_HEAD.length, end) : undefined;
+  if (endsWithAscii(reply, DISPOSED, end)) end -= DISPOSED.length;
+  return end > RESPONSE_HEAD.length ? Buffer.from(reply.buffer, reply.byteOffset + RESPONSE_HEAD.length, end - RESPONSE_HEAD.length) : undefined;
 }
 
-/** The response of a reply, as the JSON text it came as; throws as {@link unwrapReply} for an error reply. */
-function forwardedReply(reply: string, token: string): ForwardedJson {
-  return new ForwardedJson(responseText(reply, token) ?? JSON.stringify(unwrapReply(reply) ?? null));
+/** The response of a reply, as the JSON bytes it came as; throws as {@link unwrapReply} for an error reply. */
+function forwardedReply(reply: Uint8Array, token: string): ForwardedJson {
+  const bytes = responseBytes(reply, token);
+  if (bytes) return new ForwardedJson(bytes);
+  const value = unwrapReply(Buffer.from(reply.buffer, reply.byteOffset, reply.length).toString('utf8')) ?? null;
+  return new ForwardedJson(Buffer.from(JSON.stringify(value)));
 }
 
 /** No responder, a timeout or a closed connection: the caller may retry safely. */

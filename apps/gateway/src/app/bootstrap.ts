@@ -85,11 +85,7 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
   });
   closeConnectionsAsTheyIdle(app.getHttpAdapter().getInstance());
   writeResponsesPerTurn(app.getHttpAdapter().getInstance().server);
-  // A service's response forwarded untouched is written as the JSON text it came as.
-  app
-    .getHttpAdapter()
-    .getInstance()
-    .setReplySerializer((payload) => (payload instanceof ForwardedJson ? payload.json : JSON.stringify(payload)));
+  app.getHttpAdapter().getInstance().setReplySerializer(serializeReply);
   app.useGlobalFilters(new HttpErrorFilter(logger));
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
@@ -105,3 +101,17 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
   logger.info({ port }, 'gateway listening');
   return { app, url: `http://${host}:${port}`, close: () => app.close() };
 }
+
+/**
+ * The gateway's reply serializer: a service's response forwarded untouched is written as the UTF-8
+ * JSON bytes it came as (no decoding, no encoding); anything else as its JSON text. The content
+ * type is Fastify's for an object it serializes (`application/json; charset=utf-8`).
+ *
+ * Fastify types a serializer's result as a string, but documents a Buffer as a final payload
+ * "after serialization" (Reply.md, "Type of the final payload") and shows a serializer that
+ * returns one (`reply.serializer(protoBuf.serialize)`); every forwarded route's e2e test reads
+ * the body this writes.
+ */
+export const serializeReply = ((payload: unknown) => (payload instanceof ForwardedJson ? payload.bytes : JSON.stringify(payload))) as (
+  payload: unknown,
+) => string;
