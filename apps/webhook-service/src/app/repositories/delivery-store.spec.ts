@@ -14,7 +14,7 @@ import { WebhookSender } from '../receivers/sender.js';
 import { DeliveryDispatcher } from '../workers/delivery-dispatcher.js';
 import { AttemptRecorder } from './attempt-recorder.js';
 import { type AttemptRecord, type ClaimedDelivery, claimDue, type Completion, recordAttempt, recordAttempts } from './delivery-store.js';
-import { fanOut } from './fan-out.js';
+import { fanOut, UnsubscribedPairs } from './fan-out.js';
 import { DispatchSql } from './pg-sql.js';
 
 // Real PostgreSQL, through the dispatcher's own pool (statements prepared per connection, so the
@@ -447,6 +447,45 @@ describe('fanOut', () => {
     expect(await fanOut(db, 'webhook-deliveries', [unheard])).toEqual([late]);
     expect(await fanOut(db, 'webhook-deliveries', [unheard])).toEqual([]);
     expect((await admin.query('SELECT count(*)::int AS n FROM deliveries WHERE registration_id = $1', [late])).rows[0].n).toBe(1);
+  });
+
+  it('remembers whose events nobody wants and records them without building their bodies', async () => {
+    await addRegistration({ org: 'org_a' });
+    let built = 0;
+    const counted = (orgId: string, type = 't'): DomainEvent => event(orgId, type, { event: type, toJSON: () => (built++, { event: type }) });
+    const unsubscribed = new UnsubscribedPairs();
+
+    // The first look builds every body and learns which pairs nobody subscribes to.
+    expect(await fanOut(db, 'webhook-deliveries', [counted('org_b'), counted('org_a', 'nobody'), counted('org_a')], undefined, unsubscribed)).toHaveLength(1);
+    expect(built).toBe(6);
+    expect([unsubscribed.has('org_b', 't'), unsubscribed.has('org_a', 'nobody'), unsubscribed.has('org_a', 't')]).toEqual([true, true, false]);
+
+    // Later events of those pairs: no body built, nothing recorded; the subscribed one as before.
+    built = 0;
+    expect(await fanOut(db, 'webhook-deliveries', [counted('org_b'), counted('org_a', 'nobody'), counted('org_a')], undefined, unsubscribed)).toHaveLength(1);
+    expect(built).toBe(2);
+    expect((await admin.query('SELECT count(*)::int AS n FROM deliveries')).rows[0].n).toBe(2);
+    expect((await admin.query('SELECT count(*)::int AS n FROM processed_events')).rows[0].n).toBe(2);
+  });
+
+  it('sends an event again with its bodies when a registration wants it after all, and forgets the pair', async () => {
+    const unsubscribed = new UnsubscribedPairs();
+    unsubscribed.add('org_b', 't');
+    const hooks = await addRegistration({ org: 'org_b' });
+    const gvault = await addRegistration({ org: 'org_b', family: 'gvault' });
+    const wanted = event('org_b', 't', { event: 't', note: 'made after the pair was remembered' });
+    const ignored = event('org_b', 'nobody');
+
+    expect((await fanOut(db, 'webhook-deliveries', [wanted, ignored], undefined, unsubscribed)).sort()).toEqual([hooks, gvault].sort());
+    expect(unsubscribed.has('org_b', 't')).toBe(false);
+    expect(unsubscribed.has('org_b', 'nobody')).toBe(true);
+    const { rows } = await admin.query<{ id: string; registration_id: string; body: string }>(
+      'SELECT id::text AS id, registration_id::text AS registration_id, body FROM deliveries ORDER BY registration_id',
+    );
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row.body).toBe(row.registration_id === gvault ? deliveryBody('gvault', wanted, row.id) : JSON.stringify(wanted.payload));
+    // Recorded once: the same event again adds nothing.
+    expect(await fanOut(db, 'webhook-deliveries', [wanted], undefined, unsubscribed)).toEqual([]);
   });
 });
 

@@ -7,7 +7,7 @@ import { NATS_CONNECTION, SERVICE_CONFIG, SERVICE_LOGGER } from '@service/servic
 import { endSpan, type Span, startSpan, traceparentOf, tracingEnabled } from '@service/tracing';
 import type { Logger } from 'pino';
 import type { WebhookConfig } from '../../config.js';
-import { fanOut } from '../repositories/fan-out.js';
+import { fanOut, UnsubscribedPairs } from '../repositories/fan-out.js';
 import { PgSql } from '../repositories/pg-sql.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.js';
 
@@ -45,6 +45,8 @@ export class EventConsumerService implements OnApplicationBootstrap, BeforeAppli
   private messages: ConsumerMessages | undefined;
   private loop: Promise<void> | undefined;
   private readonly batches: GroupCommit<JsMsg>;
+  /** Whose events of which type nobody wanted at the last look: they are recorded without building their bodies. */
+  private readonly unsubscribed = new UnsubscribedPairs();
   private unwatch: (() => void) | undefined;
 
   constructor(
@@ -98,7 +100,7 @@ export class EventConsumerService implements OnApplicationBootstrap, BeforeAppli
     if (events.length === 0) return;
     const spans = tracingEnabled() ? events.map(({ message, event }) => startSpan(`${DELIVERIES_DURABLE} ${event.type}`, consumerSpan(message, event))) : [];
     try {
-      const registrations = await fanOut(this.sql, DELIVERIES_DURABLE, events.map(({ event }) => event), traceContexts(events, spans));
+      const registrations = await fanOut(this.sql, DELIVERIES_DURABLE, events.map(({ event }) => event), traceContexts(events, spans), this.unsubscribed);
       for (const span of spans) endSpan(span);
       for (const { message } of events) message.ack();
       if (registrations.length > 0) this.dispatcher.wake(registrations);
