@@ -38,6 +38,18 @@ describe('GroupCommit', () => {
     expect(writes[1]?.at).toBeGreaterThanOrEqual(195);
   });
 
+  it('with no linger, writes each item as soon as a writer is free (what `*_EVENT_LINGER_MS=0` configures)', async () => {
+    const { queue, writes } = recorded({ batchSize: 3, concurrency: 1, lingerMs: 0, writeMs: 30 });
+    await queue.add(1);
+    // Written in the same turn, alone: no timer to wait for.
+    expect(writes.map((write) => write.batch)).toEqual([[1]]);
+    await queue.add(2);
+    await queue.add(3);
+    await queue.drained();
+    // The two that arrived while the only writer was busy went together once it was free.
+    expect(writes.map((write) => write.batch)).toEqual([[1], [2, 3]]);
+  });
+
   it('puts what arrives while every writer is busy into the next write, with no more writes at once than allowed', async () => {
     const { queue, writes, mostRunning } = recorded({ batchSize: 100, concurrency: 1, lingerMs: 0, writeMs: 40 });
     await queue.add(1);

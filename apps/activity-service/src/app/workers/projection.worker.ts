@@ -15,17 +15,13 @@ export const PROJECTION_DURABLE = 'activity-projection';
 const BATCH = 128;
 /** Transactions at once. */
 const WRITERS = 2;
-/**
- * How long an event may wait for others before a transaction starts with less than a full batch:
- * under the bench's write load, about four times fewer transactions than writing at once, for at
- * most this much more before the feed shows an event.
- */
-const LINGER_MS = 10;
 
 /**
  * Builds the feed from the wallet events on the stream: one durable shared by replicas. Events
- * that arrive while earlier ones are being written, or within {@link LINGER_MS} of each other, go
- * together: one transaction and one upsert per batch, sent with its COMMIT in one round trip.
+ * that arrive while earlier ones are being written, or within `ACTIVITY_EVENT_LINGER_MS` of each
+ * other (10 ms by default: under the bench's write load about four times fewer transactions than
+ * writing at once, for at most that much more before the feed shows an event), go together: one
+ * transaction and one upsert per batch, sent with its COMMIT in one round trip.
  */
 @Injectable()
 export class ProjectionWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -53,7 +49,7 @@ export class ProjectionWorker implements OnApplicationBootstrap, BeforeApplicati
       handleBatch: (events, tx) => this.apply(events, tx),
       batchSize: BATCH,
       concurrency: WRITERS,
-      lingerMs: LINGER_MS,
+      lingerMs: this.config.ACTIVITY_EVENT_LINGER_MS,
       // The upsert keeps the item furthest along whatever arrives, again or out of order (see
       // upsertItems): a redelivery changes nothing, so no processed_events row is written.
       idempotentHandler: true,

@@ -19,12 +19,6 @@ const MAX_PENDING = 512;
 const BATCH = 128;
 /** Statements recording events at the same time. */
 const WRITERS = 2;
-/**
- * How long an event may wait for others before a statement starts with less than a full batch:
- * under the bench's write load, four to five times fewer statements than writing at once (about
- * three events a statement), for at most this much more from event to delivery.
- */
-const LINGER_MS = 10;
 
 /**
  * Takes every domain event from the stream (one durable pull consumer shared by replicas) and
@@ -33,7 +27,9 @@ const LINGER_MS = 10;
  * the event processed and adds nothing.
  *
  * Events are recorded in batches, group-commit style ({@link GroupCommit}): a statement starts
- * when a writer is free and {@link BATCH} events wait or the oldest has waited {@link LINGER_MS};
+ * when a writer is free and {@link BATCH} events wait or the oldest has waited
+ * `WEBHOOK_EVENT_LINGER_MS` (10 ms by default: under the bench's write load four to five times
+ * fewer statements than writing at once, for at most that much more from event to delivery);
  * those arriving while statements are running go together in the next one (one round trip and one
  * commit for up to {@link BATCH} events, in any order, which consumers must tolerate anyway). A
  * batch that fails is retried event by event, so one bad event is retried later with backoff
@@ -59,7 +55,7 @@ export class EventConsumerService implements OnApplicationBootstrap, BeforeAppli
     this.batches = new GroupCommit({
       batchSize: BATCH,
       concurrency: WRITERS,
-      lingerMs: LINGER_MS,
+      lingerMs: config.WEBHOOK_EVENT_LINGER_MS,
       maxWaiting: MAX_PENDING,
       write: (batch) => this.record(batch),
       onError: (error) => logger.error({ err: error }, 'event batch failed unexpectedly; its events come again after the ack wait'),
