@@ -90,10 +90,6 @@ export class UnsubscribedPairs {
   delete(orgId: string, type: string): void {
     this.pairs.delete(pairKey(orgId, type));
   }
-
-  get size(): number {
-    return this.pairs.size;
-  }
 }
 
 const pairKey = (orgId: string, type: string) => `${type} ${orgId}`;
