@@ -8,22 +8,63 @@ export interface ResolvedAddress {
   readonly family: 4 | 6;
 }
 
+/** The addresses a host name resolves to (the system resolver, as a connection would use). */
+export type HostLookup = (host: string) => Promise<ResolvedAddress[]>;
+
+const systemLookup: HostLookup = async (host) =>
+  (await lookup(host, { all: true })).map((entry) => ({ address: entry.address, family: entry.family as 4 | 6 }));
+
 /**
  * Where a delivery may connect: every address the host resolves to must pass the policy, and the
  * caller connects to the one returned, so a DNS answer cannot change between check and connect.
  */
-export async function resolveReceiver(url: URL, policy: UrlPolicy): Promise<ResolvedAddress> {
+export async function resolveReceiver(url: URL, policy: UrlPolicy, lookupHost: HostLookup = systemLookup): Promise<ResolvedAddress> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const literal = isIP(host);
-  const addresses: ResolvedAddress[] = literal
-    ? [{ address: host, family: literal as 4 | 6 }]
-    : (await lookup(host, { all: true })).map((entry) => ({ address: entry.address, family: entry.family as 4 | 6 }));
+  const addresses: ResolvedAddress[] = literal ? [{ address: host, family: literal as 4 | 6 }] : await lookupHost(host);
   const first = addresses[0];
   if (!first) throw new Error(`${host} does not resolve`);
   if (!policy.allowPrivate && addresses.some((entry) => isNonPublicAddress(entry.address))) {
     throw new Error(`${host} resolves to a private, loopback or link-local address`);
   }
   return first;
+}
+
+/** How long a host's checked address is used before the host is looked up again. */
+const ADDRESS_TTL_MS = 10_000;
+/** Hosts remembered at most; past this the memory starts over. */
+const MAX_HOSTS = 10_000;
+
+/**
+ * {@link resolveReceiver} for the delivery path, with each host's checked address kept for
+ * {@link ADDRESS_TTL_MS}: a receiver named by a host name cost a `dns.lookup` (the libuv thread
+ * pool, and a query to the cluster's DNS) on every delivery, although a kept-alive connection to
+ * it was usually at hand. Lookups of one host that overlap are one lookup. Only an address that
+ * passed the policy is kept (a failure is looked up again next time), and a delivery still
+ * connects to exactly the address that was checked; a host whose address changes is reached at
+ * its new address within the TTL.
+ */
+export class ReceiverAddresses {
+  private readonly hosts = new Map<string, { readonly address: Promise<ResolvedAddress>; readonly until: number }>();
+
+  constructor(
+    private readonly policy: UrlPolicy,
+    private readonly lookupHost: HostLookup = systemLookup,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  resolve(url: URL): Promise<ResolvedAddress> {
+    const key = url.hostname;
+    const kept = this.hosts.get(key);
+    if (kept && kept.until > this.now()) return kept.address;
+    const address = resolveReceiver(url, this.policy, this.lookupHost);
+    if (this.hosts.size >= MAX_HOSTS) this.hosts.clear();
+    this.hosts.set(key, { address, until: this.now() + ADDRESS_TTL_MS });
+    address.catch(() => {
+      if (this.hosts.get(key)?.address === address) this.hosts.delete(key);
+    });
+    return address;
+  }
 }
 
 /** The registration-time check: `validation_error` naming what is wrong with the URL. */

@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { UrlPolicy } from '../domain/url-policy.js';
-import { resolveReceiver } from './receiver-address.js';
+import { ReceiverAddresses } from './receiver-address.js';
 
 export interface SendResult {
   /** HTTP status, or null when the receiver did not answer (refused, reset, timeout, policy). */
@@ -16,8 +16,9 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
 
 /**
  * POSTs one delivery. The connection goes to the address the policy approved (no second DNS
- * lookup), keep-alive sockets are reused across deliveries, and the whole exchange is cut at
- * `timeoutMs`. The receiver's body is read and dropped, at most 64 KiB.
+ * lookup; a host's checked address is kept for a few seconds, see {@link ReceiverAddresses}),
+ * keep-alive sockets are reused across deliveries, and the whole exchange is cut at `timeoutMs`.
+ * The receiver's body is read and dropped, at most 64 KiB.
  */
 export class WebhookSender {
   private readonly agents = {
@@ -25,17 +26,22 @@ export class WebhookSender {
     'https:': new https.Agent({ keepAlive: true, maxSockets: 256 }),
   };
 
+  private readonly addresses: ReceiverAddresses;
+
   constructor(
-    private readonly policy: UrlPolicy,
+    policy: UrlPolicy,
     private readonly timeoutMs: number,
-  ) {}
+    addresses?: ReceiverAddresses,
+  ) {
+    this.addresses = addresses ?? new ReceiverAddresses(policy);
+  }
 
   async send(rawUrl: string, body: string, headers: Record<string, string>): Promise<SendResult> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     try {
       const url = new URL(rawUrl);
-      const target = await resolveReceiver(url, this.policy);
+      const target = await this.addresses.resolve(url);
       const lookup: LookupFunction = (_host, options, callback) => {
         if ((options as { all?: boolean }).all) callback(null, [target] as never);
         else callback(null, target.address, target.family);
