@@ -138,7 +138,7 @@ export class NatsRequester {
     clearTimeout(pending.timer);
     this.forget(token);
     try {
-      const value = pending.forward ? forwardedReply(message.data, token) : unwrapReply(message.string());
+      const value = pending.forward ? forwardedReply(message, token) : unwrapReply(message.string());
       this.observe(pending, 'ok');
       pending.resolve(value);
     } catch (failure) {
@@ -212,11 +212,10 @@ function responseBytes(reply: Uint8Array, token: string): Buffer | undefined {
 }
 
 /** The response of a reply, as the JSON bytes it came as; throws as {@link unwrapReply} for an error reply. */
-function forwardedReply(reply: Uint8Array, token: string): ForwardedJson {
-  const bytes = responseBytes(reply, token);
+function forwardedReply(reply: Msg, token: string): ForwardedJson {
+  const bytes = responseBytes(reply.data, token);
   if (bytes) return new ForwardedJson(bytes);
-  const value = unwrapReply(Buffer.from(reply.buffer, reply.byteOffset, reply.length).toString('utf8')) ?? null;
-  return new ForwardedJson(Buffer.from(JSON.stringify(value)));
+  return new ForwardedJson(Buffer.from(JSON.stringify(unwrapReply(reply.string()) ?? null)));
 }
 
 /** No responder, a timeout or a closed connection: the caller may retry safely. */
