@@ -118,7 +118,11 @@ describe('traces (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
     const nats = await collector.until(() => inTrace().find((span) => span.service === 'gateway' && span.kind === 3 && span.parentSpanId === http.spanId));
     const handler = await collector.until(() => inTrace().find((span) => span.service === 'wallet-service' && span.kind === 2 && span.parentSpanId === nats.spanId));
     expect(handler.name).toBe(nats.name);
-    await collector.until(() => inTrace().find((span) => span.service === 'wallet-service' && span.name.startsWith('db ') && span.kind === 3) ?? undefined);
+    // The request's own statements (the key claimed and the wallet locked, on the plain-pg pool) under its handler.
+    const claim = await collector.until(() =>
+      inTrace().find((span) => span.service === 'wallet-service' && span.kind === 3 && String(attribute(span, 'db.query.text')).includes('INSERT INTO idempotency_keys')),
+    );
+    expect(claim).toMatchObject({ name: 'db WITH', parentSpanId: handler.spanId });
     // The delivery of an event written in that request, a trace of its own, links to this trace...
     const delivery = await collector.until(() =>
       collector.spans.find((span) => span.service === 'webhook-service' && span.name === 'webhook delivery' && span.links.some((link) => link.traceId === http.traceId)),

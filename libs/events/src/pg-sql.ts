@@ -1,3 +1,4 @@
+import { inStatementSpan } from '@service/tracing';
 import pg from 'pg';
 import type { PipelinedSqlExecutor, Statement, TransactionalSql } from './sql.js';
 
@@ -88,11 +89,11 @@ export class PgPoolSql implements TransactionalSql<PipelinedSqlExecutor> {
   }
 
   async $queryRawUnsafe<T>(query: string, ...values: unknown[]): Promise<T> {
-    return (await this.pool.query(this.statement(query, values))).rows as T;
+    return (await inStatementSpan(query, () => this.pool.query(this.statement(query, values)))).rows as T;
   }
 
   async $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number> {
-    return (await this.pool.query(this.statement(query, values))).rowCount ?? 0;
+    return (await inStatementSpan(query, () => this.pool.query(this.statement(query, values)))).rowCount ?? 0;
   }
 
   /**
@@ -237,16 +238,28 @@ class PgTransaction implements PipelinedSqlExecutor {
     if (this.sent) await this.client.query('ROLLBACK');
   }
 
-  /** The pending statements and `statements` in one round trip if it can be; the results of `statements`. */
-  private async roundTrip(statements: readonly Statement[]): Promise<pg.QueryResult[]> {
+  /**
+   * The pending statements and `statements` in one round trip if it can be; the results of
+   * `statements`. Traced as one database span named after the first of `statements`, with the
+   * text of every statement it carries.
+   */
+  private roundTrip(statements: readonly Statement[]): Promise<pg.QueryResult[]> {
     const all = [...this.pending, ...statements];
     this.pending = [];
     this.sent = true;
+    return inStatementSpan(
+      statements[0]?.text ?? '',
+      () => this.send(all, statements.length),
+      () => all.map((statement) => statement.text).join(';\n'),
+    );
+  }
+
+  private async send(all: readonly Statement[], answered: number): Promise<pg.QueryResult[]> {
     const query = this.sql.simpleQuery(this.client, all);
     if (query) {
       try {
         const results: pg.QueryResult | pg.QueryResult[] = await this.client.query(query.text);
-        return (Array.isArray(results) ? results : [results]).slice(-statements.length);
+        return (Array.isArray(results) ? results : [results]).slice(-answered);
       } catch (error) {
         if (query.prepares > 0) this.unsure = true;
         throw error;
@@ -256,6 +269,6 @@ class PgTransaction implements PipelinedSqlExecutor {
     for (const statement of all) {
       results.push(await (statement.values.length === 0 ? this.client.query(statement.text) : this.client.query(this.sql.statement(statement.text, statement.values))));
     }
-    return results.slice(-statements.length);
+    return results.slice(-answered);
   }
 }

@@ -1,5 +1,5 @@
 import { PrismaPg } from '@prisma/adapter-pg';
-import { inChildSpan, tracingEnabled } from '@service/tracing';
+import { inStatementSpan, tracingEnabled } from '@service/tracing';
 
 /**
  * The driver adapter for one service's schema. Model queries are qualified by `schema`; the
@@ -34,12 +34,7 @@ function traceStatements<T extends object>(target: T): T {
       const method = value as (...args: unknown[]) => unknown;
       if (OPENERS.has(key)) return async (...args: unknown[]) => traceStatements((await method.apply(object, args)) as object);
       if (STATEMENTS.has(key)) {
-        return (query: SqlQuery) => {
-          const operation = /^\s*(\w+)/.exec(query.sql)?.[1]?.toUpperCase() ?? 'SQL';
-          return inChildSpan(`db ${operation}`, { 'db.system.name': 'postgresql', 'db.operation.name': operation, 'db.query.text': query.sql }, () =>
-            method.call(object, query) as Promise<unknown>,
-          );
-        };
+        return (query: SqlQuery) => inStatementSpan(query.sql, () => method.call(object, query) as Promise<unknown>);
       }
       return method.bind(object);
     },

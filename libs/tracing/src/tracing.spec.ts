@@ -6,6 +6,7 @@ import {
   currentTraceparent,
   inChildSpan,
   inSpan,
+  inStatementSpan,
   recordErrorReply,
   shutdownTracing,
   SpanKind,
@@ -63,6 +64,30 @@ describe('tracing on', () => {
 
   it('records no database span outside a traced operation', async () => {
     expect(await inChildSpan('db SELECT', {}, () => Promise.resolve('ran'))).toBe('ran');
+    let built = false;
+    const text = () => {
+      built = true;
+      return 'SELECT 1';
+    };
+    expect(await inStatementSpan('SELECT 1', () => Promise.resolve('ran'), text)).toBe('ran');
+    expect(built).toBe(false);
+  });
+
+  it("names a statement's span after its operation, past leading comments, with the text sent", async () => {
+    exporter.reset();
+    await inSpan('handler', {}, async () => {
+      await inStatementSpan('/* one-off */ /* and */ with x AS (SELECT 1) SELECT * FROM x', () => Promise.resolve(1));
+      await inStatementSpan('UPDATE t SET n = 1', () => Promise.resolve(2), () => 'BEGIN;\nUPDATE t SET n = 1');
+      await inStatementSpan('', () => Promise.resolve(3));
+    });
+    await tracing?.flush();
+    const statements = exporter.getFinishedSpans().filter((span) => span.name !== 'handler');
+    expect(statements.map((span) => [span.name, span.attributes['db.operation.name'], span.attributes['db.query.text']])).toEqual([
+      ['db WITH', 'WITH', '/* one-off */ /* and */ with x AS (SELECT 1) SELECT * FROM x'],
+      ['db UPDATE', 'UPDATE', 'BEGIN;\nUPDATE t SET n = 1'],
+      ['db SQL', 'SQL', ''],
+    ]);
+    expect(statements.every((span) => span.kind === SpanKind.CLIENT && span.attributes['db.system.name'] === 'postgresql')).toBe(true);
   });
 });
 

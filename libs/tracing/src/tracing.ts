@@ -167,6 +167,22 @@ export function inChildSpan<T>(name: string, attributes: Attributes, fn: () => P
   return inSpan(name, { kind: SpanKind.CLIENT, attributes }, fn);
 }
 
+/** A statement's operation (`SELECT`, `WITH`, `COMMIT`...): its first word after any leading comment. */
+const OPERATION = /^\s*(?:\/\*[\s\S]*?\*\/\s*)*(\w+)/;
+
+/**
+ * A `db <operation>` client span (PostgreSQL, the statement text) around `fn`, a child of the
+ * active span only, like {@link inChildSpan}: a database round trip of a traced operation. The
+ * operation is `sql`'s; `text` gives the text sent when it is more than `sql` (a round trip of
+ * several statements), built only for a span.
+ */
+export function inStatementSpan<T>(sql: string, fn: () => Promise<T>, text?: () => string): Promise<T> {
+  if (!tracer || !trace.getActiveSpan()) return fn();
+  const operation = OPERATION.exec(sql)?.[1]?.toUpperCase() ?? 'SQL';
+  const attributes = { 'db.system.name': 'postgresql', 'db.operation.name': operation, 'db.query.text': text?.() ?? sql };
+  return inSpan(`db ${operation}`, { kind: SpanKind.CLIENT, attributes }, fn);
+}
+
 /**
  * `{traceId, spanId}` of the active span for a log line (pino `mixin`), else nothing. Always a new
  * object: pino assigns the line's own fields onto it.
