@@ -4,7 +4,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { OutboxRelay, type SqlExecutor } from '@service/events';
 import type { Logger } from 'pino';
 import type { ServiceConfig } from './config.js';
-import { EVENT_DB, NATS_CONNECTION, SERVICE_CONFIG, SERVICE_LOGGER, SERVICE_NAME } from './injection.js';
+import { NATS_CONNECTION, RELAY_DB, SERVICE_CONFIG, SERVICE_LOGGER, SERVICE_NAME } from './injection.js';
 
 /** Runs the service's outbox relay for the life of the process. */
 @Injectable()
@@ -16,7 +16,7 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
     @Inject(SERVICE_LOGGER) private readonly logger: Logger,
     @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
-    @Inject(EVENT_DB) private readonly db: SqlExecutor,
+    @Inject(RELAY_DB) private readonly db: SqlExecutor,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {

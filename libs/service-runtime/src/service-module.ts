@@ -7,7 +7,7 @@ import { ServiceCoreModule } from './core.module.js';
 import { HealthService, createHealthController } from './health.js';
 import { OutboxRelayService } from './outbox-relay.service.js';
 import { prismaAdapter } from './prisma.js';
-import { EVENT_DB, SERVICE_CONFIG } from './injection.js';
+import { EVENT_DB, RELAY_DB, SERVICE_CONFIG } from './injection.js';
 
 // Mixins must take `any[]` constructor arguments (TS2545).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -40,6 +40,13 @@ export interface ServiceModuleOptions {
   readonly logger: Logger;
   /** The app's Prisma provider class. */
   readonly prisma: Type;
+  /**
+   * The provider the outbox relay runs its SQL on (a `SqlExecutor`; the Prisma client unless
+   * given). A `PgPoolSql` with `preparedStatements` has PostgreSQL parse and plan the relay's
+   * batch statement once per connection: through Prisma, every batch is a new unnamed statement,
+   * planned again each time. It must be one of the app's providers.
+   */
+  readonly relayDb?: Type;
   readonly imports?: DynamicModule['imports'];
   readonly controllers?: Type[];
   readonly providers?: Provider[];
@@ -57,6 +64,7 @@ export function defineServiceModule(module: Type, options: ServiceModuleOptions)
     providers: [
       options.prisma,
       { provide: EVENT_DB, useExisting: options.prisma },
+      { provide: RELAY_DB, useExisting: options.relayDb ?? options.prisma },
       HealthService,
       OutboxRelayService,
       ...(options.providers ?? []),

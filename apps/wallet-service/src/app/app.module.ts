@@ -36,6 +36,8 @@ export class AppModule {
       config: withWalletDefaults(config),
       logger,
       prisma: PrismaService,
+      // The relay's batch statement prepared once per connection, not planned again for every batch.
+      relayDb: WalletSql,
       controllers: [
         YieldSourcesMsController,
         WalletsMsController,
