@@ -25,6 +25,9 @@ export interface GeneratedRequest {
   readonly [field: string]: unknown;
 }
 
+/** What the bench is doing now, for the message of a run stopped by its watchdog. */
+export const progress = { stage: 'starting' };
+
 /** Extra time a run may take beyond its duration before it counts as hung. */
 const RUN_GRACE_MS = 30_000;
 

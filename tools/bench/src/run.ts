@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { REPO_ROOT, startTestSystem, TEST_REDIS_URL, type TestSystem } from '@service/testing';
 import { benchActivity } from './activity.js';
-import { cpuMsOf, failuresOf, machineBusyMs, pidOf, runLoad } from './load.js';
+import { cpuMsOf, failuresOf, machineBusyMs, pidOf, progress, runLoad } from './load.js';
 import { collectProfile, CPU_PROFILE, profilerEnv, startProfile } from './profiling.js';
 import { benchWallets, walletsPartsOf } from './wallets.js';
 import { benchWebhooks } from './webhooks.js';
@@ -132,7 +132,7 @@ function abort(message: string, code: number): void {
 
 process.once('SIGINT', () => abort('interrupted; stopping', 130));
 process.once('SIGTERM', () => abort('terminated; stopping', 143));
-const watchdog = setTimeout(() => abort(`did not finish within ${RUN_BUDGET_MS / 1000} s`, 1), RUN_BUDGET_MS);
+const watchdog = setTimeout(() => abort(`did not finish within ${RUN_BUDGET_MS / 1000} s (at: ${progress.stage})`, 1), RUN_BUDGET_MS);
 watchdog.unref();
 
 try {

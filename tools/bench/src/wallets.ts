@@ -8,7 +8,7 @@ import { WEBHOOK_FAMILIES } from '@service/contracts';
 import { unpublishedOutboxRows } from '@service/events';
 import { startTestSystem, TEST_DATABASE_URL, type TestSystem } from '@service/testing';
 import pg from 'pg';
-import { cpuMsOf, cpuMsOfCommand, cpuMsOfSelf, failuresOf, machineBusyMs, runLoad } from './load.js';
+import { cpuMsOf, cpuMsOfCommand, cpuMsOfSelf, failuresOf, machineBusyMs, progress, runLoad } from './load.js';
 import { collectProfile, CPU_PROFILE, profilerEnv, startPerf, startProfile } from './profiling.js';
 import { type DeliveryTag, percentile, publishBacklog, publishBenchEvent, publishSteadily, TimingReceiver } from './webhook-receiver.js';
 
@@ -356,6 +356,7 @@ async function pgbench(url: string, clients: number, durationS: number): Promise
  * outbox insert's `clock_timestamp()`), read back from the stream from `from` on.
  */
 async function outboxLag(setup: Setup, from: Date, to: Date): Promise<OutboxLag> {
+  progress.stage = 'reading the publish lag from the stream';
   for (let attempt = 0; ; attempt += 1) {
     const { rows } = await setup.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${unpublishedOutboxRows(setup.schema)} WHERE o.occurred_at < $1`, [to]);
     if ((rows[0]?.n ?? 0) === 0) break;
@@ -371,12 +372,27 @@ async function outboxLag(setup: Setup, from: Date, to: Date): Promise<OutboxLag>
     await messages.close();
     return { events: 0, p50Ms: 0, p99Ms: 0 };
   }
-  for await (const message of messages) {
+  // Every event of the window is stored by now: a read that waits 10 s for the next one would wait
+  // for ever (a stalled consumer); it reports what it read, and says so, rather than hang the run.
+  const iterator = messages[Symbol.asyncIterator]();
+  for (;;) {
+    let timer: NodeJS.Timeout | undefined;
+    const stalled = new Promise<'stalled'>((resolve) => (timer = setTimeout(() => resolve('stalled'), 10_000)));
+    const next = await Promise.race([iterator.next(), stalled]).finally(() => clearTimeout(timer));
+    if (next === 'stalled') {
+      console.error(`bench: the outbox lag's read of the stream stalled after ${lags.length} events; reporting those`);
+      break;
+    }
+    if (next.done) break;
+    const message = next.value;
     const occurredAt = Date.parse(message.json<{ occurredAt: string }>().occurredAt);
     if (occurredAt >= from.getTime() && occurredAt < to.getTime()) lags.push(Number(message.timestampNanos / 1_000_000n) - occurredAt);
     if (message.info.pending === 0) break;
   }
-  await messages.close();
+  // Stopped, then the iteration ended (as a for-await's break would): the client's close waits for both.
+  const closed = messages.close();
+  await iterator.return?.();
+  await closed;
   lags.sort((a, b) => a - b);
   const at = (share: number) => round(lags[Math.min(lags.length - 1, Math.floor(share * lags.length))] ?? 0, 1);
   return { events: lags.length, p50Ms: at(0.5), p99Ms: at(0.99) };
@@ -404,6 +420,7 @@ function settleMsFromEnv(): number {
  */
 async function settle(setup: Setup): Promise<void> {
   const started = performance.now();
+  progress.stage = 'waiting for the system to settle';
   for (;;) {
     const { rows } = await setup.db.query<{ outbox: number; running: number; deliveries: number }>(
       `SELECT (SELECT count(*)::int FROM ${unpublishedOutboxRows(setup.schema)}) AS outbox,
@@ -538,6 +555,7 @@ async function measureRead(
   profiledNames: readonly string[] = ['wallet', 'gateway'],
 ): Promise<RouteResult> {
   const all = typeof paths === 'string' ? [paths] : paths;
+  progress.stage = `reads of ${all[0] ?? ''}`;
   for (const each of all) {
     const checked = await fetch(`${setup.base}${each}`, { headers: setup.headers });
     if (checked.status !== 200) throw new Error(`GET ${each} answered ${checked.status}: ${await checked.text()}`);
@@ -590,8 +608,10 @@ async function measureWrite(
   warmUpS: number,
   profile: string | undefined,
 ): Promise<RouteResult & { outboxLagMs: OutboxLag; webhooks: Deliveries }> {
+  progress.stage = `${key} warm-up`;
   await writeLoad(setup, [key], clients, warmUpS);
   await settle(setup);
+  progress.stage = `${key} window`;
   const profiled = profiledOf(setup, profile, ['wallet', 'gateway', 'webhook', 'activity']);
   for (const [, pid] of profiled) startProfile(pid);
   const from = new Date();
@@ -650,8 +670,10 @@ async function measureWebhooksUnderLoad(
   profile: string | undefined,
 ): Promise<WebhookUnderLoad> {
   const kinds: WriteKey[] = ['withdraw', 'allocate'];
+  progress.stage = `webhooks ${tag} warm-up`;
   await writeLoad(setup, kinds, clients, warmUpS);
   await settle(setup);
+  progress.stage = `webhooks ${tag} window`;
   const profiled = profiledOf(setup, profile, ['webhook']);
   for (const [, pid] of profiled) startProfile(pid);
   await setup.receiver.reset();
@@ -820,6 +842,7 @@ export async function benchWallets(options: WalletsBenchOptions = {}): Promise<W
             activity: await measureRead(setup, '/v2/activity', durationS, profile ? 'activity-feed' : undefined, ['activity', 'gateway']),
           }
         : undefined;
+      progress.stage = `round ${index + 1}: pgbench`;
       const baseline = parts.includes('writes') ? await pgbench(setup.pgbenchUrl, clients, durationS) : undefined;
       const writes = parts.includes('writes')
         ? {

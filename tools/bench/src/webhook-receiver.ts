@@ -70,11 +70,24 @@ export class TimingReceiver {
     });
   }
 
-  /** Forgets every arrival so far, including those the receiver's process has not reported yet. */
-  async reset(): Promise<void> {
-    const done = new Promise<void>((resolve) => (this.resetDone = resolve));
-    this.child?.send({ kind: 'reset' });
-    await done;
+  /**
+   * Forgets every arrival so far, including those the receiver's process has not reported yet.
+   * Fails, rather than waiting for ever, when the receiver's process is gone or does not answer.
+   */
+  async reset(timeoutMs = 10_000): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) throw new Error('the webhook receiver is not running');
+    let timer: NodeJS.Timeout | undefined;
+    const done = new Promise<void>((resolve, reject) => {
+      this.resetDone = resolve;
+      timer = setTimeout(() => reject(new Error(`the webhook receiver did not answer a reset in ${timeoutMs} ms`)), timeoutMs);
+    });
+    child.send({ kind: 'reset' });
+    try {
+      await done;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async stop(): Promise<void> {
