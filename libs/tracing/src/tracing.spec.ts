@@ -79,6 +79,8 @@ describe('tracing on', () => {
       await inStatementSpan('/* one-off */ /* and */ with x AS (SELECT 1) SELECT * FROM x', () => Promise.resolve(1));
       await inStatementSpan('UPDATE t SET n = 1', () => Promise.resolve(2), () => 'BEGIN;\nUPDATE t SET n = 1');
       await inStatementSpan('', () => Promise.resolve(3));
+      // Forty comments and no word: a pattern that could split them many ways would not end.
+      await inStatementSpan(`${'/**/'.repeat(40)}(`, () => Promise.resolve(4));
     });
     await tracing?.flush();
     const statements = exporter.getFinishedSpans().filter((span) => span.name !== 'handler');
@@ -86,6 +88,7 @@ describe('tracing on', () => {
       ['db WITH', 'WITH', '/* one-off */ /* and */ with x AS (SELECT 1) SELECT * FROM x'],
       ['db UPDATE', 'UPDATE', 'BEGIN;\nUPDATE t SET n = 1'],
       ['db SQL', 'SQL', ''],
+      ['db SQL', 'SQL', `${'/**/'.repeat(40)}(`],
     ]);
     expect(statements.every((span) => span.kind === SpanKind.CLIENT && span.attributes['db.system.name'] === 'postgresql')).toBe(true);
   });

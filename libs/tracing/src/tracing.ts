@@ -167,8 +167,12 @@ export function inChildSpan<T>(name: string, attributes: Attributes, fn: () => P
   return inSpan(name, { kind: SpanKind.CLIENT, attributes }, fn);
 }
 
-/** A statement's operation (`SELECT`, `WITH`, `COMMIT`...): its first word after any leading comment. */
-const OPERATION = /^\s*(?:\/\*[\s\S]*?\*\/\s*)*(\w+)/;
+/**
+ * A statement's operation (`SELECT`, `WITH`, `COMMIT`...): its first word after any leading
+ * comments. Each comment is matched one way only (the C-comment pattern), so text that is not a
+ * statement costs linear time, not a backtracking search over ways to split it into comments.
+ */
+const OPERATION = /^\s*(?:\/\*[^*]*\*+(?:[^/*][^*]*\*+)*\/\s*)*(\w+)/;
 
 /**
  * A `db <operation>` client span (PostgreSQL, the statement text) around `fn`, a child of the
