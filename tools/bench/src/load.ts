@@ -28,6 +28,24 @@ export interface GeneratedRequest {
 /** What the bench is doing now, for the message of a run stopped by its watchdog. */
 export const progress = { stage: 'starting' };
 
+/**
+ * What the service suite running now has started, to stop (newest last): a run stopped by its
+ * watchdog or a signal stops these too, since the suite's own `finally` never comes (its apps and
+ * NATS server would outlive the run, its pgbench database stay).
+ */
+export const suiteCleanups: (() => Promise<void>)[] = [];
+
+/** Runs and forgets the suite's cleanups, newest first; one that fails is reported, the rest still run. */
+export async function runSuiteCleanups(): Promise<void> {
+  for (const cleanup of suiteCleanups.splice(0).reverse()) {
+    try {
+      await cleanup();
+    } catch (error) {
+      console.error(`bench: cleaning up failed: ${(error as Error).message}`);
+    }
+  }
+}
+
 /** Extra time a run may take beyond its duration before it counts as hung. */
 const RUN_GRACE_MS = 30_000;
 

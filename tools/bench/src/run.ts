@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { REPO_ROOT, startTestSystem, TEST_REDIS_URL, type TestSystem } from '@service/testing';
 import { benchActivity } from './activity.js';
-import { cpuMsOf, failuresOf, machineBusyMs, pidOf, progress, runLoad } from './load.js';
+import { cpuMsOf, failuresOf, machineBusyMs, pidOf, progress, runLoad, runSuiteCleanups } from './load.js';
 import { collectProfile, CPU_PROFILE, profilerEnv, startProfile } from './profiling.js';
 import { benchWallets, walletsPartsOf } from './wallets.js';
 import { benchWebhooks } from './webhooks.js';
@@ -109,9 +109,10 @@ interface Measurement {
 const cleanups: { name: string; run: () => Promise<unknown> }[] = [];
 let cleaning: Promise<void> | undefined;
 
-/** Stops everything started so far, newest first; safe to call more than once. */
+/** Stops everything started so far, newest first (a service suite's first); safe to call more than once. */
 function cleanUp(): Promise<void> {
   cleaning ??= (async () => {
+    await runSuiteCleanups();
     for (const { name, run } of cleanups.splice(0).reverse()) {
       try {
         await run();

@@ -8,7 +8,7 @@ import { WEBHOOK_FAMILIES } from '@service/contracts';
 import { unpublishedOutboxRows } from '@service/events';
 import { startTestSystem, TEST_DATABASE_URL, type TestSystem } from '@service/testing';
 import pg from 'pg';
-import { cpuMsOf, cpuMsOfCommand, cpuMsOfSelf, failuresOf, machineBusyMs, progress, runLoad } from './load.js';
+import { cpuMsOf, cpuMsOfCommand, cpuMsOfSelf, failuresOf, machineBusyMs, progress, runLoad, runSuiteCleanups, suiteCleanups } from './load.js';
 import { collectProfile, CPU_PROFILE, profilerEnv, startPerf, startProfile } from './profiling.js';
 import { type DeliveryTag, percentile, publishBacklog, publishBenchEvent, publishSteadily, TimingReceiver } from './webhook-receiver.js';
 
@@ -824,9 +824,8 @@ export async function benchWallets(options: WalletsBenchOptions = {}): Promise<W
   const rounds = options.rounds ?? 3;
   const clients = options.clients ?? 20;
   const parts = options.parts ?? PARTS;
-  const cleanups: (() => Promise<void>)[] = [];
   try {
-    const setup = await setUp(clients, cleanups);
+    const setup = await setUp(clients, suiteCleanups);
     const results: WalletsRound[] = [];
     for (let index = 0; index < rounds; index += 1) {
       console.log(`bench: wallets round ${index + 1} of ${rounds}`);
@@ -875,13 +874,7 @@ export async function benchWallets(options: WalletsBenchOptions = {}): Promise<W
       allTargetsMet: targets.every((target) => target.met),
     };
   } finally {
-    for (const cleanup of cleanups.reverse()) {
-      try {
-        await cleanup();
-      } catch (error) {
-        console.error(`bench: cleaning up failed: ${(error as Error).message}`);
-      }
-    }
+    await runSuiteCleanups();
   }
 }
 
