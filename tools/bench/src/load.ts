@@ -28,21 +28,38 @@ export interface GeneratedRequest {
 /** What the bench is doing now, for the message of a run stopped by its watchdog. */
 export const progress = { stage: 'starting' };
 
+/** Something a run started, and how to stop it. */
+export interface Cleanup {
+  readonly name: string;
+  readonly run: () => Promise<unknown>;
+}
+
 /**
  * What the service suite running now has started, to stop (newest last): a run stopped by its
  * watchdog or a signal stops these too, since the suite's own `finally` never comes (its apps and
  * NATS server would outlive the run, its pgbench database stay).
  */
-export const suiteCleanups: (() => Promise<void>)[] = [];
+export const suiteCleanups: Cleanup[] = [];
 
-/** Runs and forgets the suite's cleanups, newest first; one that fails is reported, the rest still run. */
-export async function runSuiteCleanups(): Promise<void> {
-  for (const cleanup of suiteCleanups.splice(0).reverse()) {
+/** Runs and forgets `cleanups`, newest first; one that fails is reported, the rest still run. */
+export async function runCleanups(cleanups: Cleanup[]): Promise<void> {
+  for (const { name, run } of cleanups.splice(0).reverse()) {
     try {
-      await cleanup();
+      await run();
     } catch (error) {
-      console.error(`bench: cleaning up failed: ${(error as Error).message}`);
+      console.error(`bench: stopping ${name} failed: ${(error as Error).message}`);
     }
+  }
+}
+
+/** `promise`'s value, or 'timeout' when it has not settled within `ms` (the promise is left to itself). */
+export async function within<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms)));
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

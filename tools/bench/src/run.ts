@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { REPO_ROOT, startTestSystem, TEST_REDIS_URL, type TestSystem } from '@service/testing';
 import { benchActivity } from './activity.js';
-import { cpuMsOf, failuresOf, machineBusyMs, pidOf, progress, runLoad, runSuiteCleanups } from './load.js';
+import { type Cleanup, cpuMsOf, failuresOf, machineBusyMs, pidOf, progress, runCleanups, runLoad, suiteCleanups } from './load.js';
 import { collectProfile, CPU_PROFILE, profilerEnv, startProfile } from './profiling.js';
 import { benchWallets, walletsPartsOf } from './wallets.js';
 import { benchWebhooks } from './webhooks.js';
@@ -106,20 +106,14 @@ interface Measurement {
   readonly requestLogLines?: number;
 }
 
-const cleanups: { name: string; run: () => Promise<unknown> }[] = [];
+const cleanups: Cleanup[] = [];
 let cleaning: Promise<void> | undefined;
 
 /** Stops everything started so far, newest first (a service suite's first); safe to call more than once. */
 function cleanUp(): Promise<void> {
   cleaning ??= (async () => {
-    await runSuiteCleanups();
-    for (const { name, run } of cleanups.splice(0).reverse()) {
-      try {
-        await run();
-      } catch (error) {
-        console.error(`bench: stopping ${name} failed: ${(error as Error).message}`);
-      }
-    }
+    await runCleanups(suiteCleanups);
+    await runCleanups(cleanups);
   })();
   return cleaning;
 }

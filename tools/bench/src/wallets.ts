@@ -8,7 +8,7 @@ import { WEBHOOK_FAMILIES } from '@service/contracts';
 import { unpublishedOutboxRows } from '@service/events';
 import { startTestSystem, TEST_DATABASE_URL, type TestSystem } from '@service/testing';
 import pg from 'pg';
-import { cpuMsOf, cpuMsOfCommand, cpuMsOfSelf, failuresOf, machineBusyMs, progress, runLoad, runSuiteCleanups, suiteCleanups } from './load.js';
+import { type Cleanup, cpuMsOf, cpuMsOfCommand, cpuMsOfSelf, failuresOf, machineBusyMs, progress, runCleanups, runLoad, suiteCleanups, within } from './load.js';
 import { collectProfile, CPU_PROFILE, profilerEnv, startPerf, startProfile } from './profiling.js';
 import { type DeliveryTag, percentile, publishBacklog, publishBenchEvent, publishSteadily, TimingReceiver } from './webhook-receiver.js';
 
@@ -376,10 +376,8 @@ async function outboxLag(setup: Setup, from: Date, to: Date): Promise<OutboxLag>
   // for ever (a stalled consumer); it reports what it read, and says so, rather than hang the run.
   const iterator = messages[Symbol.asyncIterator]();
   for (;;) {
-    let timer: NodeJS.Timeout | undefined;
-    const stalled = new Promise<'stalled'>((resolve) => (timer = setTimeout(() => resolve('stalled'), 10_000)));
-    const next = await Promise.race([iterator.next(), stalled]).finally(() => clearTimeout(timer));
-    if (next === 'stalled') {
+    const next = await within(iterator.next(), 10_000);
+    if (next === 'timeout') {
       console.error(`bench: the outbox lag's read of the stream stalled after ${lags.length} events; reporting those`);
       break;
     }
@@ -471,10 +469,10 @@ const WEBHOOK_ORG = 'org_bench_webhooks';
 /** Whether the writing organization subscribes to its own events too (`BENCH_WEBHOOK_WALLET_EVENTS=1`; see the top of this file). */
 const SUBSCRIBE_WALLET_EVENTS = process.env['BENCH_WEBHOOK_WALLET_EVENTS'] === '1';
 
-async function setUp(clients: number, cleanups: (() => Promise<void>)[]): Promise<Setup> {
+async function setUp(clients: number, cleanups: Cleanup[]): Promise<Setup> {
   const receiver = new TimingReceiver();
   const receiverUrl = await receiver.start();
-  cleanups.push(() => receiver.stop());
+  cleanups.push({ name: 'webhook receiver', run: () => receiver.stop() });
   const system = await startTestSystem({
     services: ['wallet', 'gvault', 'activity', 'webhook'],
     gateways: 1,
@@ -485,16 +483,16 @@ async function setUp(clients: number, cleanups: (() => Promise<void>)[]): Promis
       webhook: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', ...(process.env['BENCH_WEBHOOK_PER_ENDPOINT'] ? { WEBHOOK_CONCURRENCY_PER_ENDPOINT: process.env['BENCH_WEBHOOK_PER_ENDPOINT'] } : {}), ...profilerEnv('webhook') },
     },
   });
-  cleanups.push(() => system.stop());
+  cleanups.push({ name: 'wallets system', run: () => system.stop() });
   const nats: NatsConnection = await connect({ servers: system.natsUrl });
-  cleanups.push(() => nats.close());
+  cleanups.push({ name: 'NATS connection', run: () => nats.close() });
   const js = jetstream(nats);
   const prefix = system.serviceEnv('webhook')['EVENTS_SUBJECT_PREFIX'] ?? '';
   const db = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await db.connect();
-  cleanups.push(() => db.end());
+  cleanups.push({ name: 'database connection', run: () => db.end() });
   const pgbenchDb = await pgbenchDatabase(clients);
-  cleanups.push(pgbenchDb.drop);
+  cleanups.push({ name: 'pgbench database', run: pgbenchDb.drop });
 
   const base = system.gateways[0]?.url ?? '';
   const headers = { authorization: `Bearer ${await system.auth.token({ org: ORG, role: 'owner' })}`, 'content-type': 'application/json' };
@@ -874,7 +872,7 @@ export async function benchWallets(options: WalletsBenchOptions = {}): Promise<W
       allTargetsMet: targets.every((target) => target.met),
     };
   } finally {
-    await runSuiteCleanups();
+    await runCleanups(suiteCleanups);
   }
 }
 

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import { type DomainEvent, eventSubject } from '@service/contracts';
+import { within } from './load.js';
 
 /**
  * Which deliveries a tally counts: events the bench published itself carry their tag in the
@@ -77,17 +78,9 @@ export class TimingReceiver {
   async reset(timeoutMs = 10_000): Promise<void> {
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) throw new Error('the webhook receiver is not running');
-    let timer: NodeJS.Timeout | undefined;
-    const done = new Promise<void>((resolve, reject) => {
-      this.resetDone = resolve;
-      timer = setTimeout(() => reject(new Error(`the webhook receiver did not answer a reset in ${timeoutMs} ms`)), timeoutMs);
-    });
+    const done = new Promise<void>((resolve) => (this.resetDone = resolve));
     child.send({ kind: 'reset' });
-    try {
-      await done;
-    } finally {
-      clearTimeout(timer);
-    }
+    if ((await within(done, timeoutMs)) === 'timeout') throw new Error(`the webhook receiver did not answer a reset in ${timeoutMs} ms`);
   }
 
   async stop(): Promise<void> {
