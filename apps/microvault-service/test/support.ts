@@ -39,7 +39,9 @@ export async function startMicroVaultSystem(): Promise<MicroVaultSystem> {
         SEPOLIA_RPC_URL: chain.rpcUrl,
         MICROVAULT_OPERATOR_KEY: ANVIL_DEV_KEYS[0],
         CHAIN_CONFIRMATIONS: '1',
-        CHAIN_RPC_TIMEOUT_MS: '400',
+        // Short enough that a stopped node answers 503 well within the gateway's 3 s, long enough
+        // for a fresh anvil's first calls on a loaded CI machine.
+        CHAIN_RPC_TIMEOUT_MS: '1500',
         MICROVAULT_WORKER_INTERVAL_MS: '100',
         MICROVAULT_SIGNER_LEASE_MS: '1000',
       },
@@ -63,7 +65,15 @@ export async function startMicroVaultSystem(): Promise<MicroVaultSystem> {
     admin,
     startService: () => base.restart(),
     enable: (orgId) => operator.request(SUBJECTS.microvault.organizationsEnable, { ctx: ctx(orgId) }),
-    createVault: (orgId) => operator.request(SUBJECTS.microvault.vaultsCreate, { ctx: ctx(orgId) }),
+    async createVault(orgId) {
+      try {
+        return await operator.request(SUBJECTS.microvault.vaultsCreate, { ctx: ctx(orgId) });
+      } catch (error) {
+        // The reply says only that the chain is unavailable; the service's log says why.
+        const log = base.service.lines.slice(-20).join('\n');
+        throw new Error(`${error instanceof Error ? error.message : String(error)}\nmicrovault-service's last log lines:\n${log}`, { cause: error });
+      }
+    },
     async rpc(method, params = []) {
       const response = await fetch(chain.rpcUrl, {
         method: 'POST',

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { MicroVaultCreatedVault, MicroVaultPauseStatusDto } from '@service/contracts';
 import { ServiceError } from '@service/errors';
-import { SERVICE_CONFIG } from '@service/service-runtime';
+import { SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
+import type { Logger } from 'pino';
 import type { Address } from 'viem';
 import type { MicroVaultConfig } from '../../config.js';
 import { ChainClient } from '../chain/chain.client.js';
@@ -22,6 +23,7 @@ export class VaultsService {
     private readonly chain: ChainClient,
     @Inject(TASK_RUNNER) private readonly worker: TaskRunner,
     @Inject(SERVICE_CONFIG) private readonly config: MicroVaultConfig,
+    @Inject(SERVICE_LOGGER) private readonly logger: Logger,
   ) {}
 
   /** The vault's pause flags as the chain holds them now; never a cached value. */
@@ -51,6 +53,8 @@ export class VaultsService {
       deployed = await this.worker.exclusive(() => this.chain.deployVault());
     } catch (error) {
       if (error instanceof ServiceError) throw error;
+      // The caller gets a retryable 503; the operator needs the node's own answer.
+      this.logger.warn({ err: error, orgId }, 'could not deploy a vault contract');
       throw new ServiceError('service_temporarily_unavailable', CHAIN_UNAVAILABLE);
     }
     const vault = await this.vaults.create({ orgId, chainId: this.chain.chainId, address: deployed.address, deployTxHash: deployed.hash });
