@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { reapOnExit } from './processes.js';
 
 export interface IsolatedNats {
   readonly url: string;
@@ -40,6 +41,7 @@ export async function startIsolatedNats(): Promise<IsolatedNats> {
   const port = await freePort();
   const storeDir = mkdtempSync(path.join(tmpdir(), 'nats-test-'));
   const child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], { stdio: 'ignore' });
+  reapOnExit(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const deadline = Date.now() + 10_000;
   while (!(await accepts(port))) {

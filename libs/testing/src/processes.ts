@@ -20,11 +20,12 @@ const running = new Set<ChildProcess>();
 let reaping = false;
 
 /**
- * Kills, when this process exits, the apps it started that are still running: a run that ends
- * without stopping them (the bench's watchdog, a SIGTERM, an uncaught error) would otherwise leave
- * whole systems behind, polling PostgreSQL and skewing every later measurement on the machine.
+ * Kills, when this process exits, the apps (and NATS servers) it started that are still running: a
+ * run that ends without stopping them (the bench's watchdog, a SIGTERM, an uncaught error) would
+ * otherwise leave whole systems behind, polling PostgreSQL and skewing every later measurement on
+ * the machine.
  */
-function reapOnExit(child: ChildProcess): void {
+export function reapOnExit(child: ChildProcess): void {
   running.add(child);
   child.once('exit', () => running.delete(child));
   if (reaping) return;
