@@ -118,20 +118,43 @@ function cleanUp(): Promise<void> {
   return cleaning;
 }
 
+let aborting = false;
+
 function abort(message: string, code: number): void {
+  if (aborting) return;
+  aborting = true;
   console.error(`bench: ${message}`);
+  // The interrupted suite's work fails as its connections and processes go (a publish on a closed
+  // connection, say): reported (each message once), not allowed to end the process before
+  // everything is stopped.
+  const seen = new Set<string>();
+  const reported = (error: unknown) => {
+    const text = error instanceof Error ? error.message : String(error);
+    if (!seen.has(text)) console.error(`bench: while stopping: ${text}`);
+    seen.add(text);
+  };
+  process.on('unhandledRejection', reported);
+  process.on('uncaughtException', reported);
   const force = setTimeout(() => process.exit(code), 30_000);
   force.unref();
   void cleanUp().finally(() => process.exit(code));
 }
 
-process.once('SIGINT', () => abort('interrupted; stopping', 130));
-process.once('SIGTERM', () => abort('terminated; stopping', 143));
+// Handled every time, not once: the signal usually comes twice (a terminal's Ctrl-C reaches the
+// whole process group, and tsx's parent process passes it on to this one), and a second one
+// without a handler would end the run at once, leaving what it started running.
+process.on('SIGINT', () => abort('interrupted; stopping', 130));
+process.on('SIGTERM', () => abort('terminated; stopping', 143));
 const watchdog = setTimeout(() => abort(`did not finish within ${RUN_BUDGET_MS / 1000} s (at: ${progress.stage})`, 1), RUN_BUDGET_MS);
 watchdog.unref();
 
 try {
-  if (SUITES.has('gateway')) await main();
+  if (SUITES.has('gateway')) {
+    await main();
+    // Its system (gateway, gvault, identity, their NATS server) would otherwise poll beside the
+    // service suites' measurements until the run ends.
+    await runCleanups(cleanups);
+  }
   await serviceSuites();
   await cleanUp();
   clearTimeout(watchdog);

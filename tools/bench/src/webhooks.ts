@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { isolatedEventStream, migratedSchema, serviceTestEnv, startApp, startTestSystem } from '@service/testing';
+import { runCleanups, suiteCleanups } from './load.js';
 import { BENCH_EVENT_TYPE, percentile, publishBacklog, publishBenchEvent, publishSteadily, TimingReceiver } from './webhook-receiver.js';
 
 export interface WebhookBenchOptions {
@@ -32,22 +33,29 @@ export async function benchWebhooks(options: WebhookBenchOptions = {}): Promise<
   const sustainedEvents = options.sustainedEvents ?? 5_000;
   const steadyRate = options.steadyRate ?? 200;
   const steadySeconds = options.steadySeconds ?? 10;
-  const receiver = new TimingReceiver();
-  const url = await receiver.start();
-  const system = await startTestSystem({
-    services: [],
-    gateways: 1,
-    gatewayEnv: { RATE_LIMIT_READ_PER_MINUTE: '1000000', RATE_LIMIT_WRITE_PER_MINUTE: '1000000' },
-  });
-  const stream = isolatedEventStream(system.runId, system.natsUrl);
-  const schema = await migratedSchema('webhook-service', system.runId);
-  const service = await startApp(
-    'webhook-service',
-    { ...serviceTestEnv(schema.schema, stream), NATS_URL: system.natsUrl, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', LOG_LEVEL: 'info' },
-    (line) => line.includes('webhook service ready'),
-  );
-  const nats = await connect({ servers: system.natsUrl });
+  // Registered as they start, so a run stopped by its watchdog or a signal stops them too.
+  const cleanups = suiteCleanups;
   try {
+    const receiver = new TimingReceiver();
+    const url = await receiver.start();
+    cleanups.push({ name: 'webhook receiver', run: () => receiver.stop() });
+    const system = await startTestSystem({
+      services: [],
+      gateways: 1,
+      gatewayEnv: { RATE_LIMIT_READ_PER_MINUTE: '1000000', RATE_LIMIT_WRITE_PER_MINUTE: '1000000' },
+    });
+    cleanups.push({ name: 'webhooks system', run: () => system.stop() });
+    const stream = isolatedEventStream(system.runId, system.natsUrl);
+    const schema = await migratedSchema('webhook-service', system.runId);
+    cleanups.push({ name: 'webhook-service schema', run: () => schema.drop() });
+    const service = await startApp(
+      'webhook-service',
+      { ...serviceTestEnv(schema.schema, stream), NATS_URL: system.natsUrl, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', LOG_LEVEL: 'info' },
+      (line) => line.includes('webhook service ready'),
+    );
+    cleanups.push({ name: 'webhook-service', run: () => service.stop() });
+    const nats = await connect({ servers: system.natsUrl });
+    cleanups.push({ name: 'NATS connection', run: () => nats.close() });
     const org = `org_bench_${system.runId}`;
     const token = await system.auth.token({ org, role: 'admin', sub: 'bench' });
     const created = await fetch(`${system.gateways[0]?.url ?? ''}/v2/webhooks`, {
@@ -81,11 +89,7 @@ export async function benchWebhooks(options: WebhookBenchOptions = {}): Promise<
       targets: { deliveriesPerSecond: 500, p99BelowMs: 1000, met: deliveriesPerSecond >= 500 && steady.p99Ms < 1000 },
     };
   } finally {
-    await nats.close();
-    await service.stop();
-    await system.stop();
-    await schema.drop();
-    await receiver.stop();
+    await runCleanups(cleanups);
   }
 }
 
