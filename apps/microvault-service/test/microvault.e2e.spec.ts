@@ -74,6 +74,16 @@ async function waitForTask(taskId: string, statuses: string[], timeoutMs = 15_00
   }
 }
 
+/** The service's first log line containing `text`; lines come through a pipe, a little after the replies. */
+async function logLine(text: string, timeoutMs = 5_000): Promise<string | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const line = mv.service.lines.find((each) => each.includes(text));
+    if (line !== undefined || Date.now() > deadline) return line;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 function expectError(result: Result, status: number, error: string): void {
   expect(result.status).toBe(status);
   expect(result.body).toEqual({ error, message: expect.any(String) });
@@ -294,6 +304,11 @@ describe('crash and chain outages', () => {
     let taskId: string;
     try {
       expectError(await pauseStatus(vaultA.id), 503, 'service_temporarily_unavailable');
+      // A deploy fails retryably, and the service's log says why without the node's URL.
+      await expect(mv.createVault('org_a')).rejects.toThrow('The chain node is temporarily unavailable');
+      const warning = await logLine('could not deploy a vault contract');
+      expect(warning).toContain('The request took too long to respond');
+      expect(warning).not.toContain(new URL(mv.chain.rpcUrl).host);
       const accepted = await putPause(vaultA.id, { operation: 'redemptions', paused: false });
       expect(accepted.status).toBe(202);
       taskId = (accepted.body['task'] as MicroVaultTaskDto).id;
