@@ -1,2 +1,3 @@
 export * from './address.js';
 export * from './decorator.js';
+export * from './chain-errors.js';

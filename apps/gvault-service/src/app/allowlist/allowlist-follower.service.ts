@@ -1,6 +1,6 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { PollingLoop } from '@service/events';
-import { toChecksumAddress } from '@service/evm';
+import { chainErrorLogFields, toChecksumAddress } from '@service/evm';
 import { OutboxRelayService, SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
 import type { Logger } from 'pino';
 import type { GVaultConfig } from '../../config.js';
@@ -43,7 +43,7 @@ export class AllowlistFollower implements OnApplicationBootstrap, BeforeApplicat
     this.loop = new PollingLoop(
       () => this.catchUp(),
       config.CHAIN_POLL_INTERVAL_MS,
-      (error) => logger.warn({ err: error, chain: target.chain }, 'allowlist follower could not read the chain; will retry'),
+      (error) => logger.warn({ ...chainErrorLogFields(error), chain: target.chain }, 'allowlist follower could not read the chain; will retry'),
     );
   }
 

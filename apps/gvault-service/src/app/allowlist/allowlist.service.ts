@@ -2,7 +2,7 @@ import { counter } from '@service/metrics';
 import { Inject, Injectable } from '@nestjs/common';
 import type { GVaultAllowlistDto } from '@service/contracts';
 import { ServiceError } from '@service/errors';
-import { toChecksumAddress } from '@service/evm';
+import { chainErrorLogFields, toChecksumAddress } from '@service/evm';
 import { SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
 import type { Logger } from 'pino';
 import type { GVaultConfig } from '../../config.js';
@@ -67,7 +67,7 @@ export class AllowlistService {
       if (blockNumber === null) throw new Error('the chain has no confirmed block yet');
       return await client.readContract({ address: contractAddress, abi: ALLOWLIST_ABI, functionName: 'isAllowed', args: [address], blockNumber });
     } catch (error) {
-      this.logger.warn({ err: error, chain: this.target.chain }, 'allowlist read failed');
+      this.logger.warn({ ...chainErrorLogFields(error), chain: this.target.chain }, 'allowlist read failed');
       throw new ServiceError('service_temporarily_unavailable', 'The chain could not be read. Retry shortly.');
     }
   }

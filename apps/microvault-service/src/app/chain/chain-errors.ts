@@ -22,15 +22,3 @@ export function chainErrorMessage(error: unknown): string {
   return error.shortMessage;
 }
 
-/**
- * What a log line may say of a chain error: the short message, the node's details and the root
- * cause (`connect ECONNREFUSED 10.0.0.5:8545`, say). Never the whole message, which names the RPC
- * URL, and a provider's URL can hold its API key.
- */
-export function chainErrorForLog(error: unknown): string {
-  if (!(error instanceof BaseError)) return error instanceof Error ? error.message : String(error);
-  const root: unknown = error.walk();
-  const rootMessage = root instanceof BaseError ? root.shortMessage : root instanceof Error ? root.message : undefined;
-  const parts = [chainErrorMessage(error), error.details, rootMessage].filter((part): part is string => Boolean(part)).map((part) => part.replace(/\.$/, ''));
-  return [...new Set(parts)].join(': ');
-}

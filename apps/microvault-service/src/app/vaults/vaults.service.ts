@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { MicroVaultCreatedVault, MicroVaultPauseStatusDto } from '@service/contracts';
 import { ServiceError } from '@service/errors';
+import { chainErrorLogFields } from '@service/evm';
 import { SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
 import type { Logger } from 'pino';
 import type { Address } from 'viem';
 import type { MicroVaultConfig } from '../../config.js';
-import { chainErrorForLog } from '../chain/chain-errors.js';
 import { ChainClient } from '../chain/chain.client.js';
 import { TASK_RUNNER } from '../injection.js';
 import { OrganizationsRepository } from '../repositories/organizations.repository.js';
@@ -55,7 +55,7 @@ export class VaultsService {
     } catch (error) {
       if (error instanceof ServiceError) throw error;
       // The caller gets a retryable 503; the operator needs the node's own answer (not its URL).
-      this.logger.warn({ orgId, error: chainErrorForLog(error) }, 'could not deploy a vault contract');
+      this.logger.warn({ orgId, ...chainErrorLogFields(error) }, 'could not deploy a vault contract');
       throw new ServiceError('service_temporarily_unavailable', CHAIN_UNAVAILABLE);
     }
     const vault = await this.vaults.create({ orgId, chainId: this.chain.chainId, address: deployed.address, deployTxHash: deployed.hash });

@@ -1,3 +1,4 @@
+import { chainErrorLogFields } from '@service/evm';
 import { counter } from '@service/metrics';
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
@@ -91,7 +92,7 @@ export class TaskWorker implements TaskRunner, OnApplicationBootstrap, BeforeApp
     try {
       if (await this.takeLease()) await this.advance();
     } catch (error) {
-      if (!(error instanceof ChainUnavailable)) this.logger.error({ err: error }, 'task worker round failed');
+      if (!(error instanceof ChainUnavailable)) this.logger.error(chainErrorLogFields(error), 'task worker round failed');
     } finally {
       clearTimeout(this.timer);
       if (!this.stopped) this.timer = setTimeout(() => this.wake(), this.config.MICROVAULT_WORKER_INTERVAL_MS);
