@@ -21,4 +21,3 @@ export function chainErrorMessage(error: unknown): string {
   }
   return error.shortMessage;
 }
-
