@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type MicroVaultCreatedVault, type MicroVaultTaskDto, SUBJECTS } from '@service/contracts';
+import { eventually } from '@service/testing';
 import type { Address, Hex } from 'viem';
 import { vaultManagerAbi } from '../src/app/chain/generated/vault-manager.artifact.js';
 import { type MicroVaultSystem, OPERATOR, startMicroVaultSystem } from './support.js';
@@ -75,14 +76,11 @@ async function waitForTask(taskId: string, statuses: string[], timeoutMs = 15_00
 }
 
 /** The service's first log line containing `text`; lines come through a pipe, a little after the replies. */
-async function logLine(text: string, timeoutMs = 5_000): Promise<string | undefined> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const line = mv.service.lines.find((each) => each.includes(text));
-    if (line !== undefined || Date.now() > deadline) return line;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const logLine = (text: string) =>
+  eventually(
+    () => mv.service.lines.find((each) => each.includes(text)),
+    (line) => line !== undefined,
+  );
 
 function expectError(result: Result, status: number, error: string): void {
   expect(result.status).toBe(status);

@@ -6,3 +6,4 @@ export * from './nats-server.js';
 export * from './service-system.js';
 export * from './round-trips.js';
 export * from './hot-updates.js';
+export * from './polling.js';

@@ -91,18 +91,17 @@ export async function benchActivity(options: ActivityBenchOptions = {}): Promise
   const items = options.items ?? 1_000_000;
   const requests = options.requests ?? 300;
   const depthItems = Math.floor(items * (options.depth ?? 0.9));
-  // Registered as they start, so a run stopped by its watchdog or a signal stops them too.
-  const cleanups = suiteCleanups;
+  // What it starts is registered at once, so a run stopped by its watchdog or a signal stops it too.
   try {
     const system = await startTestSystem({
       services: ['activity'],
       gateways: 1,
       gatewayEnv: { RATE_LIMIT_READ_PER_MINUTE: '1000000', RATE_LIMIT_WRITE_PER_MINUTE: '1000000' },
     });
-    cleanups.push({ name: 'activity system', run: () => system.stop() });
+    suiteCleanups.push({ name: 'activity system', run: () => system.stop() });
     const db = new pg.Client({ connectionString: TEST_DATABASE_URL });
     await db.connect();
-    cleanups.push({ name: 'database connection', run: () => db.end() });
+    suiteCleanups.push({ name: 'database connection', run: () => db.end() });
     const schema = system.serviceEnv('activity')['DATABASE_SCHEMA'] ?? '';
     await seed(db, schema, items);
     const token = await system.auth.token({ org: ORG, role: 'member', sub: 'bench' });
@@ -112,7 +111,7 @@ export async function benchActivity(options: ActivityBenchOptions = {}): Promise
     const ratio = round(deepPage.p50Ms / firstPage.p50Ms);
     return { items, depthItems, firstPage, deepPage, ratio, targets: { ratioAtMost: 1.5, met: ratio <= 1.5 } };
   } finally {
-    await runCleanups(cleanups);
+    await runCleanups(suiteCleanups);
   }
 }
 

@@ -33,29 +33,28 @@ export async function benchWebhooks(options: WebhookBenchOptions = {}): Promise<
   const sustainedEvents = options.sustainedEvents ?? 5_000;
   const steadyRate = options.steadyRate ?? 200;
   const steadySeconds = options.steadySeconds ?? 10;
-  // Registered as they start, so a run stopped by its watchdog or a signal stops them too.
-  const cleanups = suiteCleanups;
+  // What it starts is registered at once, so a run stopped by its watchdog or a signal stops it too.
   try {
     const receiver = new TimingReceiver();
     const url = await receiver.start();
-    cleanups.push({ name: 'webhook receiver', run: () => receiver.stop() });
+    suiteCleanups.push({ name: 'webhook receiver', run: () => receiver.stop() });
     const system = await startTestSystem({
       services: [],
       gateways: 1,
       gatewayEnv: { RATE_LIMIT_READ_PER_MINUTE: '1000000', RATE_LIMIT_WRITE_PER_MINUTE: '1000000' },
     });
-    cleanups.push({ name: 'webhooks system', run: () => system.stop() });
+    suiteCleanups.push({ name: 'webhooks system', run: () => system.stop() });
     const stream = isolatedEventStream(system.runId, system.natsUrl);
     const schema = await migratedSchema('webhook-service', system.runId);
-    cleanups.push({ name: 'webhook-service schema', run: () => schema.drop() });
+    suiteCleanups.push({ name: 'webhook-service schema', run: () => schema.drop() });
     const service = await startApp(
       'webhook-service',
       { ...serviceTestEnv(schema.schema, stream), NATS_URL: system.natsUrl, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', LOG_LEVEL: 'info' },
       (line) => line.includes('webhook service ready'),
     );
-    cleanups.push({ name: 'webhook-service', run: () => service.stop() });
+    suiteCleanups.push({ name: 'webhook-service', run: () => service.stop() });
     const nats = await connect({ servers: system.natsUrl });
-    cleanups.push({ name: 'NATS connection', run: () => nats.close() });
+    suiteCleanups.push({ name: 'NATS connection', run: () => nats.close() });
     const org = `org_bench_${system.runId}`;
     const token = await system.auth.token({ org, role: 'admin', sub: 'bench' });
     const created = await fetch(`${system.gateways[0]?.url ?? ''}/v2/webhooks`, {
@@ -89,7 +88,7 @@ export async function benchWebhooks(options: WebhookBenchOptions = {}): Promise<
       targets: { deliveriesPerSecond: 500, p99BelowMs: 1000, met: deliveriesPerSecond >= 500 && steady.p99Ms < 1000 },
     };
   } finally {
-    await runCleanups(cleanups);
+    await runCleanups(suiteCleanups);
   }
 }
 
