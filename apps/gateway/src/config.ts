@@ -31,6 +31,21 @@ export const gatewayConfigSpec = {
     default: '20',
     parse: parsers.integer(1, 1_000_000),
   },
+  RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: {
+    description: 'requests without a working credential (none, invalid, unknown or revoked) per client address per minute; then 429',
+    default: '60',
+    parse: parsers.integer(1, 1_000_000),
+  },
+  CLIENT_ADDRESS_HEADER: {
+    description:
+      'header a trusted proxy in front of the gateway writes the client address in (e.g. x-forwarded-for: its last entry is used); empty: the connection\'s peer address',
+    default: '',
+    parse: (raw: string) => {
+      const header = raw.trim().toLowerCase();
+      if (header !== '' && !/^[a-z0-9!#$%&'*+.^_`|~-]+$/.test(header)) throw new Error(`must be an HTTP header name, got "${raw}"`);
+      return header;
+    },
+  },
   NATS_REQUEST_TIMEOUT_MS: {
     description: 'how long to wait for a service before answering 503',
     default: '3000',

@@ -61,6 +61,8 @@ export const ERROR_STATUS = {
   approvers_required: 409,
   /** The old role-based payout approve route: approvals are stamped votes now. */
   approval_flow_changed: 410,
+  /** A request body past the gateway's size limit, refused before it is read. */
+  request_too_large: 413,
   rate_limited: 429,
   rate_limit_exceeded: 429,
   internal_error: 500,

@@ -65,6 +65,9 @@ export async function startTestSystem(options: {
           HOST: '127.0.0.1',
           NATS_URL: nats.url,
           REDIS_URL: TEST_REDIS_URL,
+          // Every test gateway sees its clients at 127.0.0.1 and the budget is shared in Redis:
+          // suites that check 401s must not spend each other's. A test of that limit sets its own.
+          RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '1000000',
           ...auth.gatewayEnv(),
           ...options.gatewayEnv,
           ...env,

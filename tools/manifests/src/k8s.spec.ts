@@ -259,6 +259,8 @@ describe('k8s environment differences', () => {
     expect(plainValue(gateway.get('RATE_LIMIT_READ_PER_MINUTE'))).toBe('200');
     expect(plainValue(gateway.get('RATE_LIMIT_WRITE_PER_MINUTE'))).toBe('20');
     expect(plainValue(gateway.get('NATS_REQUEST_TIMEOUT_MS'))).toBe('3000');
+    expect(plainValue(gateway.get('RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE'))).toBe('60');
+    expect(plainValue(gateway.get('CLIENT_ADDRESS_HEADER'))).toBe('x-forwarded-for');
     expect(plainValue(webhookEnv('production').get('WEBHOOK_ALLOW_PRIVATE_URLS'))).toBe('false');
   });
 

@@ -15,10 +15,12 @@ import { TokenVerifier } from './auth/token-verifier.js';
 import { OpenApiDocument } from './docs/docs.controller.js';
 import { buildOpenApiDocument } from './docs/openapi.js';
 import { HttpErrorFilter } from './http/http-exception.filter.js';
+import { JSON_BODY_LIMITS, registerJsonBodyParser } from './http/json-body.js';
 import { registerRequestHooks } from './http/request-hooks.js';
 import { registerTracingHooks } from './http/tracing-hooks.js';
 import { writeResponsesPerTurn } from './http/response-batch.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
+import { UnauthenticatedLimiter } from './rate-limit/unauthenticated-limiter.js';
 import { SERVICES_CLIENT } from './services.js';
 
 export interface RunningGateway {
@@ -27,8 +29,6 @@ export interface RunningGateway {
   readonly url: string;
   close(): Promise<void>;
 }
-
-const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /**
  * Closing the server only drops connections idle at that moment; a keep-alive connection whose
@@ -61,9 +61,12 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
   });
   redis.on('error', () => undefined);
 
-  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, trustProxy: true, return503OnClosing: true });
+  // No trustProxy: a client address is read from a header only when CLIENT_ADDRESS_HEADER says which.
+  const adapter = new FastifyAdapter({ bodyLimit: JSON_BODY_LIMITS.bytes, return503OnClosing: true });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot({ config, logger, nats, redis }), adapter, {
     logger: new NestPinoLogger(logger),
+    // JSON is the only body the API takes, read by registerJsonBodyParser's bounded parser.
+    bodyParser: false,
   });
   const tokens = new TokenVerifier({
     publicKeyPem: config.AUTH_PUBLIC_KEY || undefined,
@@ -73,14 +76,18 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
   });
   // API keys: looked up in identity-service on a miss; its revocation broadcasts evict them here.
   const keys = new ApiKeyVerifier(identityAuthority(app.get<ServiceClient>(SERVICES_CLIENT)), natsKeyBroadcasts(nats));
+  const limiter = new RateLimiter(
+    redis,
+    { read: config.RATE_LIMIT_READ_PER_MINUTE, write: config.RATE_LIMIT_WRITE_PER_MINUTE, unauthenticated: config.RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE },
+    logger,
+  );
+  registerJsonBodyParser(app.getHttpAdapter().getInstance());
   registerTracingHooks(app.getHttpAdapter().getInstance());
   registerRequestHooks(app.getHttpAdapter().getInstance(), {
     verifier: new BearerAuth(tokens, keys),
-    limiter: new RateLimiter(
-      redis,
-      { read: config.RATE_LIMIT_READ_PER_MINUTE, write: config.RATE_LIMIT_WRITE_PER_MINUTE },
-      logger,
-    ),
+    limiter,
+    unauthenticated: new UnauthenticatedLimiter(limiter),
+    clientAddressHeader: config.CLIENT_ADDRESS_HEADER,
     logger,
   });
   closeConnectionsAsTheyIdle(app.getHttpAdapter().getInstance());

@@ -1,7 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import type { ApiKeyPrincipal } from '@service/contracts';
 import { ServiceError } from '@service/errors';
-import { API_KEY_CACHE_TTL_MS, API_KEY_NEGATIVE_TTL_MS, API_KEY_USE_REPORT_MS, ApiKeyVerifier, type KeyAuthority, type KeyBroadcasts } from './api-key-verifier.js';
+import {
+  API_KEY_CACHE_TTL_MS,
+  API_KEY_NEGATIVE_TTL_MS,
+  API_KEY_USE_REPORT_MS,
+  ApiKeyVerifier,
+  type KeyAuthority,
+  type KeyBroadcasts,
+  MAX_CONCURRENT_LOOKUPS,
+} from './api-key-verifier.js';
 
 const KEY = `service_sandbox_${'a'.repeat(43)}`;
 const OTHER = `service_sandbox_${'b'.repeat(43)}`;
@@ -103,5 +111,32 @@ describe('ApiKeyVerifier', () => {
     jest.advanceTimersByTime(API_KEY_CACHE_TTL_MS);
     await verifier.verify(KEY);
     expect(broadcasts.reportUse).toHaveBeenCalledTimes(2);
+  });
+
+  it('keeps a working key however many keys that do not work arrive after it', async () => {
+    const { verifier, authority } = setUp(valid());
+    await verifier.verify(KEY);
+    for (let index = 0; index < 12_000; index += 1) {
+      await expect(verifier.verify(`service_sandbox_flood${index}`)).rejects.toMatchObject({ code: 'unauthenticated' });
+    }
+    expect(verifier.recall(KEY)).toEqual({ principalId: `key_${KEY_ID}`, orgId: 'org_a', role: 'admin' });
+    expect(authority.authenticate).toHaveBeenCalledTimes(12_001);
+  });
+
+  it(`asks the identity service at most ${MAX_CONCURRENT_LOOKUPS} lookups at a time; the others wait their turn`, async () => {
+    const pending: (() => void)[] = [];
+    const { verifier, authority } = setUp(
+      (key) => new Promise((_, reject) => pending.push(() => reject(new ServiceError('unauthenticated', `unknown ${key}`)))),
+    );
+    const keys = Array.from({ length: MAX_CONCURRENT_LOOKUPS + 8 }, (_, index) => `service_sandbox_waiting${index}`);
+    const results = Promise.allSettled(keys.map((key) => verifier.verify(key)));
+    await jest.advanceTimersByTimeAsync(0);
+    expect(authority.authenticate).toHaveBeenCalledTimes(MAX_CONCURRENT_LOOKUPS);
+    for (let round = 0; pending.length > 0 && round < 100; round += 1) {
+      pending.splice(0).forEach((answer) => answer());
+      await jest.advanceTimersByTimeAsync(0);
+    }
+    expect(authority.authenticate).toHaveBeenCalledTimes(keys.length);
+    expect((await results).every((result) => result.status === 'rejected')).toBe(true);
   });
 });

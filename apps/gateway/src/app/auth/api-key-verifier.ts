@@ -3,6 +3,7 @@ import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { type ApiKeyPrincipal, BROADCASTS, type BroadcastPayloadOf, type RequestContext, SUBJECTS } from '@service/contracts';
 import { ServiceError } from '@service/errors';
 import type { ServiceClient } from '@service/nats';
+import { ConcurrencyLimit } from './concurrency-limit.js';
 import type { Principal } from './token-verifier.js';
 
 /** A verified key is remembered this long at most (never past its expiry); revocations evict it sooner. */
@@ -12,6 +13,10 @@ export const API_KEY_NEGATIVE_TTL_MS = 5_000;
 /** `identity.api-keys.used` goes out at most this often per key from one gateway. */
 export const API_KEY_USE_REPORT_MS = 60_000;
 const CACHE_MAX_ENTRIES = 10_000;
+/** Identity lookups one gateway runs at once; more wait their turn. */
+export const MAX_CONCURRENT_LOOKUPS = 32;
+/** Lookups that may wait; past this a new one is answered 503 at once rather than queued without end. */
+export const MAX_WAITING_LOOKUPS = 1_000;
 /** Longer than any key (`service_sandbox_` + 43): a longer value is refused without a lookup. */
 const MAX_KEY_LENGTH = 128;
 const KEY_SHAPE = /^service_[A-Za-z0-9_]+$/;
@@ -37,6 +42,8 @@ interface Entry {
   readonly until: number;
 }
 
+const REFUSED: Entry = { principal: null, keyId: null, until: 0 };
+
 /**
  * Verifies organization API keys (`service_sandbox_...` / `service_prod_...`) for the gateway.
  * A presented key is remembered (in memory only, like the JWT cache's tokens; never logged) for 30 s at
@@ -45,9 +52,17 @@ interface Entry {
  * a miss costs the same whether the key exists or not. A revocation broadcast evicts the key's
  * entries on every replica, and the key id stays refused here for a cache lifetime, so a lookup
  * that was in flight during the revocation cannot put it back.
+ *
+ * Keys that work and keys that don't are remembered in two maps of their own, each evicting its
+ * oldest entry when full (the refused ones least recently used first), so a flood of random keys cannot push working keys out.
+ * Lookups run at most {@link MAX_CONCURRENT_LOOKUPS} at a time per gateway.
  */
 export class ApiKeyVerifier {
+  /** Keys that work -> their entry. */
   private readonly cache = new Map<string, Entry>();
+  /** Keys that don't work -> until when they are refused without asking. */
+  private readonly refused = new Map<string, number>();
+  private readonly lookups = new ConcurrencyLimit(MAX_CONCURRENT_LOOKUPS, MAX_WAITING_LOOKUPS);
   /** Cached keys of each key id, to evict them by id. */
   private readonly keysOf = new Map<string, Set<string>>();
   /** Key ids revoked recently -> until when they stay refused without asking. */
@@ -77,6 +92,13 @@ export class ApiKeyVerifier {
   async verify(key: string): Promise<Principal> {
     if (key.length > MAX_KEY_LENGTH || !KEY_SHAPE.test(key)) throw invalidKey();
     const now = Date.now();
+    const refusedUntil = this.refused.get(key);
+    if (refusedUntil !== undefined && refusedUntil > now) {
+      // Least recently used first out: a key the flood keeps sending stays refused without a lookup.
+      this.refused.delete(key);
+      this.refused.set(key, refusedUntil);
+      throw invalidKey();
+    }
     let entry = this.cache.get(key);
     if (entry === undefined || entry.until <= now) {
       let lookup = this.inFlight.get(key);
@@ -108,29 +130,36 @@ export class ApiKeyVerifier {
   private async lookUp(key: string): Promise<Entry> {
     let found: ApiKeyPrincipal;
     try {
-      found = await this.authority.authenticate(key);
+      found = await this.lookups.run(() => this.authority.authenticate(key));
     } catch (error) {
       // Unavailability is not an answer about the key: not remembered, the caller gets the 503.
-      if (error instanceof ServiceError && error.code === 'unauthenticated') return this.remember(key, null, null);
+      if (error instanceof ServiceError && error.code === 'unauthenticated') return this.refuse(key);
       throw error;
     }
     const now = Date.now();
-    if ((this.revoked.get(found.keyId) ?? 0) > now) return this.remember(key, null, null);
+    if ((this.revoked.get(found.keyId) ?? 0) > now) return this.refuse(key);
     const expiresAt = found.expiresAt === null ? Number.POSITIVE_INFINITY : Date.parse(found.expiresAt);
     const principal: Principal = { principalId: `key_${found.keyId}`, orgId: found.orgId, role: found.role };
     return this.remember(key, found.keyId, principal, Math.min(now + API_KEY_CACHE_TTL_MS, expiresAt));
   }
 
-  private remember(key: string, keyId: string | null, principal: Principal | null, until = Date.now() + API_KEY_NEGATIVE_TTL_MS): Entry {
+  private refuse(key: string): Entry {
+    this.refused.delete(key);
+    if (this.refused.size >= CACHE_MAX_ENTRIES) this.refused.delete(this.refused.keys().next().value as string);
+    this.refused.set(key, Date.now() + API_KEY_NEGATIVE_TTL_MS);
+    this.cache.delete(key);
+    return REFUSED;
+  }
+
+  private remember(key: string, keyId: string, principal: Principal, until: number): Entry {
     const entry: Entry = { principal, keyId, until };
     if (this.cache.size >= CACHE_MAX_ENTRIES) this.dropOldest();
     this.cache.delete(key);
     this.cache.set(key, entry);
-    if (keyId !== null) {
-      let keys = this.keysOf.get(keyId);
-      if (!keys) this.keysOf.set(keyId, (keys = new Set()));
-      keys.add(key);
-    }
+    this.refused.delete(key);
+    let keys = this.keysOf.get(keyId);
+    if (!keys) this.keysOf.set(keyId, (keys = new Set()));
+    keys.add(key);
     return entry;
   }
 
@@ -139,7 +168,7 @@ export class ApiKeyVerifier {
     if (!oldest) return;
     const [key, entry] = oldest;
     this.cache.delete(key);
-    if (entry.keyId !== null) this.keysOf.get(entry.keyId)?.delete(key);
+    this.keysOf.get(entry.keyId as string)?.delete(key);
   }
 
   /** Reports a use to the identity service at most once a minute per key, off the request path. */

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Controller, Get, Inject, Param, Res } from '@nestjs/common';
 import { ApiExcludeController, type OpenAPIObject } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
+import { Public } from '../http/public-route.js';
 
 const ASSETS = new Map([
   ['swagger-ui.css', 'text/css; charset=utf-8'],
@@ -30,16 +31,19 @@ export class DocsController {
   private readonly assetDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
   @Get('openapi.json')
+  @Public()
   openapi(): OpenAPIObject | undefined {
     return this.openApi.document;
   }
 
   @Get('docs')
+  @Public()
   page(@Res() reply: FastifyReply): void {
     void reply.type('text/html; charset=utf-8').send(PAGE);
   }
 
   @Get('docs/:asset')
+  @Public()
   async asset(@Param('asset') asset: string, @Res() reply: FastifyReply): Promise<void> {
     const type = ASSETS.get(asset);
     if (!type) {

@@ -9,6 +9,7 @@ import type { FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
 import { SERVICES_CLIENT } from '../services.js';
 import { NATS, REDIS } from '../injection.js';
+import { Public } from '../http/public-route.js';
 
 const CHECK_TIMEOUT_MS = 1_000;
 
@@ -24,6 +25,7 @@ export class HealthController {
 
   /** The process is up. */
   @Get('healthz')
+  @Public()
   healthz(): { status: 'ok' } {
     return { status: 'ok' };
   }
@@ -34,6 +36,7 @@ export class HealthController {
    * so its health subject is asked only with `?full=1` (for humans and debugging).
    */
   @Get('readyz')
+  @Public()
   async readyz(@Query('full') full: string | undefined, @Res() reply: FastifyReply): Promise<void> {
     const checks: Record<string, Promise<unknown>> = {
       nats: this.nats.isClosed() ? Promise.reject(new Error('closed')) : this.nats.flush(),
@@ -54,6 +57,7 @@ export class HealthController {
 
   /** Prometheus metrics of this process, for the scraper (outside /v2, no authentication). */
   @Get('metrics')
+  @Public()
   async metrics(@Res() reply: FastifyReply): Promise<void> {
     void reply.header('content-type', METRICS_CONTENT_TYPE).send(await metricsText());
   }

@@ -3,6 +3,7 @@ import { type ErrorBody, type RpcErrorPayload, ServiceError, toHttpErrorBody, to
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { PING_PATH } from '../system/system.controller.js';
+import { JSON_BODY_LIMITS } from './json-body.js';
 
 /**
  * Every error leaves the gateway in the interface's shape with a stable code; nothing internal
@@ -20,7 +21,9 @@ export class HttpErrorFilter implements ExceptionFilter {
     if (payload.status >= 500 && payload.code === 'internal_error') {
       this.logger.error({ err: exception, requestId: request.requestId, url: request.url }, 'request failed');
     }
-    const body = request.url === PING_PATH && payload.status === 500 ? { error: payload.message } : bodyFor(request.url, payload);
+    // The route that matched decides the family's shape, as it decides authentication: not the spelling of the path.
+    const route = request.routeOptions.url;
+    const body = route === PING_PATH && payload.status === 500 ? { error: payload.message } : bodyFor(route, payload);
     void reply.status(payload.status).header('content-type', 'application/json; charset=utf-8').send(body);
   }
 
@@ -30,18 +33,23 @@ export class HttpErrorFilter implements ExceptionFilter {
     if (status === 404) {
       return { status, code: 'validation_error', message: `No route matches ${request.method} ${request.url.split('?')[0]}.` };
     }
-    if (status === 413) return { status, code: 'validation_error', message: 'The request body is too large.' };
+    if (status === 413) return { status, code: 'request_too_large', message: `The request body is larger than ${JSON_BODY_LIMITS.bytes} bytes.` };
     if (status === 415) return { status, code: 'validation_error', message: 'Send the body as application/json.' };
-    if (status !== undefined && status >= 400 && status < 500) {
-      const fastifyCode = (exception as { code?: unknown }).code;
-      const message =
-        typeof fastifyCode === 'string' && fastifyCode.startsWith('FST_ERR_CTP')
-          ? 'The request body is not valid JSON.'
-          : 'The request is invalid.';
-      return { status: 400, code: 'validation_error', message };
-    }
+    if (status !== undefined && status >= 400 && status < 500) return { status: 400, code: 'validation_error', message: clientErrorMessage(exception) };
     return toRpcError(exception);
   }
+}
+
+/**
+ * What was wrong with a request that Fastify refused before a handler ran, named: its errors
+ * (JSON syntax with the position, a forbidden `__proto__` key, an empty body where one is
+ * required, a bad Content-Length) say which rule broke and carry nothing internal.
+ */
+function clientErrorMessage(exception: unknown): string {
+  const message = (exception as { message?: unknown }).message;
+  if (typeof message !== 'string' || message === '') return 'The request could not be read as HTTP with a JSON body.';
+  const prefix = exception instanceof SyntaxError ? 'The request body is not valid JSON: ' : '';
+  return `${prefix}${message.replace(/\.$/, '')}.`;
 }
 
 const MICROVAULT_PATH = '/v2/microvaults/';
@@ -50,8 +58,8 @@ const MICROVAULT_PATH = '/v2/microvaults/';
  * MicroVault routes answer every error as `{error: <code>, message}`, their own family's shape:
  * a rejected request is `invalid_request` whatever the edge's validation called it.
  */
-function bodyFor(url: string, payload: RpcErrorPayload): ErrorBody {
-  if (!url.startsWith(MICROVAULT_PATH)) return toHttpErrorBody(payload);
+function bodyFor(route: string | undefined, payload: RpcErrorPayload): ErrorBody {
+  if (!route?.startsWith(MICROVAULT_PATH)) return toHttpErrorBody(payload);
   return { error: payload.status === 400 ? 'invalid_request' : payload.code, message: payload.message };
 }
 

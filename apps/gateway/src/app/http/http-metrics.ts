@@ -36,9 +36,13 @@ export class HttpMetrics {
 
 const rejections = counter({
   name: 'gateway_rate_limit_rejections_total',
-  help: 'Requests refused with 429 by the rate limit, by endpoint class (read, write).',
+  help: 'Requests refused with 429 by the rate limits, by class: read and write per principal, unauthenticated per client address.',
   labelNames: ['class'] as const,
 });
 
 /** The rate-limit rejection counters, created once per class. */
-export const RATE_LIMIT_REJECTIONS = { read: rejections.labels('read'), write: rejections.labels('write') } as const;
+export const RATE_LIMIT_REJECTIONS = {
+  read: rejections.labels('read'),
+  write: rejections.labels('write'),
+  unauthenticated: rejections.labels('unauthenticated'),
+} as const;

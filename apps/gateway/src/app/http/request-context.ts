@@ -1,5 +1,6 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { RequestContext } from '@service/contracts';
+import { ServiceError } from '@service/errors';
 import type { FastifyRequest } from 'fastify';
 
 declare module 'fastify' {
@@ -12,9 +13,14 @@ declare module 'fastify' {
   }
 }
 
-/** The caller's context, put on the request by the auth hook. */
-export const Ctx = createParamDecorator((_: unknown, host: ExecutionContext): RequestContext => {
-  const request = host.switchToHttp().getRequest<FastifyRequest>();
-  if (!request.ctx) throw new Error('Ctx used on a route without authentication');
+/**
+ * The caller's context, put on the request by the auth hook. A handler that finds none (a route
+ * marked public by mistake) refuses the call as unauthenticated rather than failing.
+ */
+export function contextOf(request: FastifyRequest): RequestContext {
+  if (!request.ctx) throw new ServiceError('unauthenticated', 'This route needs a bearer credential.');
   return request.ctx;
-});
+}
+
+/** The caller's context as a handler parameter (see {@link contextOf}). */
+export const Ctx = createParamDecorator((_: unknown, host: ExecutionContext): RequestContext => contextOf(host.switchToHttp().getRequest<FastifyRequest>()));

@@ -5,18 +5,13 @@ import type { Logger } from 'pino';
 import type { BearerVerifier } from '../auth/bearer-auth.js';
 import type { Principal } from '../auth/token-verifier.js';
 import { AccessLog } from './access-log.js';
+import { clientAddressOf } from './client-address.js';
 import { HttpMetrics, RATE_LIMIT_REJECTIONS } from './http-metrics.js';
+import { isPublicRoute } from './public-route.js';
 import type { EndpointClass, RateDecision, RateLimiter } from '../rate-limit/rate-limiter.js';
+import type { UnauthenticatedLimiter } from '../rate-limit/unauthenticated-limiter.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-/** Documentation is readable without a token; every other /v2 route needs one. */
-const PUBLIC_V2_PATHS = new Set(['/v2/openapi.json', '/v2/docs']);
-
-function needsAuth(url: string): boolean {
-  if (!url.startsWith('/v2/')) return false;
-  const path = url.split('?', 1)[0] ?? url;
-  return !PUBLIC_V2_PATHS.has(path) && !path.startsWith('/v2/docs/');
-}
 
 function endpointClassOf(method: string): EndpointClass {
   return method === 'GET' || method === 'HEAD' ? 'read' : 'write';
@@ -42,26 +37,44 @@ function decide(decision: RateDecision, endpoint: EndpointClass, reply: FastifyR
     .send({ error: 'Too many requests; retry with backoff.', code: 'rate_limited' });
 }
 
+interface HookDeps {
+  readonly verifier: BearerVerifier;
+  readonly limiter: RateLimiter;
+  readonly unauthenticated: UnauthenticatedLimiter;
+  /** The header a trusted proxy writes the client's address in; empty: the socket's peer. */
+  readonly clientAddressHeader: string;
+}
+
 /**
- * The slow path: verifies the credential unless already admitted (401 when it fails; 503 when the
- * identity service does not answer an API key lookup), then counts in Redis.
+ * The slow path: verifies the credential unless already admitted, then counts in Redis. A request
+ * without a working credential counts against its address's budget and is answered 401, or 429
+ * once the address is over it (then its next unverified credentials are refused before any
+ * verification); 503 when the identity service does not answer an API key lookup.
  */
 async function authenticateAndLimit(
   request: FastifyRequest,
   reply: FastifyReply,
   done: HookDone,
-  deps: { verifier: BearerVerifier; limiter: RateLimiter },
+  deps: HookDeps,
   admitted: string | undefined,
 ): Promise<void> {
   let identity = admitted;
   if (identity === undefined) {
+    const address = clientAddressOf(request, deps.clientAddressHeader);
+    const refused = deps.unauthenticated.refusal(address);
+    if (refused) return decide(refused, 'unauthenticated', reply, done);
     try {
       identity = admit(request, await deps.verifier.verify(request.headers.authorization));
     } catch (error) {
       // The verifiers' own messages only: never anything of the Authorization header.
       const payload = toRpcError(error);
-      const unavailable = payload.status === 503;
-      void reply.status(unavailable ? 503 : 401).send(toHttpErrorBody(unavailable ? payload : { status: 401, code: 'unauthenticated', message: payload.message }));
+      if (payload.status === 503) {
+        void reply.status(503).send(toHttpErrorBody(payload));
+        return;
+      }
+      const decision = await deps.unauthenticated.count(address);
+      if (!decision.allowed) return decide(decision, 'unauthenticated', reply, done);
+      void reply.status(401).send(toHttpErrorBody({ status: 401, code: 'unauthenticated', message: payload.message }));
       return;
     }
   }
@@ -70,13 +83,13 @@ async function authenticateAndLimit(
 }
 
 /**
- * Runs before routing, on Fastify's hooks rather than Nest guards: the request id, bearer
- * authentication and the rate limit are the hot path of every call. One log line per request.
+ * Runs once Fastify has matched the route and before any of Nest's handling (parameter pipes
+ * included), on Fastify's hooks rather than Nest guards: the request id, bearer authentication and
+ * the rate limit are the hot path of every call. Whether a credential is needed is decided by the
+ * route that matched ({@link isPublicRoute}), so every spelling of a path that routes to a handler
+ * is treated as the handler's canonical path is. One log line per request.
  */
-export function registerRequestHooks(
-  fastify: FastifyInstance,
-  deps: { verifier: BearerVerifier; limiter: RateLimiter; logger: Logger },
-): void {
+export function registerRequestHooks(fastify: FastifyInstance, deps: HookDeps & { logger: Logger }): void {
   // Declared up front, so every request object has one shape instead of gaining three properties.
   fastify.decorateRequest('requestId', '');
   fastify.decorateRequest('startedAt', 0);
@@ -89,7 +102,7 @@ export function registerRequestHooks(
     const incoming = request.headers['request-id'];
     request.requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     void reply.header('request-id', request.requestId);
-    if (!needsAuth(request.url)) return done();
+    if (isPublicRoute(request)) return done();
 
     const known = deps.verifier.recall(request.headers.authorization);
     const identity = known && admit(request, known);

@@ -4,6 +4,7 @@ import { freePort, TEST_REDIS_URL } from '@service/testing';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { type RateDecision, RateLimiter } from './rate-limiter.js';
+import { UnauthenticatedLimiter } from './unauthenticated-limiter.js';
 
 const silent = pino({ level: 'silent' });
 /** A fixed instant 10 s into a minute, so no test straddles a window boundary. */
@@ -24,7 +25,7 @@ async function ready(client: Redis): Promise<Redis> {
 
 /** Counts the round trips a limiter makes to Redis. */
 function countingLimiter(limit: number, client: Redis): { limiter: RateLimiter; roundTrips: () => number } {
-  const limiter = new RateLimiter(client, { read: limit, write: limit }, silent);
+  const limiter = new RateLimiter(client, { read: limit, write: limit, unauthenticated: 1 }, silent);
   const counted = client as Redis & { rateLimitHit: (...args: unknown[]) => Promise<unknown> };
   const original = counted.rateLimitHit.bind(client);
   let calls = 0;
@@ -44,8 +45,8 @@ afterAll(() => {
 describe('RateLimiter', () => {
   it('counts a small budget exactly across two replicas and refuses the next request with Retry-After', async () => {
     const identity = randomUUID();
-    const a = new RateLimiter(await ready(redis()), { read: 12, write: 1 }, silent);
-    const b = new RateLimiter(await ready(redis()), { read: 12, write: 1 }, silent);
+    const a = new RateLimiter(await ready(redis()), { read: 12, write: 1, unauthenticated: 1 }, silent);
+    const b = new RateLimiter(await ready(redis()), { read: 12, write: 1, unauthenticated: 1 }, silent);
     const decisions: RateDecision[] = [];
     for (let index = 0; index < 12; index += 1) decisions.push(await (index % 2 ? a : b).hit(identity, 'read', NOW));
     expect(allowed(decisions)).toBe(12);
@@ -77,7 +78,7 @@ describe('RateLimiter', () => {
   it('never admits more than the limit across replicas, and refuses at most 1% of it early', async () => {
     const identity = randomUUID();
     const limit = 20_000;
-    const replicas = [0, 1, 2].map(() => new RateLimiter(redis(), { read: limit, write: 1 }, silent));
+    const replicas = [0, 1, 2].map(() => new RateLimiter(redis(), { read: limit, write: 1, unauthenticated: 1 }, silent));
     await Promise.all(clients.map(ready));
     const decisions: RateDecision[] = [];
     // Three replicas, each with 20 concurrent clients, send 30,000 requests in all.
@@ -96,8 +97,8 @@ describe('RateLimiter', () => {
   it('lends out at most 1% of the free budget: an idle replica holding a lease costs the others little', async () => {
     const identity = randomUUID();
     const limit = 20_000;
-    const idle = new RateLimiter(await ready(redis()), { read: limit, write: 1 }, silent);
-    const busy = new RateLimiter(await ready(redis()), { read: limit, write: 1 }, silent);
+    const idle = new RateLimiter(await ready(redis()), { read: limit, write: 1, unauthenticated: 1 }, silent);
+    const busy = new RateLimiter(await ready(redis()), { read: limit, write: 1, unauthenticated: 1 }, silent);
     for (let index = 0; index < 100; index += 1) expect((await idle.hit(identity, 'read', NOW)).allowed).toBe(true);
     let admitted = 0;
     while ((await busy.hit(identity, 'read', NOW)).allowed) admitted += 1;
@@ -107,7 +108,7 @@ describe('RateLimiter', () => {
 
   it('weighs the previous minute by how much of it still overlaps', async () => {
     const identity = randomUUID();
-    const limiter = new RateLimiter(await ready(redis()), { read: 10, write: 1 }, silent);
+    const limiter = new RateLimiter(await ready(redis()), { read: 10, write: 1, unauthenticated: 1 }, silent);
     const previousMinute = NOW - 60_000;
     for (let index = 0; index < 10; index += 1) expect((await limiter.hit(identity, 'read', previousMinute)).allowed).toBe(true);
     // 10 s into the minute, 5/6 of the previous one still counts: 10 * 5/6 = 8.3, so one more fits.
@@ -117,8 +118,27 @@ describe('RateLimiter', () => {
 
   it('lets requests through when Redis cannot be reached (fails open)', async () => {
     const port = await freePort();
-    const limiter = new RateLimiter(redis(`redis://127.0.0.1:${port}`), { read: 1, write: 1 }, silent);
+    const limiter = new RateLimiter(redis(`redis://127.0.0.1:${port}`), { read: 1, write: 1, unauthenticated: 1 }, silent);
     const decisions = await Promise.all(Array.from({ length: 5 }, () => limiter.hit(randomUUID(), 'read', NOW)));
     expect(decisions).toEqual(Array(5).fill({ allowed: true, retryAfterSeconds: 0 }));
+  });
+});
+
+describe('UnauthenticatedLimiter', () => {
+  it("spends one budget per client address across replicas, then refuses the address here without asking Redis", async () => {
+    const address = `2001:db8::${randomUUID().slice(0, 4)}`;
+    const replica = async () => new UnauthenticatedLimiter(new RateLimiter(await ready(redis()), { read: 1, write: 1, unauthenticated: 3 }, silent));
+    const [a, b] = [{ guard: await replica() }, { guard: await replica() }];
+    const decisions = [await a.guard.count(address, NOW), await b.guard.count(address, NOW), await a.guard.count(address, NOW)];
+    expect(allowed(decisions)).toBe(3);
+    expect(a.guard.refusal(address, NOW)).toBeUndefined();
+    expect(await b.guard.count(address, NOW)).toEqual({ allowed: false, retryAfterSeconds: 50 });
+    expect(b.guard.refusal(address, NOW)).toEqual({ allowed: false, retryAfterSeconds: 50 });
+    expect(b.guard.refusal(address, NOW + 49_000)).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    expect(b.guard.refusal(address, NOW + 50_000)).toBeUndefined();
+    // The other replica learns it on its next count; another address has a budget of its own.
+    expect((await a.guard.count(address, NOW)).allowed).toBe(false);
+    expect(a.guard.refusal(`${address}1`, NOW)).toBeUndefined();
+    expect((await a.guard.count(`${address}1`, NOW)).allowed).toBe(true);
   });
 });

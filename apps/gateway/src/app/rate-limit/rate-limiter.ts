@@ -1,7 +1,11 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
-export type EndpointClass = 'read' | 'write';
+/**
+ * What a budget counts: a principal's reads (GET) and writes (the rest), or a client address's
+ * requests that carried no working credential (`unauthenticated`).
+ */
+export type EndpointClass = 'read' | 'write' | 'unauthenticated';
 
 const WINDOW_MS = 60_000;
 const LOG_EVERY_MS = 10_000;
