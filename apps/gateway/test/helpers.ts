@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { expect } from '@jest/globals';
 
 export interface HttpResult {
@@ -12,14 +13,39 @@ export async function call(url: string, options: { token?: string; method?: stri
   if (options.token) headers['authorization'] = `Bearer ${options.token}`;
   const started = performance.now();
   const response = await fetch(url, { method: options.method ?? 'GET', headers, body: options.body });
-  const text = await response.text();
-  let body: unknown = text;
+  return { status: response.status, headers: response.headers, body: parsed(await response.text()), elapsedMs: performance.now() - started };
+}
+
+function parsed(text: string): unknown {
   try {
-    body = JSON.parse(text);
+    return JSON.parse(text);
   } catch {
-    // not JSON; keep the text
+    return text;
   }
-  return { status: response.status, headers: response.headers, body, elapsedMs: performance.now() - started };
+}
+
+/**
+ * A request whose path goes on the wire exactly as written: `fetch` would resolve dot segments
+ * and percent-encode first. Bodies are sent as given, an empty string included.
+ */
+export function raw(base: string, options: { path: string; method?: string; headers?: Record<string, string>; body?: string }): Promise<HttpResult> {
+  const { hostname, port } = new URL(base);
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const outgoing = request({ host: hostname, port, method: options.method ?? 'GET', path: options.path, headers: options.headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', reject);
+      response.on('end', () => {
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(response.headers)) if (typeof value === 'string') headers.set(name, value);
+        resolve({ status: response.statusCode ?? 0, headers, body: parsed(Buffer.concat(chunks).toString('utf8')), elapsedMs: performance.now() - started });
+      });
+    });
+    outgoing.setTimeout(10_000, () => outgoing.destroy(new Error(`no answer to ${options.method ?? 'GET'} ${options.path} within 10 s`)));
+    outgoing.on('error', reject);
+    outgoing.end(options.body);
+  });
 }
 
 export function expectUnauthenticated(result: HttpResult): void {

@@ -43,7 +43,8 @@ export async function startApp(
   app: string,
   env: Record<string, string>,
   readyWhen: (line: string) => boolean,
-  timeoutMs = 20_000,
+  // Generous: six services booting at once on a busy 2-core machine take far longer than on a quiet one.
+  timeoutMs = 60_000,
 ): Promise<AppProcess> {
   const entry = path.join(REPO_ROOT, 'apps', app, 'dist', 'main.js');
   if (!existsSync(entry)) throw new Error(`${entry} is missing: build it first (npx nx build ${app})`);
