@@ -1,1 +1,2 @@
 export * from './usd.js';
+export * from './decorator.js';

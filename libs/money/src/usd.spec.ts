@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { thrownCode } from '@service/errors';
-import { formatUsd, parseUsd } from './index.js';
+import { validateSync } from 'class-validator';
+import { formatUsd, isUsdAmount, IsUsdAmount, MAX_USD_MICROS, parseUsd } from './index.js';
 
 describe('parseUsd', () => {
   it.each([
@@ -28,6 +29,40 @@ describe('parseUsd', () => {
     expect(thrownCode(() => parseUsd('-1'))).toBe('validation_error');
     expect(parseUsd('-1.5', { allowNegative: true })).toBe(-1_500_000n);
   });
+
+  it('reads up to what a bigint column holds and refuses a micro-dollar more, naming the field', () => {
+    expect(parseUsd('9223372036854.775807')).toBe(MAX_USD_MICROS);
+    expect(() => parseUsd('9223372036854.775808', { field: 'thresholdUsd' })).toThrow('thresholdUsd must be at most 9223372036854.775807.');
+    expect(thrownCode(() => parseUsd('9223372036854775807.000000'))).toBe('validation_error');
+    expect(thrownCode(() => parseUsd('-9223372036854.775808', { allowNegative: true }))).toBe('validation_error');
+  });
+
+  it('refuses text longer than any amount', () => {
+    expect(thrownCode(() => parseUsd(`0.${'0'.repeat(40)}`))).toBe('validation_error');
+  });
+});
+
+describe('isUsdAmount', () => {
+  it.each([['10.5'], [12.25], ['9223372036854.775807'], ['1.0000001'], ['-1']])('takes %p: precision and sign are for parseUsd to judge', (value) => {
+    expect(isUsdAmount(value)).toBe(true);
+  });
+
+  it.each([['9223372036854.775808'], ['9223372036854775807.000000'], [1e21], ['abc'], [''], [null], [['1']], [{}]])('refuses %p', (value) => {
+    expect(isUsdAmount(value)).toBe(false);
+  });
+});
+
+describe('IsUsdAmount', () => {
+  class Body {
+    @IsUsdAmount()
+    thresholdUsd!: unknown;
+  }
+
+  it('names the property and the largest amount', () => {
+    const [error] = validateSync(Object.assign(new Body(), { thresholdUsd: '9223372036854775807.000000' }));
+    expect(error?.constraints).toEqual({ isUsdAmount: 'thresholdUsd must be a decimal USD amount such as "10.500000", at most 9223372036854.775807' });
+    expect(validateSync(Object.assign(new Body(), { thresholdUsd: '1000.000000' }))).toEqual([]);
+  });
 });
 
 describe('formatUsd', () => {
@@ -36,6 +71,6 @@ describe('formatUsd', () => {
     expect(formatUsd(1n)).toBe('0.000001');
     expect(formatUsd(10_500_000n)).toBe('10.500000');
     expect(formatUsd(-1_500_000n)).toBe('-1.500000');
-    expect(formatUsd(parseUsd('98765432101234.987654'))).toBe('98765432101234.987654');
+    expect(formatUsd(parseUsd('9223372036854.775807'))).toBe('9223372036854.775807');
   });
 });
