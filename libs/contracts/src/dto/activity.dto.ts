@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, Matches, ValidateBy } from 'class-validator';
-import { PageQueryDto } from './page.dto.js';
+import { Transform } from 'class-transformer';
+import { ArrayMaxSize, IsIn, IsOptional, Matches, MaxLength } from 'class-validator';
+import { asList, PageQueryDto } from './page.dto.js';
 import { AllocationInstructionDto, DepositDto, REBALANCE_STATUSES } from './wallet.dto.js';
 
 export const ACTIVITY_TYPES = ['deposit', 'withdrawal', 'rebalance'] as const;
@@ -15,25 +16,23 @@ export type ActivityStatus = (typeof ACTIVITY_STATUSES)[number];
 export const MAX_ACTIVITY_WALLET_IDS = 50;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const WALLET_ID_LIST = `walletId must be a UUID, repeated at most ${MAX_ACTIVITY_WALLET_IDS} times`;
 const STATUS_LIST = new RegExp(`^(all|(${ACTIVITY_STATUSES.join('|')})(,(${ACTIVITY_STATUSES.join('|')}))*)$`);
-
-/** `walletId` as the query string gives it: one value, or an array when the parameter repeats. */
-function isWalletIdList(value: unknown): boolean {
-  const ids = Array.isArray(value) ? value : [value];
-  return ids.length <= MAX_ACTIVITY_WALLET_IDS && ids.every((id) => typeof id === 'string' && UUID.test(id));
-}
+/** Every status named twice over: the pattern alone lets a list of repeats run on. */
+const MAX_STATUS_LIST_LENGTH = 2 * ACTIVITY_STATUSES.join(',').length;
 
 export class ActivityQueryDto extends PageQueryDto {
   @ApiPropertyOptional({
     description: `Restricts the feed to these wallets; repeat the parameter for several (at most ${MAX_ACTIVITY_WALLET_IDS}).`,
     type: 'array',
     items: { type: 'string', format: 'uuid' },
+    maxItems: MAX_ACTIVITY_WALLET_IDS,
   })
   @IsOptional()
-  @ValidateBy({
-    name: 'walletIdList',
-    validator: { validate: isWalletIdList, defaultMessage: () => `walletId must be a UUID, repeated at most ${MAX_ACTIVITY_WALLET_IDS} times` },
-  })
+  @Transform(asList)
+  @ArrayMaxSize(MAX_ACTIVITY_WALLET_IDS, { message: WALLET_ID_LIST })
+  @Matches(UUID, { each: true, message: WALLET_ID_LIST })
+  // Always a list once the gateway has read it; activity-service also takes a single id.
   walletId?: string | string[];
 
   @ApiPropertyOptional({ enum: ACTIVITY_TYPES })
@@ -44,8 +43,10 @@ export class ActivityQueryDto extends PageQueryDto {
   @ApiPropertyOptional({
     description: `Comma-separated public statuses (${ACTIVITY_STATUSES.join(', ')}) or \`all\`; every status when omitted.`,
     example: 'created,processing',
+    maxLength: MAX_STATUS_LIST_LENGTH,
   })
   @IsOptional()
+  @MaxLength(MAX_STATUS_LIST_LENGTH, { message: `status must be at most ${MAX_STATUS_LIST_LENGTH} characters` })
   @Matches(STATUS_LIST, { message: `status must be \`all\` or a comma-separated list of ${ACTIVITY_STATUSES.join(', ')}` })
   status?: string;
 }

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Max, MaxLength, Min } from 'class-validator';
 import { ROLES, type Role } from '../rpc.js';
+import { MAX_TIMESTAMP_LENGTH } from './page.dto.js';
 
 /** How long a rolled key keeps working beside its successor, at most: a week. */
 export const API_KEY_MAX_ROLL_GRACE_SECONDS = 604_800;
@@ -15,8 +16,9 @@ export class CreateApiKeyDto {
   @IsIn(ROLES, { message: `role must be one of ${ROLES.join(', ')}` })
   role!: Role;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'When the key stops working; in the future. Absent: never.' })
+  @ApiPropertyOptional({ format: 'date-time', maxLength: MAX_TIMESTAMP_LENGTH, description: 'When the key stops working; in the future. Absent: never.' })
   @IsOptional()
+  @MaxLength(MAX_TIMESTAMP_LENGTH, { message: 'expiresAt must be an ISO 8601 date-time' })
   @IsISO8601({ strict: true }, { message: 'expiresAt must be an ISO 8601 date-time' })
   expiresAt?: string;
 }

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsUsdAmount } from '@service/money';
 import { Type } from 'class-transformer';
 import {
   IsIn,
@@ -88,6 +89,7 @@ export class PutApprovalPolicyDto {
   @IsOptional()
   @IsString()
   @MaxLength(32)
+  @IsUsdAmount()
   thresholdUsd?: string;
 
   @ApiProperty({ type: 'integer', minimum: 1, maximum: 10, description: 'Distinct approvers whose approvals release an activity.' })
@@ -259,11 +261,20 @@ export class StampHeaderDto {
 /** A stamp: the `X-Stamp` value as a string, or `{stampHeaderName, stampHeaderValue}` as `ApiKeyStamper.stamp` returns it. */
 export type CustomerApprovalStamp = string | { stampHeaderName: string; stampHeaderValue: string };
 
+const MAX_STAMP_LENGTH = 4096;
+/** Longer than any HTTP header name a stamper uses (`X-Stamp`). */
+const MAX_STAMP_HEADER_NAME_LENGTH = 64;
+
 function isStamp(value: unknown): value is CustomerApprovalStamp {
-  if (typeof value === 'string') return value.length > 0 && value.length <= 4096;
+  if (typeof value === 'string') return value.length > 0 && value.length <= MAX_STAMP_LENGTH;
   if (typeof value !== 'object' || value === null) return false;
   const { stampHeaderName, stampHeaderValue } = value as Record<string, unknown>;
-  return typeof stampHeaderName === 'string' && typeof stampHeaderValue === 'string' && stampHeaderValue.length <= 4096;
+  return (
+    typeof stampHeaderName === 'string' &&
+    stampHeaderName.length <= MAX_STAMP_HEADER_NAME_LENGTH &&
+    typeof stampHeaderValue === 'string' &&
+    stampHeaderValue.length <= MAX_STAMP_LENGTH
+  );
 }
 
 export class VoteDto {

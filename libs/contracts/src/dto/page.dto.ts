@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsISO8601, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 
 const LIMIT = /^(100|[1-9][0-9]?)$/;
 const LIMIT_MESSAGE = 'limit must be an integer from 1 to 100';
@@ -20,6 +20,8 @@ export class PageQueryDto {
   @IsOptional()
   @Transform(({ value }) => (typeof value === 'string' && LIMIT.test(value) ? Number(value) : value))
   @IsInt({ message: LIMIT_MESSAGE })
+  @Min(1, { message: LIMIT_MESSAGE })
+  @Max(100, { message: LIMIT_MESSAGE })
   limit?: number;
 }
 
@@ -29,6 +31,12 @@ export const LIST_SORTS = ['createdAt'] as const;
 
 /** A repeatable query parameter as a list: one value, or the array a repeated parameter gives. */
 export const asList = ({ value }: { value: unknown }): unknown => (value === undefined || Array.isArray(value) ? value : [value]);
+
+/** Values a repeatable filter takes at most: every status once, and room to spare for repeats. */
+export const MAX_FILTER_VALUES = 20;
+
+/** Longer than any ISO 8601 timestamp, whose fraction of a second may otherwise run on. */
+export const MAX_TIMESTAMP_LENGTH = 64;
 
 /**
  * The list filters the real API documents on wallets, deposits and withdrawals beside `cursor`
@@ -46,8 +54,9 @@ export class ListFilterQueryDto extends PageQueryDto {
   @IsIn(LIST_ORDERS, { message: 'order must be asc or desc' })
   order?: ListOrder;
 
-  @ApiPropertyOptional({ format: 'date-time', example: '2026-11-21T00:00:00.000Z', description: 'Only items created at or after this ISO 8601 timestamp.' })
+  @ApiPropertyOptional({ format: 'date-time', maxLength: MAX_TIMESTAMP_LENGTH, example: '2026-11-21T00:00:00.000Z', description: 'Only items created at or after this ISO 8601 timestamp.' })
   @IsOptional()
+  @MaxLength(MAX_TIMESTAMP_LENGTH, { message: 'createdAtGte must be an ISO 8601 timestamp' })
   @IsISO8601({ strict: true, strictSeparator: true }, { message: 'createdAtGte must be an ISO 8601 timestamp' })
   createdAtGte?: string;
 }

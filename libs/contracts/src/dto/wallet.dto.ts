@@ -1,6 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsUsdAmount } from '@service/money';
 import { Transform, Type } from 'class-transformer';
 import {
+  ArrayMaxSize,
   ArrayMinSize,
   IsArray,
   IsBoolean,
@@ -12,9 +14,10 @@ import {
   IsUUID,
   MaxLength,
   ValidateBy,
+  ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { asList, ListFilterQueryDto } from './page.dto.js';
+import { asList, ListFilterQueryDto, MAX_FILTER_VALUES } from './page.dto.js';
 
 /** Wallet chain keys per environment (architecture.md); Stellar only after enabling. */
 export const WALLET_CHAINS = {
@@ -183,15 +186,14 @@ export class CreateWalletDto {
   strategy!: StrategyDto;
 }
 
+const LABEL_OR_NULL = 'label must be a string of at most 200 characters, or null';
+
 export class UpdateWalletDto {
   @ApiProperty({ type: String, nullable: true, maxLength: 200, description: 'The only field this endpoint accepts; `null` or `""` clears the label.' })
-  @ValidateBy({
-    name: 'labelOrNull',
-    validator: {
-      validate: (value: unknown) => value === null || (typeof value === 'string' && value.length <= 200),
-      defaultMessage: () => 'label must be a string of at most 200 characters, or null',
-    },
-  })
+  // `null` clears the label, so it is skipped here rather than read as omitted (`@IsOptional`).
+  @ValidateIf((_dto: object, value: unknown) => value !== null)
+  @IsString({ message: LABEL_OR_NULL })
+  @MaxLength(200, { message: LABEL_OR_NULL })
   label!: string | null;
 }
 
@@ -344,9 +346,10 @@ export class WalletYieldDto {
 }
 
 export class WalletListQueryDto extends ListFilterQueryDto {
-  @ApiPropertyOptional({ type: 'array', items: { type: 'string', enum: [...WALLET_STATUSES] }, description: 'Repeatable: only wallets in these statuses.' })
+  @ApiPropertyOptional({ type: 'array', items: { type: 'string', enum: [...WALLET_STATUSES] }, maxItems: MAX_FILTER_VALUES, description: 'Repeatable: only wallets in these statuses.' })
   @IsOptional()
   @Transform(asList)
+  @ArrayMaxSize(MAX_FILTER_VALUES, { message: `status must be given at most ${MAX_FILTER_VALUES} times` })
   @IsIn(WALLET_STATUSES, { each: true, message: `status must be one of ${WALLET_STATUSES.join(', ')}` })
   status?: WalletStatus[];
 }
@@ -354,15 +357,19 @@ export class WalletListQueryDto extends ListFilterQueryDto {
 // ---------- deposits ----------
 
 export class DepositListQueryDto extends ListFilterQueryDto {
-  @ApiPropertyOptional({ type: 'array', items: { type: 'string', enum: [...DEPOSIT_STATUSES] }, description: 'Repeatable: only deposits in these statuses.' })
+  @ApiPropertyOptional({ type: 'array', items: { type: 'string', enum: [...DEPOSIT_STATUSES] }, maxItems: MAX_FILTER_VALUES, description: 'Repeatable: only deposits in these statuses.' })
   @IsOptional()
   @Transform(asList)
+  @ArrayMaxSize(MAX_FILTER_VALUES, { message: `status must be given at most ${MAX_FILTER_VALUES} times` })
   @IsIn(DEPOSIT_STATUSES, { each: true, message: `status must be one of ${DEPOSIT_STATUSES.join(', ')}` })
   status?: (typeof DEPOSIT_STATUSES)[number][];
 }
 
 /** Every chain a deposit can arrive on, in either environment. */
 export const DEPOSIT_CHAINS = [...WALLET_CHAINS.sandbox, ...WALLET_CHAINS.production, 'stellar_testnet', 'stellar'] as const;
+
+/** The longest transaction id of any chain: a Solana signature, 88 base58 characters. */
+export const MAX_TX_HASH_LENGTH = 88;
 
 /** A transaction id in the format of its chain's family: 0x-hex on EVM, hex on TRON and Stellar, base58 on Solana. */
 export function isTxHashOf(chain: string | undefined, txHash: unknown): boolean {
@@ -377,8 +384,12 @@ export function isTxHashOf(chain: string | undefined, txHash: unknown): boolean 
 }
 
 export class DepositLookupQueryDto {
-  @ApiProperty({ description: "The deposit's transaction id, in its chain's format (0x + 64 hex on EVM, 64 hex on TRON and Stellar, base58 on Solana)." })
+  @ApiProperty({
+    maxLength: MAX_TX_HASH_LENGTH,
+    description: "The deposit's transaction id, in its chain's format (0x + 64 hex on EVM, 64 hex on TRON and Stellar, base58 on Solana).",
+  })
   @IsString()
+  @MaxLength(MAX_TX_HASH_LENGTH)
   @ValidateBy({
     name: 'txHashOfChain',
     validator: {
@@ -397,16 +408,19 @@ export class DepositLookupQueryDto {
 export class SimulateDepositDto {
   @ApiProperty({ example: '100.000000' })
   @IsDefined()
+  @IsUsdAmount()
   amountUsd!: string;
 
   @ApiPropertyOptional({ enum: WALLET_TOKENS })
   @IsOptional()
   @IsString()
+  @MaxLength(16)
   token?: string;
 
-  @ApiPropertyOptional({ example: 'ethereum_sepolia' })
+  @ApiPropertyOptional({ example: 'ethereum_sepolia', maxLength: 64 })
   @IsOptional()
   @IsString()
+  @MaxLength(64)
   chain?: string;
 }
 
@@ -462,17 +476,22 @@ export class AllocationInstructionDto {
 
   @ApiProperty({ example: '10.000000' })
   @IsDefined()
+  @IsUsdAmount()
   amountUsd!: string;
 }
+
+/** Instructions one allocate request may hold: far more than a wallet has positions to move between. */
+export const MAX_ALLOCATION_INSTRUCTIONS = 100;
 
 export class AllocateDto {
   @ApiProperty({ format: 'uuid' })
   @IsUUID()
   requestId!: string;
 
-  @ApiProperty({ type: [AllocationInstructionDto], minItems: 1 })
+  @ApiProperty({ type: [AllocationInstructionDto], minItems: 1, maxItems: MAX_ALLOCATION_INSTRUCTIONS })
   @IsArray()
   @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_ALLOCATION_INSTRUCTIONS)
   @ValidateNested({ each: true })
   @Type(() => AllocationInstructionDto)
   allocations!: AllocationInstructionDto[];
@@ -484,9 +503,10 @@ export class AllocatePreviewDto {
   @IsUUID()
   requestId?: string;
 
-  @ApiProperty({ type: [AllocationInstructionDto], minItems: 1 })
+  @ApiProperty({ type: [AllocationInstructionDto], minItems: 1, maxItems: MAX_ALLOCATION_INSTRUCTIONS })
   @IsArray()
   @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_ALLOCATION_INSTRUCTIONS)
   @ValidateNested({ each: true })
   @Type(() => AllocationInstructionDto)
   allocations!: AllocationInstructionDto[];

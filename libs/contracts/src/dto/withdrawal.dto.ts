@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsDefined, IsIn, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
-import { asList, ListFilterQueryDto } from './page.dto.js';
+import { IsUsdAmount } from '@service/money';
+import { ArrayMaxSize, IsDefined, IsIn, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
+import { asList, ListFilterQueryDto, MAX_FILTER_VALUES } from './page.dto.js';
 import { PROCESSING_TIME_BASES, type ProcessingTimeBasis, WALLET_TOKENS } from './wallet.dto.js';
 
 export const WITHDRAWAL_STATUSES = ['processing', 'completed', 'partially_completed', 'failed', 'cancelled'] as const;
@@ -23,9 +24,10 @@ const AMOUNT_DESCRIPTION = 'USD, a string with at most six decimals or a JSON nu
 // ---------- withdrawals ----------
 
 export class WithdrawalListQueryDto extends ListFilterQueryDto {
-  @ApiPropertyOptional({ type: 'array', items: { type: 'string', enum: [...WITHDRAWAL_STATUSES] }, description: 'Repeatable: only withdrawals in these statuses.' })
+  @ApiPropertyOptional({ type: 'array', items: { type: 'string', enum: [...WITHDRAWAL_STATUSES] }, maxItems: MAX_FILTER_VALUES, description: 'Repeatable: only withdrawals in these statuses.' })
   @IsOptional()
   @Transform(asList)
+  @ArrayMaxSize(MAX_FILTER_VALUES, { message: `status must be given at most ${MAX_FILTER_VALUES} times` })
   @IsIn(WITHDRAWAL_STATUSES, { each: true, message: `status must be one of ${WITHDRAWAL_STATUSES.join(', ')}` })
   status?: (typeof WITHDRAWAL_STATUSES)[number][];
 }
@@ -44,6 +46,7 @@ export class WithdrawalPreviewDto {
 
   @ApiPropertyOptional({ example: '25.000000', description: `${AMOUNT_DESCRIPTION} Omitted: the preview answers what can be withdrawn now.`, oneOf: [{ type: 'string' }, { type: 'number' }] })
   @IsOptional()
+  @IsUsdAmount()
   amountUsd?: string | number;
 }
 
@@ -93,6 +96,7 @@ export class CreateWithdrawalDto {
 
   @ApiProperty({ example: '25.000000', description: AMOUNT_DESCRIPTION, oneOf: [{ type: 'string' }, { type: 'number' }] })
   @IsDefined()
+  @IsUsdAmount()
   amountUsd!: string | number;
 
   @ApiProperty({ description: 'An address of the destination chain (EVM, Solana base58, TRON T-address, Stellar G-address).' })
