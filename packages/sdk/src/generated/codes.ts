@@ -50,6 +50,7 @@ export const ERROR_CODES = [
   "approval_expired",
   "approvers_required",
   "approval_flow_changed",
+  "request_too_large",
   "rate_limited",
   "rate_limit_exceeded",
   "internal_error",
