@@ -63,6 +63,9 @@ export async function within<T>(promise: Promise<T>, ms: number): Promise<T | 't
   }
 }
 
+/** A request unanswered this long is a timeout (autocannon's `timeout`, which it also counts as an error). */
+export const REQUEST_TIMEOUT_S = 10;
+
 /** Extra time a run may take beyond its duration before it counts as hung. */
 const RUN_GRACE_MS = 30_000;
 
@@ -83,7 +86,7 @@ export function runLoad(options: LoadOptions): Promise<Result> {
         connections: options.connections,
         duration: options.durationS,
         pipelining: 1,
-        timeout: 10,
+        timeout: REQUEST_TIMEOUT_S,
         workers: 1,
         expectBody: options.expectBody,
         // Only when given: autocannon refuses expectBody beside any requests option, even undefined.
