@@ -1,4 +1,5 @@
 import { type ErrorCode, isErrorCode, isRetryable, statusOf } from './codes.js';
+import { unavailabilityOf } from './unavailable.js';
 
 /**
  * Fields an error body carries beside `error` and `code` (e.g. `balance` on `insufficient_funds`):
@@ -48,15 +49,17 @@ export function unavailableError(message = 'A dependency is temporarily unavaila
 }
 
 /**
- * Turns anything thrown into the payload sent to the caller. Unknown exceptions become
- * `internal_error`; their detail is for the logs only, never for the reply.
+ * Turns anything thrown into the payload sent to the caller. A dependency that cannot be used
+ * right now (see {@link unavailabilityOf}: the database down, restarting or out of free
+ * connections) becomes `service_temporarily_unavailable`, retryable; other unknown exceptions
+ * become `internal_error`. Their detail is for the logs only, never for the reply.
  */
 export function toRpcError(error: unknown): RpcErrorPayload {
   if (error instanceof ServiceError) {
     const payload = { status: error.status, code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
     return error.retryable ? { ...payload, retryable: true } : payload;
   }
-  return internalError();
+  return unavailabilityOf(error) === undefined ? internalError() : unavailableError();
 }
 
 export function isRpcErrorPayload(value: unknown): value is RpcErrorPayload {
