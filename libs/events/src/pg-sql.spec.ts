@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { countRoundTrips, type RoundTrips, TEST_DATABASE_URL } from '@service/testing';
+import { countRoundTrips, eventually, type RoundTrips, TEST_DATABASE_URL } from '@service/testing';
 import pg from 'pg';
 import { ONE_OFF_STATEMENT, PgPoolSql, sqlLiteral } from './pg-sql.js';
 
@@ -149,6 +149,20 @@ describe('PgPoolSql transactions', () => {
     expect(trips.count).toBe(1);
     expect([one, two]).toEqual([{ n: 0 }, { id: 3 }]);
     expect((await holder.query(`SELECT n FROM public.pipelined_probe WHERE id = 3`)).rows).toEqual([{ n: 30 }]);
+  });
+
+  it('fails a transaction whose connection the server ends between two statements, and goes on', async () => {
+    // Unlistened, the checked-out connection's error would be an 'error' event that ends the process.
+    const failure = await db
+      .$transaction(async (tx) => {
+        const [session] = await tx.$queryRawUnsafe<{ pid: number }[]>(`SELECT pg_backend_pid() AS pid`);
+        await holder.query(`SELECT pg_terminate_backend($1)`, [session?.pid]);
+        await eventually(async () => (await holder.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1`, [session?.pid])).rowCount, (count) => count === 0);
+        return tx.$queryRawUnsafe(`SELECT 1`);
+      })
+      .catch((error: unknown) => error);
+    expect(String(failure)).toMatch(/Connection terminated unexpectedly|not queryable/);
+    expect(await db.$queryRawUnsafe(`SELECT 1 AS n`)).toEqual([{ n: 1 }]);
   });
 
   it('sends nothing for a transaction without statements', async () => {

@@ -102,7 +102,7 @@ export class PgPoolSql implements TransactionalSql<PipelinedSqlExecutor> {
    * read and a write costs three round trips rather than five, two with `$queryBatch`.
    */
   async $transaction<R>(fn: (tx: PipelinedSqlExecutor) => Promise<R>): Promise<R> {
-    const client = await this.pool.connect();
+    const client = await this.checkOut();
     const tx = new PgTransaction(client, this);
     let broken = false;
     try {
@@ -116,7 +116,7 @@ export class PgPoolSql implements TransactionalSql<PipelinedSqlExecutor> {
       throw error;
     } finally {
       // A round trip that failed while preparing statements leaves unknown which it prepared.
-      client.release(broken || tx.unsure);
+      checkIn(client, broken || tx.unsure);
     }
   }
 
@@ -126,13 +126,25 @@ export class PgPoolSql implements TransactionalSql<PipelinedSqlExecutor> {
    * COMMITTED); each one's rows. One failing statement fails them all.
    */
   async $queryBatch(statements: readonly Statement[]): Promise<unknown[][]> {
-    const client = await this.pool.connect();
+    const client = await this.checkOut();
     const batch = new PgTransaction(client, this, []);
     try {
       return await batch.$queryBatch(statements);
     } finally {
-      client.release(batch.unsure);
+      checkIn(client, batch.unsure);
     }
+  }
+
+  /**
+   * A pooled connection, listened to while checked out: the pool stops listening for its errors
+   * then, and the error of a connection the server drops (its postmaster killed: ECONNRESET, or
+   * the socket's end after a FATAL) would be an unhandled 'error' event that ends the process.
+   * The same error fails the statement in flight, which is where the caller sees it.
+   */
+  private async checkOut(): Promise<pg.PoolClient> {
+    const client = await this.pool.connect();
+    client.on('error', ignoreCheckedOutError);
+    return client;
   }
 
   end(): Promise<void> {
@@ -186,6 +198,15 @@ export class PgPoolSql implements TransactionalSql<PipelinedSqlExecutor> {
   private prepares(text: string): boolean {
     return this.preparedPrefix !== undefined && !text.startsWith(ONE_OFF_STATEMENT);
   }
+}
+
+/** The error reaches the statement in flight; listening only keeps it from ending the process. */
+const ignoreCheckedOutError = (): void => undefined;
+
+/** Back to the pool, which listens for its errors again; dropped when `destroy` (or when the connection broke). */
+function checkIn(client: pg.PoolClient, destroy: boolean): void {
+  client.removeListener('error', ignoreCheckedOutError);
+  client.release(destroy);
 }
 
 const BEGIN: Statement = { text: 'BEGIN', values: [] };
