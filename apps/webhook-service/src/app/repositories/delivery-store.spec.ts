@@ -26,7 +26,7 @@ let admin: pg.Pool;
 
 beforeAll(async () => {
   schema = await migratedSchema('webhook-service', runId);
-  db = new DispatchSql({ DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema.schema } as WebhookConfig);
+  db = new DispatchSql({ DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema.schema } as WebhookConfig, pino({ level: 'silent' }));
   admin = new pg.Pool({ connectionString: TEST_DATABASE_URL, options: `-c search_path="${schema.schema}"`, max: 4 });
 });
 

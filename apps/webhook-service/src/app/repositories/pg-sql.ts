@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { PgPoolSql } from '@service/events';
-import { SERVICE_CONFIG } from '@service/service-runtime';
+import { SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
+import type { Logger } from 'pino';
 import type { WebhookConfig } from '../../config.js';
 
 /** Connections per pool: two statements at a time (fan-outs, or a claim, a batch of records and a 410), with room to spare. */
@@ -12,8 +13,12 @@ const POOL_SIZE = 4;
  * as the Prisma client; models and migrations stay Prisma's.
  */
 abstract class DeliveryPathSql extends PgPoolSql implements OnApplicationShutdown {
-  constructor(config: WebhookConfig, statementPrefix: string) {
+  constructor(config: WebhookConfig, logger: Logger, statementPrefix: string) {
     super({ connectionString: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, max: POOL_SIZE, preparedStatements: statementPrefix });
+    // Without a listener, the error an idle connection gets when the server goes away (57P01 as
+    // its postmaster dies) is an unhandled 'error' event that ends the process; the next query
+    // reconnects.
+    this.pool.on('error', (error) => logger.warn({ err: error, pool: statementPrefix }, 'idle webhook connection lost'));
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -24,8 +29,8 @@ abstract class DeliveryPathSql extends PgPoolSql implements OnApplicationShutdow
 /** The event consumer's connections (fan-out statements). */
 @Injectable()
 export class PgSql extends DeliveryPathSql {
-  constructor(@Inject(SERVICE_CONFIG) config: WebhookConfig) {
-    super(config, 'consumer');
+  constructor(@Inject(SERVICE_CONFIG) config: WebhookConfig, @Inject(SERVICE_LOGGER) logger: Logger) {
+    super(config, logger, 'consumer');
   }
 }
 
@@ -36,7 +41,7 @@ export class PgSql extends DeliveryPathSql {
  */
 @Injectable()
 export class DispatchSql extends DeliveryPathSql {
-  constructor(@Inject(SERVICE_CONFIG) config: WebhookConfig) {
-    super(config, 'dispatch');
+  constructor(@Inject(SERVICE_CONFIG) config: WebhookConfig, @Inject(SERVICE_LOGGER) logger: Logger) {
+    super(config, logger, 'dispatch');
   }
 }
