@@ -97,6 +97,24 @@ describe('authentication is decided by the route that matched', () => {
   });
 });
 
+describe('requests refused before routing', () => {
+  it('answers an undecodable path, an overlong path parameter and an oversized request line in the interface shape', async () => {
+    const undecodable = await raw(gatewayA, { path: '/v2/wallets/%zz', headers: bearer(token) });
+    expect({ status: undecodable.status, body: undecodable.body }).toEqual({
+      status: 400,
+      body: { error: 'The path is not a valid percent-encoded URL path.', code: 'validation_error' },
+    });
+    const overlong = await raw(gatewayA, { path: `/v2/wallets/${'a'.repeat(200)}`, headers: bearer(token) });
+    expect({ status: overlong.status, body: overlong.body }).toEqual({ status: 400, body: { error: 'A path parameter is too long.', code: 'validation_error' } });
+    const oversized = await raw(gatewayA, { path: `/v2/wallets?cursor=${'a'.repeat(17_000)}`, headers: bearer(token) });
+    expect({ status: oversized.status, body: oversized.body }).toEqual({
+      status: 431,
+      body: { error: 'The request line and headers are larger than 16 KiB.', code: 'validation_error' },
+    });
+    expect((await raw(gatewayA, { path: CANONICAL_PING, headers: bearer(token) })).status).toBe(200);
+  });
+});
+
 /** `count` keys, or `depth` nested arrays, as a JSON text. */
 const wideObject = (count: number) => `{${Array.from({ length: count }, (_, index) => `"k${index}":0`).join(',')}}`;
 const deepArray = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;

@@ -14,6 +14,7 @@ import { BearerAuth } from './auth/bearer-auth.js';
 import { TokenVerifier } from './auth/token-verifier.js';
 import { OpenApiDocument } from './docs/docs.controller.js';
 import { buildOpenApiDocument } from './docs/openapi.js';
+import { clientErrorHandler, frameworkErrors } from './http/framework-errors.js';
 import { HttpErrorFilter } from './http/http-exception.filter.js';
 import { JSON_BODY_LIMITS, registerJsonBodyParser } from './http/json-body.js';
 import { registerRequestHooks } from './http/request-hooks.js';
@@ -62,7 +63,7 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
   redis.on('error', () => undefined);
 
   // No trustProxy: a client address is read from a header only when CLIENT_ADDRESS_HEADER says which.
-  const adapter = new FastifyAdapter({ bodyLimit: JSON_BODY_LIMITS.bytes, return503OnClosing: true });
+  const adapter = new FastifyAdapter({ bodyLimit: JSON_BODY_LIMITS.bytes, return503OnClosing: true, frameworkErrors, clientErrorHandler });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot({ config, logger, nats, redis }), adapter, {
     logger: new NestPinoLogger(logger),
     // JSON is the only body the API takes, read by registerJsonBodyParser's bounded parser.

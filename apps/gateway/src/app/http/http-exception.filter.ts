@@ -58,7 +58,7 @@ const MICROVAULT_PATH = '/v2/microvaults/';
  * MicroVault routes answer every error as `{error: <code>, message}`, their own family's shape:
  * a rejected request is `invalid_request` whatever the edge's validation called it.
  */
-function bodyFor(route: string | undefined, payload: RpcErrorPayload): ErrorBody {
+export function bodyFor(route: string | undefined, payload: RpcErrorPayload): ErrorBody {
   if (!route?.startsWith(MICROVAULT_PATH)) return toHttpErrorBody(payload);
   return { error: payload.status === 400 ? 'invalid_request' : payload.code, message: payload.message };
 }
