@@ -215,3 +215,18 @@ describe('validation messages', () => {
     );
   });
 });
+
+describe("class-transformer's metadata storage (internals, pinned at 0.5.1)", () => {
+  it('still answers the @Type and @Transform look-ups validateInput plans with', async () => {
+    const { defaultMetadataStorage } = await import('class-transformer/cjs/storage.js');
+    class Inner {
+      @IsString() name!: string;
+    }
+    class Outer {
+      @ValidateNested() @Type(() => Inner) inner!: Inner;
+    }
+    expect(defaultMetadataStorage.findTypeMetadata(Outer, 'inner')?.typeFunction()).toBe(Inner);
+    expect(defaultMetadataStorage.findTypeMetadata(Outer, 'missing')).toBeUndefined();
+    expect(defaultMetadataStorage.findTransformMetadatas(Outer, 'inner', 1)).toEqual([]);
+  });
+});
