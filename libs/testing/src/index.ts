@@ -7,3 +7,5 @@ export * from './service-system.js';
 export * from './round-trips.js';
 export * from './hot-updates.js';
 export * from './polling.js';
+export * from './private-postgres.js';
+export * from './rejection.js';

@@ -41,6 +41,11 @@ export interface ServiceSystemOptions {
   readonly gatewayEnv?: Record<string, string>;
   /** Runs once the service's schema is migrated, before it starts; returns more variables for it. */
   readonly prepare?: (schema: string, system: TestSystem) => Promise<Record<string, string>>;
+  /**
+   * The PostgreSQL the service under test runs on, its schema migrated there (a cluster of the
+   * test's own, to stop and start: `startPrivatePostgres`); the test database when absent.
+   */
+  readonly databaseUrl?: string;
 }
 
 /**
@@ -85,8 +90,8 @@ export async function startServiceSystem(options: ServiceSystemOptions): Promise
   let nats: NatsConnection | undefined;
   const gateway = system.gateways[0];
   const envOf = (schema: string, extra: Record<string, string> = {}) => ({ ...serviceTestEnv(schema, stream), NATS_URL: system.natsUrl, ...extra });
-  const migrated = async (name: ServiceName) => {
-    const schema = await migratedSchema(`${name}-service`, system.runId);
+  const migrated = async (name: ServiceName, databaseUrl?: string) => {
+    const schema = await migratedSchema(`${name}-service`, system.runId, databaseUrl);
     schemas.push(schema);
     return schema.schema;
   };
@@ -97,8 +102,9 @@ export async function startServiceSystem(options: ServiceSystemOptions): Promise
     await Promise.all(schemas.map((schema) => schema.drop()));
   };
   try {
-    const schema = await migrated(options.service);
-    const env = envOf(schema, { ...options.env, ...(await options.prepare?.(schema, system)) });
+    const schema = await migrated(options.service, options.databaseUrl);
+    const database: Record<string, string> = options.databaseUrl === undefined ? {} : { DATABASE_URL: options.databaseUrl };
+    const env = envOf(schema, { ...database, ...options.env, ...(await options.prepare?.(schema, system)) });
     const launch = async () => (service = await startApp(`${options.service}-service`, env, readyLine(options.service)));
     await launch();
     nats = await connect({ servers: system.natsUrl });
