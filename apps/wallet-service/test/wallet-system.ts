@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- HTTP bodies are checked by the assertions, not by types */
 import { ServiceApiError, ServiceClient } from '@service/sdk';
-import { startServiceSystem, TEST_DATABASE_URL, type TestSystem } from '@service/testing';
+import { type AppProcess, startServiceSystem, TEST_DATABASE_URL, type TestSystem } from '@service/testing';
 import pg from 'pg';
 
 /** Delays scaled down so a workflow runs in a fraction of a second, and sandbox yield runs fast. */
@@ -18,27 +18,38 @@ export interface WalletSystem {
   readonly url: string;
   readonly schema: string;
   readonly db: pg.Client;
+  /** The wallet service's process (its log lines, whether it still runs). */
+  readonly service: AppProcess;
   stop(): Promise<void>;
 }
 
 /**
  * The built gateway and wallet service (with the test delays) as processes on the real PostgreSQL,
- * NATS and Redis; with `webhookEnv`, webhook-service runs beside them with that configuration.
+ * NATS and Redis; with `webhookEnv`, webhook-service runs beside them with that configuration;
+ * with `databaseUrl`, the wallet service and `db` use that PostgreSQL (a cluster of the test's own).
  */
-export async function startWalletSystem(extraEnv: Record<string, string> = {}, webhookEnv?: Record<string, string>): Promise<WalletSystem> {
+export async function startWalletSystem(
+  extraEnv: Record<string, string> = {},
+  webhookEnv?: Record<string, string>,
+  databaseUrl = TEST_DATABASE_URL,
+): Promise<WalletSystem> {
   const base = await startServiceSystem({
     service: 'wallet',
     env: { ...WALLET_TEST_ENV, ...extraEnv },
     gatewayEnv: { RATE_LIMIT_READ_PER_MINUTE: '100000', RATE_LIMIT_WRITE_PER_MINUTE: '100000', NATS_REQUEST_TIMEOUT_MS: '5000' },
+    databaseUrl,
   });
   if (webhookEnv) await base.startAlongside('webhook', webhookEnv);
-  const db = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   return {
     system: base.system,
     url: base.url,
     schema: base.schema,
     db,
+    get service() {
+      return base.service;
+    },
     async stop() {
       await db.end();
       await base.stop();
