@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 
 const MIB = 1024 * 1024;
-const KEYS = 100_000;
+/** Just under the gateway's body limit (64 KiB): these reach its parser's key and depth caps. */
+const UNDER_LIMIT = 64 * 1024 - 256;
 const DEPTH = 10_000;
 /** A hostile request unanswered this long counts as an error; the run does not wait longer for it. */
 const RESPONSE_TIMEOUT_MS = 30_000;
@@ -29,26 +30,33 @@ export interface HostileLoad {
   stop(): Promise<HostileStats>;
 }
 
-/** `text` followed by whitespace up to exactly 1 MiB: the most the old body limit let through to the parser. */
-function oneMiB(open: string, close: string): Buffer {
-  const padding = MIB - Buffer.byteLength(open) - Buffer.byteLength(close);
-  if (padding < 0) throw new Error('a hostile body is over 1 MiB');
+/** `text` followed by whitespace up to exactly `size` bytes. */
+function padded(size: number, open: string, close: string): Buffer {
+  const padding = size - Buffer.byteLength(open) - Buffer.byteLength(close);
+  if (padding < 0) throw new Error(`a hostile body is over ${size} bytes`);
   return Buffer.from(`${open}${' '.repeat(padding)}${close}`);
 }
 
-/** One JSON object of 100,000 keys. */
-function manyKeys(): Buffer {
-  const members = Array.from({ length: KEYS }, (_, index) => `"${index.toString(36)}":0`).join(',');
-  return oneMiB(`{${members}`, '}');
+/** One JSON object of as many keys as fit in `size` bytes (100,000 in 1 MiB). */
+function manyKeys(size: number): Buffer {
+  const members: string[] = [];
+  for (let length = 2, index = 0; ; index += 1) {
+    const member = `"${index.toString(36)}":0`;
+    if (length + member.length + 1 > size) break;
+    members.push(member);
+    length += member.length + 1;
+  }
+  return padded(size, `{${members.join(',')}`, '}');
 }
 
-/** A wallet creation whose strategy holds as many arrays nested 10,000 deep as fit in 1 MiB. */
-function nestedArrays(): Buffer {
-  const deep = `${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}`;
+/** A wallet creation whose strategy holds as many arrays nested up to 10,000 deep as fit in `size` bytes. */
+function nestedArrays(size: number): Buffer {
   const open = `{"requestId":"${randomUUID()}","strategy":{"allocations":{"usdc":[`;
   const close = ']}}}';
-  const count = Math.floor((MIB - open.length - close.length) / (deep.length + 1));
-  return oneMiB(`${open}${Array.from({ length: count }, () => deep).join(',')}`, close);
+  const depth = Math.min(DEPTH, Math.floor((size - open.length - close.length) / 2));
+  const deep = `${'['.repeat(depth)}${']'.repeat(depth)}`;
+  const count = Math.floor((size - open.length - close.length) / (deep.length + 1));
+  return padded(size, `${open}${Array.from({ length: count }, () => deep).join(',')}`, close);
 }
 
 type Answer = { readonly status: number } | { readonly error: string };
@@ -74,11 +82,13 @@ function post(url: string, body: Buffer, authorization: string | undefined): Pro
 }
 
 /**
- * POSTs to `url` `perSecond` times a second until stopped, in turn: 100,000 keys and nested arrays,
- * each with `authorization` and without any credential.
+ * POSTs to `url` `perSecond` times a second until stopped, in turn: many keys and nested arrays at
+ * two sizes, each with `authorization` and without any credential.
  */
 export function startHostileBodies(options: { url: string; authorization: string; perSecond: number }): HostileLoad {
-  const bodies = [manyKeys(), nestedArrays()];
+  // 1 MiB (the old body limit: refused on their Content-Length) and just under the limit (read,
+  // then refused by the parser's key and depth caps before JSON.parse).
+  const bodies = [manyKeys(MIB), nestedArrays(MIB), manyKeys(UNDER_LIMIT), nestedArrays(UNDER_LIMIT)];
   const variants = [options.authorization, undefined].flatMap((authorization) => bodies.map((body) => ({ body, authorization })));
   const stats = { sent: 0, statusCodes: {} as Record<string, number>, errors: {} as Record<string, number>, slowestMs: 0 };
   const inFlight = new Set<Promise<void>>();
