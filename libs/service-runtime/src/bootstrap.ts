@@ -111,8 +111,8 @@ export async function bootstrapService(options: {
     queue: queueGroupOf(name),
     name: `${name}-service`,
     maxReconnectAttempts: -1,
-    gracefulShutdown: true,
-    gracePeriod: 2_000,
+    gracefulShutdown: config.SHUTDOWN_GRACE_MS > 0,
+    gracePeriod: config.SHUTDOWN_GRACE_MS,
   });
   const app = await NestFactory.createMicroservice<MicroserviceOptions>(options.module, {
     strategy: traceMessages(server),

@@ -131,6 +131,11 @@ export function serviceConfigSpec(defaultSchema: string) {
       default: '0',
       parse: parsers.integer(0, 65535),
     },
+    SHUTDOWN_GRACE_MS: {
+      description: 'on SIGTERM, how long the service waits after it stops taking requests for those in flight to answer before it closes NATS; 0 closes at once',
+      default: '2000',
+      parse: parsers.integer(0, 60_000),
+    },
   } satisfies ConfigSpec;
 }
 

@@ -106,5 +106,7 @@ export function serviceTestEnv(schema: string, stream: Pick<IsolatedStream, 'EVE
     // Fixed so a restarted webhook-service still reads the secrets it stored; test-only.
     WEBHOOK_SECRET_ENCRYPTION_KEY: TEST_WEBHOOK_SECRET_ENCRYPTION_KEY,
     IDENTITY_KEY_PEPPER: TEST_IDENTITY_KEY_PEPPER,
+    // A stopped test service closes at once instead of sleeping its production grace period.
+    SHUTDOWN_GRACE_MS: '0',
   };
 }
