@@ -1,5 +1,5 @@
-import { request } from 'node:http';
 import { isErrorCode } from '@service/errors';
+import { raw } from './helpers.js';
 
 /** The part of the gateway's OpenAPI document the fuzzer reads. */
 export interface Schema {
@@ -534,32 +534,14 @@ export function unauthenticatedCases(routes: readonly Route[], fixtures: Fixture
   });
 }
 
-/**
- * Sends `fuzzRequest` as written (node:http, not fetch: WHATWG URL parsing would resolve dot
- * segments before sending), on a connection of its own so one request's broken connection cannot
- * fail the next. A request unanswered within `timeoutMs` is a failure.
- */
-export function send(base: string, fuzzRequest: FuzzRequest, timeoutMs: number): Promise<Outcome> {
-  const { hostname, port } = new URL(base);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      outgoing.destroy();
-      resolve({ failure: `no response within ${timeoutMs} ms` });
-    }, timeoutMs);
-    const outgoing = request({ host: hostname, port, method: fuzzRequest.method, path: fuzzRequest.path, headers: fuzzRequest.headers, agent: false }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => {
-        clearTimeout(timer);
-        resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') });
-      });
-    });
-    outgoing.on('error', (error) => {
-      clearTimeout(timer);
-      resolve({ failure: `connection failed: ${error.message}` });
-    });
-    outgoing.end(fuzzRequest.body);
-  });
+/** Sends `fuzzRequest` as written (see `raw`); a connection that fails or an answer later than `timeoutMs` is a failure. */
+export async function send(base: string, fuzzRequest: FuzzRequest, timeoutMs: number): Promise<Outcome> {
+  try {
+    const { status, text } = await raw(base, { ...fuzzRequest, timeoutMs });
+    return { status, text };
+  } catch (error) {
+    return { failure: `connection failed: ${(error as Error).message}` };
+  }
 }
 
 const GENERIC_MESSAGE = 'The request is invalid.';

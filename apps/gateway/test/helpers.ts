@@ -26,23 +26,30 @@ function parsed(text: string): unknown {
 
 /**
  * A request whose path goes on the wire exactly as written: `fetch` would resolve dot segments
- * and percent-encode first. Bodies are sent as given, an empty string included.
+ * and percent-encode first. Bodies are sent as given, an empty string included, each request on a
+ * connection of its own so one request's broken connection cannot fail the next. Rejects when the
+ * connection fails or no answer comes within `timeoutMs`.
  */
-export function raw(base: string, options: { path: string; method?: string; headers?: Record<string, string>; body?: string }): Promise<HttpResult> {
+export function raw(
+  base: string,
+  options: { path: string; method?: string; headers?: Record<string, string>; body?: string | Buffer; timeoutMs?: number },
+): Promise<HttpResult & { text: string }> {
   const { hostname, port } = new URL(base);
   const started = performance.now();
+  const timeoutMs = options.timeoutMs ?? 10_000;
   return new Promise((resolve, reject) => {
-    const outgoing = request({ host: hostname, port, method: options.method ?? 'GET', path: options.path, headers: options.headers }, (response) => {
+    const outgoing = request({ host: hostname, port, method: options.method ?? 'GET', path: options.path, headers: options.headers, agent: false }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('error', reject);
       response.on('end', () => {
         const headers = new Headers();
         for (const [name, value] of Object.entries(response.headers)) if (typeof value === 'string') headers.set(name, value);
-        resolve({ status: response.statusCode ?? 0, headers, body: parsed(Buffer.concat(chunks).toString('utf8')), elapsedMs: performance.now() - started });
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: response.statusCode ?? 0, headers, body: parsed(text), text, elapsedMs: performance.now() - started });
       });
     });
-    outgoing.setTimeout(10_000, () => outgoing.destroy(new Error(`no answer to ${options.method ?? 'GET'} ${options.path} within 10 s`)));
+    outgoing.setTimeout(timeoutMs, () => outgoing.destroy(new Error(`no response within ${timeoutMs} ms`)));
     outgoing.on('error', reject);
     outgoing.end(options.body);
   });
