@@ -35,14 +35,12 @@ export interface KeyBroadcasts {
   reportUse(keyId: string): void;
 }
 
+/** A key that works; keys that don't are only in `refused`. */
 interface Entry {
-  /** null: the key does not work. */
-  readonly principal: Principal | null;
-  readonly keyId: string | null;
+  readonly principal: Principal;
+  readonly keyId: string;
   readonly until: number;
 }
-
-const REFUSED: Entry = { principal: null, keyId: null, until: 0 };
 
 /**
  * Verifies organization API keys (`service_sandbox_...` / `service_prod_...`) for the gateway.
@@ -70,7 +68,7 @@ export class ApiKeyVerifier {
   /** Key id -> when its next use may be reported. */
   private readonly reportDue = new Map<string, number>();
   /** Lookups under way, by key: concurrent first requests with one key ask once. */
-  private readonly inFlight = new Map<string, Promise<Entry>>();
+  private readonly inFlight = new Map<string, Promise<Entry | undefined>>();
 
   constructor(
     private readonly authority: KeyAuthority,
@@ -82,10 +80,10 @@ export class ApiKeyVerifier {
   /** The principal of a key verified recently, without waiting; undefined when it must be looked up (or does not work). */
   recall(key: string): Principal | undefined {
     const entry = this.cache.get(key);
-    if (entry === undefined || entry.principal === null) return undefined;
+    if (entry === undefined) return undefined;
     const now = Date.now();
     if (entry.until <= now) return undefined;
-    this.noteUse(entry.keyId as string, now);
+    this.noteUse(entry.keyId, now);
     return entry.principal;
   }
 
@@ -108,8 +106,8 @@ export class ApiKeyVerifier {
       }
       entry = await lookup;
     }
-    if (entry.principal === null) throw invalidKey();
-    this.noteUse(entry.keyId as string, Date.now());
+    if (entry === undefined) throw invalidKey();
+    this.noteUse(entry.keyId, Date.now());
     return entry.principal;
   }
 
@@ -127,7 +125,8 @@ export class ApiKeyVerifier {
     this.reportDue.delete(keyId);
   }
 
-  private async lookUp(key: string): Promise<Entry> {
+  /** The key's entry, or undefined when it does not work. */
+  private async lookUp(key: string): Promise<Entry | undefined> {
     let found: ApiKeyPrincipal;
     try {
       found = await this.lookups.run(() => this.authority.authenticate(key));
@@ -143,12 +142,12 @@ export class ApiKeyVerifier {
     return this.remember(key, found.keyId, principal, Math.min(now + API_KEY_CACHE_TTL_MS, expiresAt));
   }
 
-  private refuse(key: string): Entry {
+  private refuse(key: string): undefined {
     this.refused.delete(key);
     if (this.refused.size >= CACHE_MAX_ENTRIES) this.refused.delete(this.refused.keys().next().value as string);
     this.refused.set(key, Date.now() + API_KEY_NEGATIVE_TTL_MS);
     this.cache.delete(key);
-    return REFUSED;
+    return undefined;
   }
 
   private remember(key: string, keyId: string, principal: Principal, until: number): Entry {
@@ -168,7 +167,7 @@ export class ApiKeyVerifier {
     if (!oldest) return;
     const [key, entry] = oldest;
     this.cache.delete(key);
-    this.keysOf.get(entry.keyId as string)?.delete(key);
+    this.keysOf.get(entry.keyId)?.delete(key);
   }
 
   /** Reports a use to the identity service at most once a minute per key, off the request path. */
