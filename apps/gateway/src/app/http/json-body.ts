@@ -18,6 +18,8 @@ export interface JsonBodyLimits {
 
 export const JSON_BODY_LIMITS: JsonBodyLimits = { bytes: 64 * 1024, depth: 32, keys: 1_024 };
 
+/** Fails at a body's first visible character, where trim() would copy the whole body first. */
+const BLANK = /^\s*$/;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
@@ -72,7 +74,7 @@ export function registerJsonBodyParser(fastify: FastifyInstance, limits: JsonBod
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: limits.bytes }, (request, body, done) => {
     const text = body as string;
-    if (text.trim() === '') return done(null, undefined);
+    if (BLANK.test(text)) return done(null, undefined);
     const problem = jsonShapeProblem(text, limits);
     if (problem) return done(new ServiceError('validation_error', problem), undefined);
     parse(request, text, done);
