@@ -64,6 +64,9 @@ describe('errors of an unavailable database, through Prisma', () => {
 
   it('no pooled connection free in time: pg-pool\'s timeout as it is, and P2028 when a transaction cannot start within maxWait', async () => {
     const single = clientOf(new PrismaPg({ connectionString: cluster.url, options: `-c search_path="${schema}"`, max: 1, connectionTimeoutMillis: 200 }, { schema }));
+    // The pool's one connection is opened (and left idle) first: on a busy machine a fresh connect
+    // can itself take longer than the 200 ms under test, and the holder must not be the one to time out.
+    await eventually(() => single.$queryRawUnsafe('SELECT 1').then(() => true, () => false), (opened) => opened, 10_000);
     const started = latch();
     const release = latch();
     const holding = single.$transaction(async (tx) => {
@@ -71,7 +74,8 @@ describe('errors of an unavailable database, through Prisma', () => {
       started.open();
       await release.opened;
     });
-    await started.opened;
+    // A holder that fails fails the test at once instead of leaving it waiting for the latch.
+    await Promise.race([started.opened, holding]);
     expect(outcome(await rejectionOf(() => single.$transaction((tx) => tx.processedEvent.count(), { maxWait: 100 })))).toEqual({
       ...UNAVAILABLE,
       code: 'P2028',
