@@ -16,8 +16,13 @@ import { LoopbackReceiver } from './receiver.js';
 export interface ChaosOptions {
   /** Seeds every random choice (load, amounts, kill moments), printed so a run can be replayed. */
   readonly seed: number;
-  /** How long the load and the kills last. */
-  readonly loadMs: number;
+  /**
+   * How many replicas the monkey kills; the load lasts until the last of them is back up, so the
+   * run pays for kills, not for a fixed duration.
+   */
+  readonly kills: number;
+  /** The pause before each kill, drawn between these bounds (ms). */
+  readonly killEveryMs: readonly [number, number];
   /** Concurrent clients of the load. */
   readonly workers: number;
   readonly wallets: number;
@@ -132,6 +137,8 @@ class Replica {
 }
 
 interface Load {
+  /** Set once the monkey is done and every replica is back: the clients stop. */
+  stoppedAt: number | undefined;
   readonly statuses: Map<string, number>;
   readonly deposits: { id: string; walletId: string }[];
   readonly withdrawals: { id: string; walletId: string }[];
@@ -192,15 +199,13 @@ async function underChaos(options: ChaosOptions, log: (line: string) => void, be
       return rows[0].n === wallets.length;
     });
 
-    log(`chaos: seed ${options.seed}, ${options.workers} clients on ${wallets.length} wallets for ${options.loadMs} ms, 2 registrations; replicas ${replicas.map((r) => r.name).join(', ')}`);
-    const load: Load = { statuses: new Map(), deposits: [], withdrawals: [], allocations: 0, requests: 0, unexpected: [] };
+    log(`chaos: seed ${options.seed}, ${options.workers} clients on ${wallets.length} wallets until ${options.kills} kills, 2 registrations; replicas ${replicas.map((r) => r.name).join(', ')}`);
+    const load: Load = { stoppedAt: undefined, statuses: new Map(), deposits: [], withdrawals: [], allocations: 0, requests: 0, unexpected: [] };
     const loadStarted = Date.now();
-    const until = loadStarted + options.loadMs;
     await Promise.all([
-      ...Array.from({ length: options.workers }, (_, worker) => client(worker, seededRandom(options.seed + worker + 1), until, wallets, call, load)),
-      monkey(seededRandom(options.seed), loadStarted, until, replicas, log),
+      ...Array.from({ length: options.workers }, (_, worker) => client(worker, seededRandom(options.seed + worker + 1), wallets, call, load)),
+      monkey(seededRandom(options.seed), loadStarted, options, replicas, log).then(() => (load.stoppedAt = Date.now())),
     ]);
-    await Promise.all(replicas.map((replica) => replica.settled()));
     const loadMs = Date.now() - loadStarted;
 
     const settleStarted = Date.now();
@@ -257,7 +262,6 @@ async function waitUntil(timeoutMs: number, done: () => Promise<boolean>): Promi
 async function client(
   worker: number,
   random: () => number,
-  until: number,
   wallets: string[],
   call: (method: string, path: string, body?: unknown) => Promise<HttpReply<Record<string, unknown>>>,
   load: Load,
@@ -276,11 +280,11 @@ async function client(
       const key = `${kind} ${reply.status}${reply.status >= 400 ? ` ${String(reply.body['code'])}` : ''}`;
       load.statuses.set(key, (load.statuses.get(key) ?? 0) + 1);
       if (reply.status >= 500 && reply.status !== 503) load.unexpected.push(`client ${worker}: ${kind} answered ${reply.status} ${JSON.stringify(reply.body)}`);
-      if (reply.status !== 503 || attempt >= retries || Date.now() > until + 15_000) return reply;
+      if (reply.status !== 503 || attempt >= retries || Date.now() > (load.stoppedAt ?? Infinity) + 15_000) return reply;
       await sleep(200 + random() * 300);
     }
   };
-  while (Date.now() < until) {
+  while (load.stoppedAt === undefined) {
     const walletId = wallets[Math.floor(random() * wallets.length)] ?? '';
     const choice = random();
     if (choice < 0.45) {
@@ -299,11 +303,19 @@ async function client(
   }
 }
 
-/** Kills a random live replica every 1 to 3 s with SIGKILL and starts it again 0.3 to 1.5 s later. */
-async function monkey(random: () => number, started: number, until: number, replicas: Replica[], log: (line: string) => void): Promise<void> {
-  for (;;) {
-    await sleep(1000 + random() * 2000);
-    if (Date.now() >= until - 1000) return;
+/**
+ * Kills a random live replica with SIGKILL after each pause of `killEveryMs` and starts it again
+ * 0.3 to 1.5 s later, `kills` times; resolves once every replica is back up.
+ */
+async function monkey(
+  random: () => number,
+  started: number,
+  { kills, killEveryMs: [least, most] }: Pick<ChaosOptions, 'kills' | 'killEveryMs'>,
+  replicas: Replica[],
+  log: (line: string) => void,
+): Promise<void> {
+  for (let killed = 0; killed < kills; ) {
+    await sleep(least + random() * (most - least));
     const live = replicas.filter((replica) => replica.up);
     const victim = live[Math.floor(random() * live.length)];
     if (!victim) continue;
@@ -311,7 +323,9 @@ async function monkey(random: () => number, started: number, until: number, repl
     log(`chaos: SIGKILL ${victim.name} at +${Date.now() - started} ms, restart in ${Math.round(delay)} ms`);
     victim.kill();
     victim.restartAfter(delay);
+    killed += 1;
   }
+  await Promise.all(replicas.map((replica) => replica.settled()));
 }
 
 /**
