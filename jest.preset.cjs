@@ -3,6 +3,8 @@
 const path = require('node:path');
 
 const root = __dirname;
+// The builds' own swc settings (tools/build/transpile.mjs), so tests run the code the apps ship.
+const swcOptions = require('./tools/build/swc-options.cjs');
 
 /** @param {string} projectRoot absolute path of the project using the preset */
 module.exports = function preset(projectRoot) {
@@ -18,19 +20,7 @@ module.exports = function preset(projectRoot) {
       '^@service/([a-z-]+)$': path.join(root, 'libs/$1/src/index.ts'),
       '^(\\.{1,2}/.*)\\.js$': '$1',
     },
-    transform: {
-      '^.+\\.ts$': [
-        '@swc/jest',
-        {
-          jsc: {
-            parser: { syntax: 'typescript', decorators: true },
-            transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
-            target: 'es2022',
-          },
-          module: { type: 'es6' },
-        },
-      ],
-    },
+    transform: { '^.+\\.ts$': ['@swc/jest', swcOptions] },
     testTimeout: 30000,
   };
 };
