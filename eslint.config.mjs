@@ -16,6 +16,8 @@ const depConstraints = [
   { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'], bannedExternalImports: nestServerPackages },
   { sourceTag: 'type:runtime', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:runtime'] },
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:runtime', 'type:testing'] },
+  // End-to-end suites (apps/<app>/test) drive the built apps from outside, as a client would.
+  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:runtime', 'type:testing', 'type:sdk'] },
   // The published SDK (packages/sdk) stands alone: it imports no lib, app or server code.
   { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: ['type:sdk'], bannedExternalImports: ['@nestjs/*'] },
 ];

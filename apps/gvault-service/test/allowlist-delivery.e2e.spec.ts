@@ -6,6 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { createTestClient, createWalletClient, http, publicActions } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { sepolia } from 'viem/chains';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- the app's own test contract and local chain, deployed by its e2e suite
 import { type LocalAllowlistChain, startLocalAllowlistChain, TEST_ALLOWLIST_ABI, TEST_ALLOWLIST_OWNER_KEY } from '../solidity/test-allowlist.js';
 
 /**

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type MicroVaultCreatedVault, type MicroVaultTaskDto, SUBJECTS } from '@service/contracts';
 import { eventually } from '@service/testing';
 import type { Address, Hex } from 'viem';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- the ABI the app compiles, to read its vaults on the chain
 import { vaultManagerAbi } from '../src/app/chain/generated/vault-manager.artifact.js';
 import { type MicroVaultSystem, OPERATOR, startMicroVaultSystem } from './support.js';
 

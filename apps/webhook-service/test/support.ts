@@ -5,8 +5,12 @@ import type { DomainEvent, DomainEventType } from '@service/contracts';
 import { type ServiceApiError, ServiceClient, type WebhookFamily } from '@service/sdk';
 import { type AppProcess, type HttpReply, startServiceSystem, type TestSystem } from '@service/testing';
 
-/** Delays scaled down so the whole retry path runs in well under a second per step. */
-export const TEST_TIMEOUT_MS = 400;
+/**
+ * Delays scaled down so the whole retry path runs in about a second per step. The delivery
+ * timeout leaves a receiver that answers at once room for a machine busy with another suite: a
+ * cut attempt is retried, and the crash test counts attempts exactly.
+ */
+export const TEST_TIMEOUT_MS = 1_000;
 export const WEBHOOK_TEST_ENV = {
   WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
   WEBHOOK_DELIVERY_TIMEOUT_MS: String(TEST_TIMEOUT_MS),

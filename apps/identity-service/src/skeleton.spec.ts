@@ -1,5 +1,5 @@
 import { describeServiceSkeleton } from '@service/service-testing';
-import { AppModule } from '../src/app/app.module.js';
-import { identityConfigSpec } from '../src/config.js';
+import { AppModule } from './app/app.module.js';
+import { identityConfigSpec } from './config.js';
 
 describeServiceSkeleton('identity', AppModule.forRoot, identityConfigSpec);

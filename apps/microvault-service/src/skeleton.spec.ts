@@ -1,4 +1,4 @@
 import { describeServiceSkeleton } from '@service/service-testing';
-import { AppModule } from '../src/app/app.module.js';
+import { AppModule } from './app/app.module.js';
 
 describeServiceSkeleton('microvault', AppModule.forRoot);

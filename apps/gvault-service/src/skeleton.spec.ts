@@ -1,5 +1,5 @@
 import { describeServiceSkeleton } from '@service/service-testing';
-import { AppModule } from '../src/app/app.module.js';
-import { gvaultConfigSpec } from '../src/config.js';
+import { AppModule } from './app/app.module.js';
+import { gvaultConfigSpec } from './config.js';
 
 describeServiceSkeleton('gvault', AppModule.forRoot, gvaultConfigSpec);

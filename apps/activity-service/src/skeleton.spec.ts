@@ -1,5 +1,5 @@
 import { describeServiceSkeleton } from '@service/service-testing';
-import { AppModule } from '../src/app/app.module.js';
-import { activityConfigSpec } from '../src/config.js';
+import { AppModule } from './app/app.module.js';
+import { activityConfigSpec } from './config.js';
 
 describeServiceSkeleton('activity', AppModule.forRoot, activityConfigSpec);
