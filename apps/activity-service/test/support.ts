@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
 import type { DomainEvent, DomainEventType } from '@service/contracts';
-import { type ServiceSystem, startServiceSystem, TEST_DATABASE_URL, type TestSystem } from '@service/testing';
+import { type ServiceSystem, SHARED_GATEWAY_ENV, startServiceSystem, TEST_DATABASE_URL, type TestSystem } from '@service/testing';
 import pg from 'pg';
 
 export const ACTIVITY_TEST_ENV = { ACTIVITY_EVENT_ACK_WAIT_MS: '1000', ACTIVITY_QUERY_TIMEOUT_MS: '1000' };
@@ -42,7 +42,7 @@ export async function startActivitySystem(options: { withWallet?: boolean } = {}
     base = await startServiceSystem({
       service: 'activity',
       env: ACTIVITY_TEST_ENV,
-      gatewayEnv: { RATE_LIMIT_READ_PER_MINUTE: '1000000', RATE_LIMIT_WRITE_PER_MINUTE: '1000000', NATS_REQUEST_TIMEOUT_MS: '5000' },
+      gatewayEnv: { ...SHARED_GATEWAY_ENV },
       async prepare(schema, system) {
         role = `activity_${system.runId}`;
         await db.query(`CREATE ROLE "${role}" LOGIN`);

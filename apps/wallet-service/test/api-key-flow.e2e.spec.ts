@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- HTTP bodies are checked by the assertions, not by types */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { callGateway, type ServiceSystem, startServiceSystem } from '@service/testing';
+import { callGateway, type ServiceSystem, SHARED_GATEWAY_ENV, startServiceSystem } from '@service/testing';
 import { CASH, Client, EVM, JAAA, WALLET_TEST_ENV } from './wallet-system.js';
 
 /**
@@ -27,7 +27,7 @@ beforeAll(async () => {
   system = await startServiceSystem({
     service: 'wallet',
     env: WALLET_TEST_ENV,
-    gatewayEnv: { RATE_LIMIT_READ_PER_MINUTE: '100000', RATE_LIMIT_WRITE_PER_MINUTE: '100000', NATS_REQUEST_TIMEOUT_MS: '5000' },
+    gatewayEnv: { ...SHARED_GATEWAY_ENV },
   });
   await system.startAlongside('identity');
   owner = new Client(system.url, await keyOf(org, 'owner'));

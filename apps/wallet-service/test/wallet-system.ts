@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- HTTP bodies are checked by the assertions, not by types */
 import { ServiceApiError, ServiceClient } from '@service/sdk';
-import { type AppProcess, startServiceSystem, TEST_DATABASE_URL, type TestSystem } from '@service/testing';
+import { type AppProcess, SHARED_GATEWAY_ENV, startServiceSystem, TEST_DATABASE_URL, type TestSystem } from '@service/testing';
 import pg from 'pg';
 
 /** Delays scaled down so a workflow runs in a fraction of a second, and sandbox yield runs fast. */
@@ -36,7 +36,7 @@ export async function startWalletSystem(
   const base = await startServiceSystem({
     service: 'wallet',
     env: { ...WALLET_TEST_ENV, ...extraEnv },
-    gatewayEnv: { RATE_LIMIT_READ_PER_MINUTE: '100000', RATE_LIMIT_WRITE_PER_MINUTE: '100000', NATS_REQUEST_TIMEOUT_MS: '5000' },
+    gatewayEnv: { ...SHARED_GATEWAY_ENV },
     databaseUrl,
   });
   if (webhookEnv) await base.startAlongside('webhook', webhookEnv);

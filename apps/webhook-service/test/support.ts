@@ -3,7 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import type { AddressInfo } from 'node:net';
 import type { DomainEvent, DomainEventType } from '@service/contracts';
 import { type ServiceApiError, ServiceClient, type WebhookFamily } from '@service/sdk';
-import { type AppProcess, type HttpReply, startServiceSystem, type TestSystem } from '@service/testing';
+import { type AppProcess, type HttpReply, SHARED_GATEWAY_ENV, startServiceSystem, type TestSystem } from '@service/testing';
 
 /**
  * Delays scaled down so the whole retry path runs in about a second per step. The delivery
@@ -38,7 +38,7 @@ export async function startWebhookSystem(): Promise<WebhookTestSystem> {
   const base = await startServiceSystem({
     service: 'webhook',
     env: WEBHOOK_TEST_ENV,
-    gatewayEnv: { RATE_LIMIT_READ_PER_MINUTE: '100000', RATE_LIMIT_WRITE_PER_MINUTE: '100000' },
+    gatewayEnv: { ...SHARED_GATEWAY_ENV },
   });
   return {
     system: base.system,

@@ -1,4 +1,4 @@
-import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
 
 export interface TestClaims {
@@ -18,10 +18,15 @@ export class TestAuth {
   private readonly privateKey: KeyObject;
   readonly publicKeyPem: string;
 
-  constructor() {
-    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-    this.privateKey = privateKey;
-    this.publicKeyPem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
+  /** A new key, or the one of `privateKeyPem` (a gateway shared by several test files trusts one). */
+  constructor(privateKeyPem?: string) {
+    this.privateKey = privateKeyPem === undefined ? generateKeyPairSync('ed25519').privateKey : createPrivateKey(privateKeyPem);
+    this.publicKeyPem = createPublicKey(this.privateKey).export({ type: 'spki', format: 'pem' }).toString();
+  }
+
+  /** The signing key as PKCS#8 PEM, to hand to another process. */
+  privateKeyPem(): string {
+    return this.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   }
 
   /** Gateway variables that make it trust this key. */

@@ -9,3 +9,4 @@ export * from './hot-updates.js';
 export * from './polling.js';
 export * from './private-postgres.js';
 export * from './rejection.js';
+export * from './shared-edge.js';

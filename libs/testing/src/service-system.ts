@@ -88,7 +88,6 @@ export async function startServiceSystem(options: ServiceSystemOptions): Promise
   const others: AppProcess[] = [];
   let service: AppProcess | undefined;
   let nats: NatsConnection | undefined;
-  const gateway = system.gateways[0];
   const envOf = (schema: string, extra: Record<string, string> = {}) => ({ ...serviceTestEnv(schema, stream), NATS_URL: system.natsUrl, ...extra });
   const migrated = async (name: ServiceName, databaseUrl?: string) => {
     const schema = await migratedSchema(`${name}-service`, system.runId, databaseUrl);
@@ -109,8 +108,8 @@ export async function startServiceSystem(options: ServiceSystemOptions): Promise
     await launch();
     nats = await connect({ servers: system.natsUrl });
     const js = jetstream(nats);
-    if (!gateway || !service) throw new Error('the test system started without its gateway or service');
-    const url = gateway.url;
+    if (!service) throw new Error('the test system started without its service');
+    const url = system.gatewayUrl;
     let current: AppProcess = service;
     return {
       system,

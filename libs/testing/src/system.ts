@@ -1,15 +1,20 @@
 import { SERVICES, type ServiceName } from '@service/contracts';
 import { TestAuth } from './auth.js';
-import { type IsolatedSchema, isolatedEventStream, migratedSchema, newRunId, serviceTestEnv, TEST_REDIS_URL } from './infra.js';
+import { type IsolatedSchema, isolatedEventStream, migratedSchema, newRunId, serviceTestEnv } from './infra.js';
 import { startIsolatedNats } from './nats-server.js';
 import { type AppProcess, startApp } from './processes.js';
+import { matchesSharedGateway, sharedEdgeOfThisWorker } from './shared-edge.js';
+import { startTestGateway } from './test-gateway.js';
 
 export interface TestSystem {
   readonly runId: string;
   readonly auth: TestAuth;
   readonly services: Map<ServiceName, AppProcess>;
+  /** The gateways this system started (none when it runs on its worker's shared gateway). */
   readonly gateways: { url: string; process: AppProcess }[];
-  /** The run's own NATS server (JetStream enabled). */
+  /** The first gateway's base URL: the shared one, or the first of `gateways`. */
+  readonly gatewayUrl: string;
+  /** The run's NATS server (JetStream enabled): its own, or its Jest worker's shared one. */
   readonly natsUrl: string;
   /** Environment a service of this system runs with. */
   serviceEnv(service: ServiceName): Record<string, string>;
@@ -22,7 +27,10 @@ const isLogOf = (message: string) => (line: string) => line.includes(message);
 
 /**
  * The whole system from its built apps on the real PostgreSQL, NATS and Redis, isolated from
- * every other run: one schema per service, one event stream, one signing key.
+ * every other run: one schema per service, one event stream, one signing key. A system of one
+ * gateway with the shared gateway's settings (`SHARED_GATEWAY_ENV`) runs on its Jest worker's
+ * shared NATS server and gateway when the e2e target started them (`shared-edge.ts`), saving a
+ * gateway boot per test file.
  */
 export async function startTestSystem(options: {
   services?: readonly ServiceName[];
@@ -32,8 +40,9 @@ export async function startTestSystem(options: {
   serviceEnv?: Partial<Record<ServiceName, Record<string, string>>>;
 } = {}): Promise<TestSystem> {
   const runId = newRunId();
-  const auth = new TestAuth();
-  const nats = await startIsolatedNats();
+  const shared = (options.gateways ?? 1) === 1 && matchesSharedGateway(options.gatewayEnv) ? sharedEdgeOfThisWorker() : undefined;
+  const auth = new TestAuth(shared?.privateKeyPem);
+  const nats = shared ? { url: shared.natsUrl, stop: async () => undefined } : await startIsolatedNats();
   const stream = isolatedEventStream(runId, nats.url);
   const schemas = new Map<ServiceName, IsolatedSchema>();
   const services = new Map<ServiceName, AppProcess>();
@@ -50,6 +59,11 @@ export async function startTestSystem(options: {
     auth,
     services,
     gateways,
+    get gatewayUrl() {
+      const url = shared?.gatewayUrl ?? gateways[0]?.url;
+      if (!url) throw new Error('this test system has no gateway');
+      return url;
+    },
     natsUrl: nats.url,
     serviceEnv,
     async startService(service) {
@@ -58,30 +72,15 @@ export async function startTestSystem(options: {
       return process;
     },
     async startGateway(env = {}) {
-      const process = await startApp(
-        'gateway',
-        {
-          PORT: '0',
-          HOST: '127.0.0.1',
-          NATS_URL: nats.url,
-          REDIS_URL: TEST_REDIS_URL,
-          // Every test gateway sees its clients at 127.0.0.1 and the budget is shared in Redis:
-          // suites that check 401s must not spend each other's. A test of that limit sets its own.
-          RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '1000000',
-          ...auth.gatewayEnv(),
-          ...options.gatewayEnv,
-          ...env,
-        },
-        isLogOf('gateway listening'),
-      );
-      const listening = process.lines.map(tryJson).find((line) => line?.['msg'] === 'gateway listening');
-      const gateway = { url: `http://127.0.0.1:${String(listening?.['port'])}`, process };
+      const gateway = await startTestGateway(nats.url, auth, { ...options.gatewayEnv, ...env });
       gateways.push(gateway);
       return gateway;
     },
     async stop() {
       await Promise.all([...gateways.map((gateway) => gateway.process.stop()), ...[...services.values()].map((s) => s.stop())]);
       await Promise.all([...schemas.values()].map((schema) => schema.drop()));
+      // A shared server outlives the run: its stream goes now. An own server goes with its store.
+      if (shared) await stream.destroy();
       await nats.stop();
     },
   };
@@ -90,19 +89,11 @@ export async function startTestSystem(options: {
     const wanted = options.services ?? SERVICES;
     for (const service of wanted) schemas.set(service, await migratedSchema(`${service}-service`, runId));
     await Promise.all(wanted.map((service) => system.startService(service)));
-    for (let index = 0; index < (options.gateways ?? 1); index += 1) await system.startGateway();
+    if (!shared) for (let index = 0; index < (options.gateways ?? 1); index += 1) await system.startGateway();
     return system;
   } catch (error) {
     // Whatever did start must not outlive the failed setup (and keep the test runner alive).
     await system.stop();
     throw error;
-  }
-}
-
-function tryJson(line: string): Record<string, unknown> | undefined {
-  try {
-    return JSON.parse(line) as Record<string, unknown>;
-  } catch {
-    return undefined;
   }
 }

@@ -1,0 +1,4 @@
+// Jest globalTeardown: stops what shared-edges.setup.mjs started.
+export default async function teardown() {
+  await globalThis.stopSharedEdges?.();
+}

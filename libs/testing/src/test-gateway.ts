@@ -1,0 +1,35 @@
+import type { TestAuth } from './auth.js';
+import { TEST_REDIS_URL } from './infra.js';
+import { type AppProcess, startApp } from './processes.js';
+
+/** The built gateway as a process on `natsUrl`, trusting `auth`'s key, on an ephemeral loopback port. */
+export async function startTestGateway(natsUrl: string, auth: TestAuth, env: Record<string, string> = {}): Promise<{ url: string; process: AppProcess }> {
+  const process = await startApp(
+    'gateway',
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      NATS_URL: natsUrl,
+      REDIS_URL: TEST_REDIS_URL,
+      // Every test gateway sees its clients at 127.0.0.1 and the budget is shared in Redis:
+      // suites that check 401s must not spend each other's. A test of that limit sets its own.
+      RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '1000000',
+      ...auth.gatewayEnv(),
+      ...env,
+    },
+    (line) => line.includes('gateway listening'),
+  );
+  return { url: `http://127.0.0.1:${listeningPort(process.lines)}`, process };
+}
+
+function listeningPort(lines: readonly string[]): number {
+  for (const line of lines) {
+    try {
+      const parsed = JSON.parse(line) as Record<string, unknown>;
+      if (parsed['msg'] === 'gateway listening') return Number(parsed['port']);
+    } catch {
+      // not JSON
+    }
+  }
+  throw new Error('the gateway logged no listening port');
+}
