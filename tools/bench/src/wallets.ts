@@ -20,7 +20,8 @@ import { type DeliveryTag, percentile, publishBacklog, publishBenchEvent, publis
  *   clients over 20 wallets picked at random, as TPC-B picks its branches) against
  *   `pgbench -M prepared` TPC-B-like transactions at 20 clients on the same PostgreSQL, in a
  *   database of its own (scale factor 20) that the bench creates and drops;
- * - the outbox relay's publish lag (committed event -> marked published) over each write window;
+ * - the outbox relay's publish lag (an event's occurredAt -> its JetStream timestamp) over each
+ *   write window;
  * - webhook deliveries under the write load: webhook-service runs beside the wallet service on the
  *   same stream and consumes every event the writes make. A second organization
  *   ({@link WEBHOOK_ORG}) has one registration (every portfolio wallet event type) to a loopback
