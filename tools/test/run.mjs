@@ -56,15 +56,13 @@ async function phase(title, steps) {
 }
 
 const nx = bin('nx');
-await phase('generated code and the project graph', [
+await phase('generated code', [
   ['generate', nx, ['run-many', '-t', 'prisma-generate', 'compile-solidity', '--parallel=2', '--outputStyle=stream']],
 ]);
-await new Promise((resolve) => spawn(nx, ['show', 'projects'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] }).once('close', resolve)).then(
-  (code) => code === 0 || process.exit(1),
-);
+await phase('the project graph', [['graph', 'sh', ['-c', `"${nx}" show projects > /dev/null`]]]);
 await phase('lint, type check and the npm start suite', [
-  ['lint', bin('eslint'), ['--max-warnings=0', '--cache', '--cache-location', 'node_modules/.cache/eslint/', '.']],
-  ['types', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit', '--incremental', '--tsBuildInfoFile', 'node_modules/.cache/tsc/tsconfig.tsbuildinfo']],
+  ['lint', 'npm', ['run', '-s', 'eslint']],
+  ['types', 'npm', ['run', '-s', 'tsc']],
   ['start', nx, ['run-many', '-t', 'test', 'e2e', '--projects=dev-tools', '--parallel=1', '--outputStyle=stream']],
 ]);
 // libs/events' outbox relay publishes only below the oldest transaction still open anywhere on
