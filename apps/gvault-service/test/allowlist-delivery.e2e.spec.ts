@@ -1,13 +1,15 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { startTestSystem, type TestSystem } from '@service/testing';
+import { startTestSystem, TEST_DATABASE_URL, type TestSystem } from '@service/testing';
+import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { createTestClient, createWalletClient, http, publicActions } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { sepolia } from 'viem/chains';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the app's own test contract and local chain, deployed by its e2e suite
 import { type LocalAllowlistChain, startLocalAllowlistChain, TEST_ALLOWLIST_ABI, TEST_ALLOWLIST_OWNER_KEY } from '../solidity/test-allowlist.js';
+import { followerSettled } from './support/follower.js';
 
 /**
  * The whole path a client relies on instead of polling: an allowlist change on chain becomes one
@@ -22,6 +24,23 @@ let local: LocalAllowlistChain;
 let system: TestSystem;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const gvaultSchema = () => system.serviceEnv('gvault')['DATABASE_SCHEMA']!;
+
+/** The registration's deliveries as webhook-service stores them. */
+async function deliveriesOf(registrationId: string): Promise<{ status: string; attempts: number }[]> {
+  const db = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await db.connect();
+  try {
+    const schema = system.serviceEnv('webhook')['DATABASE_SCHEMA']!;
+    const { rows } = await db.query<{ status: string; attempts: number }>(
+      `SELECT status, attempt_count AS attempts FROM "${schema}".deliveries WHERE registration_id = $1::uuid`,
+      [registrationId],
+    );
+    return rows;
+  } finally {
+    await db.end();
+  }
+}
 
 beforeAll(async () => {
   receiver = createServer((request, response) => {
@@ -58,7 +77,7 @@ it('delivers one signed gvault.allowlist.updated event once the change is confir
     body: JSON.stringify({ url: receiverUrl, events: ['gvault.allowlist.updated'] }),
   });
   expect(registration.status).toBe(200);
-  const { secret } = (await registration.json()) as { secret: string };
+  const { id: registrationId, secret } = (await registration.json()) as { id: string; secret: string };
 
   const transport = http(local.chain.rpcUrl, { retryCount: 0 });
   const owner = createWalletClient({ chain: sepolia, transport, account: privateKeyToAccount(TEST_ALLOWLIST_OWNER_KEY) }).extend(publicActions);
@@ -72,13 +91,23 @@ it('delivers one signed gvault.allowlist.updated event once the change is confir
   });
   const { blockNumber } = await owner.waitForTransactionReceipt({ hash: txHash, pollingInterval: 20 });
 
+  // One block short of the depth: once the follower has applied every confirmed block and its
+  // events are published, the change has written no event, so no delivery can follow.
   await chain.mine({ blocks: CONFIRMATIONS - 2 });
-  await sleep(1_500);
+  expect(await followerSettled(gvaultSchema(), await owner.getBlockNumber(), CONFIRMATIONS, investor)).toMatchObject({ eventsForAddress: 0 });
   expect(received).toHaveLength(0);
 
   await chain.mine({ blocks: 1 });
   for (let waited = 0; received.length === 0 && waited < 10_000; waited += 50) await sleep(50);
-  await sleep(1_000);
+  // Exactly one: the follower wrote one event (and everything it wrote is published), and
+  // webhook-service holds one delivery per registration and event, completed, so nothing retries.
+  expect(await followerSettled(gvaultSchema(), await owner.getBlockNumber(), CONFIRMATIONS, investor)).toMatchObject({ eventsForAddress: 1 });
+  let deliveries = await deliveriesOf(registrationId);
+  for (let waited = 0; deliveries.some((row) => row.status !== 'completed') && waited < 5_000; waited += 25) {
+    await sleep(25);
+    deliveries = await deliveriesOf(registrationId);
+  }
+  expect(deliveries).toEqual([{ status: 'completed', attempts: 1 }]);
   expect(received).toHaveLength(1);
 
   const [delivery] = received;

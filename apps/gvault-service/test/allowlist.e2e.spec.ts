@@ -19,6 +19,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { sepolia } from 'viem/chains';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the app's own test contract and local chain, deployed by its e2e suite
 import { type LocalAllowlistChain, startLocalAllowlistChain, TEST_ALLOWLIST_ABI, TEST_ALLOWLIST_OWNER_KEY } from '../solidity/test-allowlist.js';
+import { followerSettled } from './support/follower.js';
 import { type RpcProxy, startRpcProxy } from './support/rpc-proxy.js';
 
 type AllowlistEvent = DomainEvent<GTokenEventData['gvault.allowlist.updated']>;
@@ -76,6 +77,12 @@ async function setAllowed(address: `0x${string}`, allowed: boolean) {
 }
 
 const mine = (blocks: number) => chainClients().test.mine({ blocks });
+
+/**
+ * Once the follower has applied every confirmed block of the chain as it is now and the relay has
+ * published what it wrote (the state an absence check waits for): the outbox's events for `address`.
+ */
+const settled = async (address: string) => followerSettled(schema.schema, await chainClients().wallet.getBlockNumber(), CONFIRMATIONS, address);
 
 /** Sets a permission and mines until the change has every confirmation. */
 async function setConfirmed(address: `0x${string}`, allowed: boolean) {
@@ -217,12 +224,12 @@ describe('gvault.allowlist.updated events', () => {
     const address = freshAddress();
     const change = await setAllowed(address, true);
     await mine(CONFIRMATIONS - 2);
-    await sleep(POLL_MS * 6);
+    expect(await settled(address)).toMatchObject({ eventsForAddress: 0 });
     expect(await eventsFor(address)).toEqual([]);
 
     await mine(1);
     const events = await waitFor(() => eventsFor(address), (found) => found.length > 0);
-    await sleep(POLL_MS * 6);
+    expect(await settled(address)).toMatchObject({ eventsForAddress: 1 });
     expect(await eventsFor(address)).toHaveLength(1);
     expect(events[0]).toMatchObject({ type: 'gvault.allowlist.updated', orgId: '*', source: 'gvault' });
     expect(events[0]?.payload).toEqual({
@@ -253,7 +260,7 @@ describe('gvault.allowlist.updated events', () => {
     // Events of one range share a commit, so the stream may hold them in either order: receivers order by block.
     const byBlock = events.sort((a, b) => Number(BigInt(a.payload.blockNumber) - BigInt(b.payload.blockNumber)));
     expect(byBlock.map((event) => event.payload.allowed)).toEqual([true, false]);
-    await sleep(POLL_MS * 6);
+    expect(await settled(before)).toMatchObject({ eventsForAddress: 1 });
     expect(await eventsFor(before)).toHaveLength(1);
     expect(await streamEvents()).toHaveLength(total + 2);
   });
