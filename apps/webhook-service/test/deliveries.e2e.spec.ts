@@ -10,7 +10,6 @@ import {
   Receiver,
   rejection,
   sdkOf,
-  sleep,
   startWebhookSystem,
   TEST_TIMEOUT_MS,
   waitFor,
@@ -75,9 +74,10 @@ describe('delivery', () => {
     const payload = withdrawalPayload();
     await ws.publish(reg.org, WITHDRAWAL, payload);
     const [item] = await settled(reg, 1);
-    await sleep(300);
-    const requests = receiver.at(reg.url);
     if (!item) throw new Error('no delivery');
+    // Completed: no attempt follows; wait for the receiver to have recorded the ones made.
+    await waitFor(() => receiver.at(reg.url).length >= item.attemptCount);
+    const requests = receiver.at(reg.url);
     // One request per attempt the history records: 1 on a quiet machine; under heavy load the
     // receiver can miss the test timeout (TEST_TIMEOUT_MS), and the cut attempt is retried (at least once,
     // never more often than the history says).
@@ -159,7 +159,9 @@ describe('delivery', () => {
 
     await ws.publish(subscribed.org, WITHDRAWAL, withdrawalPayload());
     await settled(subscribed, 1);
-    await sleep(300);
+    // One statement records an event's deliveries to every registration it reaches: the others
+    // have none now, so none can be sent later.
+    expect(await ws.deliveriesOf([String(unsubscribed.body['id']), String(deleted.body['id']), other.id])).toBe(0);
     expect(receiver.at(String(unsubscribed.body['url']))).toHaveLength(0);
     expect(receiver.at(deletedUrl)).toHaveLength(0);
     expect(receiver.at(other.url)).toHaveLength(0);
@@ -192,8 +194,8 @@ describe('retries', () => {
   it('fails a 400 for good without retrying', async () => {
     const reg = await register({ answers: [400] });
     await ws.publish(reg.org, WITHDRAWAL, withdrawalPayload());
+    // 'failed' is final: nothing schedules another attempt.
     const [item] = await settled(reg, 1, 'failed');
-    await sleep(500);
     expect(receiver.at(reg.url)).toHaveLength(1);
     expect(item).toMatchObject({ attemptCount: 1, deliveredAt: null, lastError: 'HTTP 400', latestEmission: { responseStatus: 400, errorMessage: 'HTTP 400' } });
   });
@@ -217,7 +219,8 @@ describe('retries', () => {
     const slow = await register({ answers: ['hang'] });
     const fast = await register();
     for (let index = 0; index < 20; index += 1) await ws.publish(slow.org, WITHDRAWAL, withdrawalPayload());
-    await sleep(50);
+    // Every one of them hanging at the slow receiver (20 is below the per-endpoint cap).
+    await waitFor(() => receiver.at(slow.url).length >= 20);
     const started = Date.now();
     await ws.publish(fast.org, WITHDRAWAL, withdrawalPayload());
     await settled(fast, 1);
@@ -308,13 +311,19 @@ describe('backlog', () => {
       }),
     );
     expect(published.flat()).toHaveLength(EVENTS * regs.length);
-    for (const reg of regs) await waitFor(() => receiver.at(reg.url).length >= EVENTS, 20_000);
-    await sleep(300);
-    for (const reg of regs) {
-      const eventIds = receiver.at(reg.url).map((request) => request.headers['service-event-id']);
-      expect(new Set(eventIds).size).toBe(EVENTS);
+    const history = async (reg: Registered) => {
       const items: WebhookDeliveryEventDto[] = [];
       for await (const item of reg.family.events(reg.id, { limit: 100 })) items.push(item as WebhookDeliveryEventDto);
+      return items;
+    };
+    for (const reg of regs) {
+      // Until every delivery is recorded completed: the receiver saw each attempt before answering it.
+      const items = await waitFor(async () => {
+        const found = await history(reg);
+        return found.length === EVENTS && found.every((item) => item.status === 'completed') && found;
+      }, 20_000);
+      const eventIds = receiver.at(reg.url).map((request) => request.headers['service-event-id']);
+      expect(new Set(eventIds).size).toBe(EVENTS);
       expect(items).toHaveLength(EVENTS);
       expect(items.every((item) => item.status === 'completed')).toBe(true);
       // One request per recorded attempt: every attempt is 1 on a quiet machine, but under heavy

@@ -3,7 +3,8 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import type { AddressInfo } from 'node:net';
 import type { DomainEvent, DomainEventType } from '@service/contracts';
 import { type ServiceApiError, ServiceClient, type WebhookFamily } from '@service/sdk';
-import { type AppProcess, type HttpReply, SHARED_GATEWAY_ENV, startServiceSystem, type TestSystem } from '@service/testing';
+import { type AppProcess, type HttpReply, SHARED_GATEWAY_ENV, startServiceSystem, TEST_DATABASE_URL, type TestSystem } from '@service/testing';
+import pg from 'pg';
 
 /**
  * Delays scaled down so the whole retry path runs in about a second per step. The delivery
@@ -27,6 +28,8 @@ export interface WebhookTestSystem {
   restart(): Promise<void>;
   publish(orgId: string, type: DomainEventType, payload: unknown, source?: string): Promise<DomainEvent>;
   token(org: string, role?: 'owner' | 'admin' | 'member'): Promise<string>;
+  /** How many deliveries the service has recorded for these registrations. */
+  deliveriesOf(registrationIds: string[]): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -51,6 +54,18 @@ export async function startWebhookSystem(): Promise<WebhookTestSystem> {
     },
     publish: (orgId, type, payload, source = 'wallet') => base.publish(orgId, type, payload, { source }),
     token: (org, role = 'admin') => base.token(org, role),
+    async deliveriesOf(registrationIds) {
+      const db = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await db.connect();
+      try {
+        const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${base.schema}".deliveries WHERE registration_id = ANY ($1::uuid[])`, [
+          registrationIds,
+        ]);
+        return rows[0]?.n ?? 0;
+      } finally {
+        await db.end();
+      }
+    },
     stop: () => base.stop(),
   };
 }
@@ -163,8 +178,6 @@ export async function waitFor<T>(probe: () => Promise<T | undefined | false> | T
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A portfolio wallet withdrawal event payload as the wallet service writes it. */
 export function withdrawalPayload(status = 'completed') {
