@@ -175,7 +175,8 @@ describe('money and yield', () => {
   it('reports earned and annualized yield per deployed source', async () => {
     const wallet = await fundedWallet('1000');
     await owner.allocateAndSettle(wallet.id, [move(CASH, JAAA, '600'), move(CASH, USTB, '400')]);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Yield accrues by the millisecond: about 0.6 s of it makes the first micro-dollar here.
+    await owner.waitFor(`/v2/wallets/${wallet.id}/yield`, (body) => micros(body.earnedUsd) > 0n);
     const reply = { body: await owner.sdk.wallets.yield(wallet.id) };
     expect(micros(reply.body.earnedUsd)).toBeGreaterThan(0n);
     expect(reply.body.positions).toEqual([

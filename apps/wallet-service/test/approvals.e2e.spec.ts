@@ -7,13 +7,20 @@ import { approvalRequest, newKey, registerApprover, sendVote, startSystemWithWeb
 import { Client, EVM, eventsOf } from './wallet-system.js';
 
 /** How long an activity waits for quorum here: long enough to vote, short enough to see it lapse. */
-const TTL_MS = 8_000;
+const TTL_MS = 5_000;
 const suffix = randomUUID().slice(0, 8);
 
 let system: Awaited<ReturnType<typeof startSystemWithWebhooks>>;
 
+/** The deadline case, staged up to its one vote short of quorum (see `stageDeadline`). */
+let deadline: ReturnType<typeof stageDeadline>;
+
 beforeAll(async () => {
   system = await startSystemWithWebhooks({ WALLET_APPROVAL_TTL_MS: String(TTL_MS), WALLET_PAYOUT_STEP_MS: '40' });
+  // Its activity lapses while the other cases run instead of being waited out at the end; its
+  // case awaits this (a failure here fails that case).
+  deadline = stageDeadline();
+  deadline.catch(() => undefined);
 }, 120_000);
 
 afterAll(async () => {
@@ -46,6 +53,20 @@ async function parked(client: Client, usd: string, amountUsd: string): Promise<{
   expect(created.status).toBe(200);
   const withdrawal = await legsIn(client, wallet.id, created.body.id, ['pending_customer_approval']);
   return { wallet, withdrawal, activityId: withdrawal.payoutLegs[0].turnkeyActivityId };
+}
+
+/**
+ * The deadline case up to its wait: a withdrawal and a Stellar setup parked for a quorum of two,
+ * one vote cast, the stamped request of the second vote kept for after the deadline.
+ */
+async function stageDeadline() {
+  const { client, keys } = await organization('deadline', 2, 2);
+  const { wallet, withdrawal, activityId } = await parked(client, '30', '10');
+  const enable = () => client.post(`/v2/wallets/${wallet.id}/deposit-addresses/stellar_testnet/enable`, {});
+  const setup = (await enable()).body.approval;
+  expect(await vote(client, activityId, keys[0] as ApproverKey)).toEqual(voteAnswer('approve', {}, 'ACTIVITY_STATUS_CONSENSUS_NEEDED', 'pending_customer_approval'));
+  const request = await approvalRequest(client, activityId);
+  return { client, keys, wallet, withdrawal, activityId, enable, setup, request };
 }
 
 describe('approvers, policy and audit', () => {
@@ -266,12 +287,7 @@ describe('pending activities and votes', () => {
   });
 
   it('fails a leg (and a Stellar setup) whose deadline passes without quorum and gives its money back', async () => {
-    const { client, keys } = await organization('deadline', 2, 2);
-    const { wallet, withdrawal, activityId } = await parked(client, '30', '10');
-    const enable = () => client.post(`/v2/wallets/${wallet.id}/deposit-addresses/stellar_testnet/enable`, {});
-    const setup = (await enable()).body.approval;
-    expect(await vote(client, activityId, keys[0] as ApproverKey)).toEqual(voteAnswer('approve', {}, 'ACTIVITY_STATUS_CONSENSUS_NEEDED', 'pending_customer_approval'));
-    const request = await approvalRequest(client, activityId);
+    const { client, keys, wallet, withdrawal, activityId, enable, setup, request } = await deadline;
     const done = await settled(client, wallet.id, withdrawal.id);
     expect(done).toMatchObject({ status: 'failed', amountPaidUsd: null, failureReason: expect.stringContaining('Customer approval expired without quorum') });
     expect(done.payoutLegs[0]).toMatchObject({ status: 'failed', turnkeyActivityId: null });

@@ -22,8 +22,9 @@ beforeAll(async () => {
     WALLET_SANDBOX_FAILING_SOURCES: FAILING,
     WALLET_SANDBOX_FAIL_NEXT_PAYOUT: ARMED_ORG,
     WALLET_PAYOUT_STEP_MS: '150',
-    // Long enough for a simulated deposit to be seen processing.
-    WALLET_DEPOSIT_SETTLEMENT_MS: '1500',
+    // Long enough to read a just-simulated deposit as processing (two reads at once, right after
+    // it is made), short enough not to idle: every deposit of this file settles after it.
+    WALLET_DEPOSIT_SETTLEMENT_MS: '500',
     WALLET_WITHDRAWAL_POLICIES: JSON.stringify({ [APPROVAL_ORG]: { requireApproval: true } }),
   });
   owner = await Client.of(system, `org_fidelity_${suffix}`);
@@ -64,14 +65,19 @@ describe('deposits', () => {
     const wallet = await owner.idleWallet();
     const first = await owner.deposit(wallet.id, '1');
     const second = await owner.deposit(wallet.id, '2');
-    const pending = (await owner.post(`/v2/wallets/${wallet.id}/deposits/simulate`, { amountUsd: '3' })).body;
     const list = (query: string) => owner.get(`/v2/wallets/${wallet.id}/deposits?${query}`);
     const ids = (reply: any) => reply.body.data.map((deposit: any) => deposit.id);
+    const pending = (await owner.post(`/v2/wallets/${wallet.id}/deposits/simulate`, { amountUsd: '3' })).body;
+    // The two reads that need the third deposit still processing, at once, before it settles.
+    const [processing, completedSinceSecond] = await Promise.all([
+      list('status=processing'),
+      list(`createdAtGte=${encodeURIComponent(second.createdAt)}&status=completed`),
+    ]);
+    expect(ids(processing)).toEqual([pending.id]);
+    expect(ids(completedSinceSecond)).toEqual([second.id]);
     expect(ids(await list(''))).toEqual([pending.id, second.id, first.id]);
     expect(ids(await list('order=asc&sort=createdAt'))).toEqual([first.id, second.id, pending.id]);
-    expect(ids(await list('status=processing'))).toEqual([pending.id]);
     expect(ids(await list('status=completed&status=processing&order=asc'))).toEqual([first.id, second.id, pending.id]);
-    expect(ids(await list(`createdAtGte=${encodeURIComponent(second.createdAt)}&status=completed`))).toEqual([second.id]);
     const page = await list('order=asc&limit=1');
     expect(ids(page)).toEqual([first.id]);
     expect(ids(await list(`order=asc&limit=1&cursor=${page.body.nextCursor}`))).toEqual([second.id]);
