@@ -1,8 +1,9 @@
 import { generateKeyPairSync } from 'node:crypto';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { WEBHOOK_FAMILIES } from '@service/contracts';
-import { startTestSystem, type TestSystem } from '@service/testing';
+import { connect } from '@nats-io/transport-node';
+import { SUBJECTS, WEBHOOK_FAMILIES } from '@service/contracts';
+import { eventually, startTestSystem, type TestSystem } from '@service/testing';
 import { SignJWT } from 'jose';
 import { call, expectUnauthenticated } from './helpers.js';
 
@@ -211,11 +212,17 @@ describe('graceful shutdown', () => {
   it('finishes a request in flight on SIGTERM, then exits by itself', async () => {
     const gateway = await system.startGateway();
     const gvault = system.services.get('gvault')!;
+    // The request is in flight once the gateway has sent it on the bus to the paused service.
+    const bus = await connect({ servers: system.natsUrl });
+    const forwarded = bus.subscribe(SUBJECTS.gvault.yieldSourcesList, { max: 1 });
+    await bus.flush();
     gvault.pause();
     const inFlight = call(`${gateway.url}/v2/gvaults/yield-sources`, { token: await freshToken() });
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    for await (const _message of forwarded) break;
+    await bus.close();
     const exited = gateway.process.stop();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Shutting down once it takes no new connection; the request still waits for its answer.
+    await eventually(() => fetch(`${gateway.url}/healthz`).then(() => false, () => true), (closed) => closed);
     gvault.resume();
     expect((await inFlight).status).toBe(200);
     await exited;

@@ -308,10 +308,13 @@ describe('crash and chain outages', () => {
       const warning = await logLine('could not deploy a vault contract');
       expect(warning).toContain('The request took too long to respond');
       expect(warning).not.toContain(new URL(mv.chain.rpcUrl).host);
+      // With no task the worker calls no node; the task's first round finds it down.
+      const unavailable = () => mv.metric('microvault_chain_rpc_errors_total{kind="unavailable"}');
+      const failedRounds = await unavailable();
       const accepted = await putPause(vaultA.id, { operation: 'redemptions', paused: false });
       expect(accepted.status).toBe(202);
       taskId = (accepted.body['task'] as MicroVaultTaskDto).id;
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await eventually(unavailable, (count) => count > failedRounds);
       expect((await waitForTask(taskId, ['submitted'])).status).toBe('submitted');
     } finally {
       mv.chain.process.kill('SIGCONT');

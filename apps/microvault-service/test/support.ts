@@ -1,7 +1,7 @@
 import { ANVIL_DEV_KEYS, type LocalChain, startAnvil } from '@service/chain';
 import { type MicroVaultCreatedVault, type RequestContext, SUBJECTS } from '@service/contracts';
 import { NatsRequester, ServiceClient } from '@service/nats';
-import { type AppProcess, type ServiceSystem, startServiceSystem, type TestSystem } from '@service/testing';
+import { type AppProcess, freePort, type ServiceSystem, startServiceSystem, type TestSystem } from '@service/testing';
 import { createPublicClient, http, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { sepolia } from 'viem/chains';
@@ -24,6 +24,8 @@ export interface MicroVaultSystem {
   /** What the admin CLI does: an operator subject over NATS. */
   enable(orgId: string): Promise<unknown>;
   createVault(orgId: string): Promise<MicroVaultCreatedVault>;
+  /** One series of the service's Prometheus metrics (e.g. `name{kind="x"}`), 0 when it has no sample yet. */
+  metric(series: string): Promise<number>;
   /** A raw JSON-RPC call to anvil (mining control). */
   rpc(method: string, params?: unknown[]): Promise<unknown>;
   stop(): Promise<void>;
@@ -31,6 +33,7 @@ export interface MicroVaultSystem {
 
 export async function startMicroVaultSystem(): Promise<MicroVaultSystem> {
   const chain = await startAnvil();
+  const healthPort = await freePort();
   let base: ServiceSystem;
   try {
     base = await startServiceSystem({
@@ -44,6 +47,8 @@ export async function startMicroVaultSystem(): Promise<MicroVaultSystem> {
         CHAIN_RPC_TIMEOUT_MS: '1500',
         MICROVAULT_WORKER_INTERVAL_MS: '100',
         MICROVAULT_SIGNER_LEASE_MS: '1000',
+        // Probes and /metrics: tests read the task worker's counters there.
+        HEALTH_PORT: String(healthPort),
       },
       gatewayEnv: { RATE_LIMIT_READ_PER_MINUTE: '100000', RATE_LIMIT_WRITE_PER_MINUTE: '100000', NATS_REQUEST_TIMEOUT_MS: '3000' },
     });
@@ -64,6 +69,11 @@ export async function startMicroVaultSystem(): Promise<MicroVaultSystem> {
     },
     admin,
     startService: () => base.restart(),
+    async metric(series) {
+      const text = await (await fetch(`http://127.0.0.1:${healthPort}/metrics`)).text();
+      const line = text.split('\n').find((each) => each.startsWith(`${series} `));
+      return line ? Number(line.slice(series.length + 1)) : 0;
+    },
     enable: (orgId) => operator.request(SUBJECTS.microvault.organizationsEnable, { ctx: ctx(orgId) }),
     async createVault(orgId) {
       try {
