@@ -12,12 +12,18 @@ let server: NatsConnection;
 const subject = (name: string) => `test.requester.${randomUUID()}.${name}`;
 
 /** Answers like a Nest microservice: `{response | err, isDisposed, id}` echoing the request id. */
+/** Replies sent per subject (after their delay). */
+const replied = new Map<string, number>();
+
 async function respond(name: string, answer: (data: unknown, message: Msg) => unknown, delayMs = 0): Promise<string> {
   const topic = subject(name);
   server.subscribe(topic, {
     callback: (_error, message) => {
       const request = JSON.parse(message.string()) as { pattern: string; data: unknown; id: string };
-      setTimeout(() => message.respond(JSON.stringify({ ...(answer(request.data, message) as object), isDisposed: true, id: request.id })), delayMs);
+      setTimeout(() => {
+        message.respond(JSON.stringify({ ...(answer(request.data, message) as object), isDisposed: true, id: request.id }));
+        replied.set(topic, (replied.get(topic) ?? 0) + 1);
+      }, delayMs);
     },
   });
   await server.flush(); // the subscription is known to the server before anyone requests
@@ -139,7 +145,11 @@ describe('NatsRequester', () => {
     expect(elapsed).toBeGreaterThanOrEqual(190);
     expect(elapsed).toBeLessThan(590);
     expect(requester.inFlight).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    // The late reply sent, at the NATS server (flush), and handed to the requester's connection
+    // (a flush's PONG comes after every message the server sent before it).
+    while ((replied.get(topic) ?? 0) === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await server.flush();
+    await client.flush();
     // The next request still gets its own answer, not the late one.
     await expect(requester.request(topic, { second: true })).resolves.toEqual({ second: true });
   });
