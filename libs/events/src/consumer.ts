@@ -3,10 +3,10 @@ import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
 import type { AnyDomainEvent } from '@service/contracts';
 import { endSpan, SpanKind, type SpanOptions, startSpan, TRACEPARENT } from '@service/tracing';
-import type { EventLogger, SqlExecutor, TransactionalSql } from './sql.js';
+import { GroupCommit, type SqlExecutor, type TransactionalSql } from '@service/sql';
+import type { EventLogger } from './event-logger.js';
 import { type EventStreamConfig, ensureEventStream, isNotFound } from './stream.js';
 import { watchConsumer } from './metrics.js';
-import { GroupCommit } from './group-commit.js';
 
 export interface DurableConsumerOptions<Tx extends SqlExecutor> extends EventStreamConfig {
   /** Durable name: one per consuming purpose; replicas using it share the events. */

@@ -5,6 +5,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { DomainEvent, PortfolioWalletEventPayload } from '@service/contracts';
 import { isolatedEventStream, migratedSchema, newRunId, TEST_DATABASE_URL, TEST_NATS_URL, type IsolatedSchema, type IsolatedStream } from '@service/testing';
 import { metricsText } from '@service/metrics';
+import { PgPoolSql, type SqlExecutor } from '@service/sql';
 import {
   DurableConsumer,
   type DurableConsumerOptions,
@@ -14,8 +15,6 @@ import {
   NEXT_BATCH_SQL,
   OutboxMetrics,
   OutboxRelay,
-  PgPoolSql,
-  type SqlExecutor,
   unpublishedOutboxRows,
   watchConsumer,
 } from './index.js';

@@ -1,6 +1,6 @@
 import type { JetStreamManager } from '@nats-io/jetstream';
 import { DELAY_BUCKETS, gauge, histogram, onScrape, throttled } from '@service/metrics';
-import type { SqlExecutor } from './sql.js';
+import type { SqlExecutor } from '@service/sql';
 import { unpublishedOutboxRows } from './outbox.js';
 
 const publishLag = histogram({

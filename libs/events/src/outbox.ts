@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DomainEventType, EventPayloadOf } from '@service/contracts';
 import { currentTraceparent } from '@service/tracing';
-import type { SqlExecutor } from './sql.js';
+import type { SqlExecutor } from '@service/sql';
 
 /** An event to record: its payload is the one its type carries (`EventPayloadOf` in the contracts). */
 export interface NewEvent<T extends DomainEventType> {

@@ -2,7 +2,7 @@ import { Controller, Inject, Injectable } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { type HealthReply, type ServiceName, healthSubjectOf } from '@service/contracts';
 import { ServiceError } from '@service/errors';
-import type { SqlExecutor } from '@service/events';
+import type { SqlExecutor } from '@service/sql';
 import { Handles } from './handles.js';
 import { EVENT_DB, NATS_CONNECTION, SERVICE_NAME } from './injection.js';
 

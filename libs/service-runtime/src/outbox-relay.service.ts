@@ -1,7 +1,8 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { OutboxRelay, type SqlExecutor } from '@service/events';
+import { OutboxRelay } from '@service/events';
+import type { SqlExecutor } from '@service/sql';
 import type { Logger } from 'pino';
 import type { ServiceConfig } from './config.js';
 import { NATS_CONNECTION, RELAY_DB, SERVICE_CONFIG, SERVICE_LOGGER, SERVICE_NAME } from './injection.js';

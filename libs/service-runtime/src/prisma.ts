@@ -1,16 +1,15 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import { createPool } from '@service/sql';
 import { inStatementSpan, tracingEnabled } from '@service/tracing';
 
 /**
- * The driver adapter for one service's schema. Model queries are qualified by `schema`; the
- * search path makes raw SQL (outbox, processed events) land in the same schema. With tracing on,
- * every statement run inside a traced operation (a request's handler span) gets a span of its own.
+ * The driver adapter for one service's schema, over a pool of `createPool` (ended when the client
+ * disconnects). Model queries are qualified by `schema`; the pool's search path makes raw SQL
+ * (outbox, processed events) land in the same schema. With tracing on, every statement run inside
+ * a traced operation (a request's handler span) gets a span of its own.
  */
 export function prismaAdapter(databaseUrl: string, schema: string, poolSize = 10): PrismaPg {
-  const adapter = new PrismaPg(
-    { connectionString: databaseUrl, options: `-c search_path="${schema}"`, max: poolSize },
-    { schema },
-  );
+  const adapter = new PrismaPg(createPool({ connectionString: databaseUrl, schema, max: poolSize }), { schema, disposeExternalPool: true });
   return tracingEnabled() ? traceStatements(adapter) : adapter;
 }
 

@@ -11,7 +11,7 @@ const HEAD_BYTES = Buffer.from(RESPONSE_HEAD);
  * several requests in one event-loop turn is turned into JSON once.
  *
  * Requests that read the same rows at the same instant share one answer object (`TurnReads` and
- * `SameAnswers` in @service/events): under 50 connections asking for the same first page, a turn
+ * `SameAnswers` in @service/sql): under 50 connections asking for the same first page, a turn
  * answers several of them with one page of 21 wallets (25 KB of JSON), and stringifying it again
  * for each was a third of wallet-service's CPU on GET /v2/wallets (`npm run bench`,
  * BENCH_CPU_PROF=1). An object answered twice in one turn is taken to be unchanged between the

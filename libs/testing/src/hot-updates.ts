@@ -1,4 +1,4 @@
-/** What runs a statement in a transaction (`SqlExecutor` of @service/events has it). */
+/** What runs a statement in a transaction (`SqlExecutor` of @service/sql has it). */
 interface StatementRunner {
   $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;
 }

@@ -10,7 +10,8 @@
  * else may load the machine, since every postgres process counts).
  */
 import { randomUUID } from 'node:crypto';
-import { NEXT_BATCH_SQL, PgPoolSql, type SqlExecutor } from '@service/events';
+import { NEXT_BATCH_SQL } from '@service/events';
+import { PgPoolSql, type SqlExecutor } from '@service/sql';
 import { prismaAdapter } from '@service/service-runtime';
 import { migratedSchema, TEST_DATABASE_URL } from '@service/testing';
 // The wallet service's own generated client, which no library exports: what its relay ran on.

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ActivityPageDto, RequestContext, RequestOf, SUBJECTS } from '@service/contracts';
-import { SameAnswers } from '@service/events';
+import { SameAnswers } from '@service/sql';
 import { toActivityItem } from '../domain/activity-item.js';
 import { feedPage, parseFeedFilters } from '../domain/feed-filters.js';
 import { FeedRepository } from '../repositories/feed.repository.js';

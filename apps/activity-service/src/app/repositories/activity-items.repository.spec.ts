@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { PgPoolSql } from '@service/events';
+import { PgPoolSql } from '@service/sql';
 import { type IsolatedSchema, migratedSchema, newRunId, TEST_DATABASE_URL, updatesDuring } from '@service/testing';
 import type { ProjectedItem } from '../domain/activity-item.js';
 import { upsertItem, upsertItems } from './activity-items.repository.js';

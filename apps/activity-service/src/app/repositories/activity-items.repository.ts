@@ -1,4 +1,4 @@
-import { executeWrite, type SqlExecutor } from '@service/events';
+import { executeWrite, type SqlExecutor } from '@service/sql';
 import type { ProjectedItem } from '../domain/activity-item.js';
 
 const INSERT_ITEM =

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { PgPoolSql } from '@service/events';
+import { PgPoolSql } from '@service/sql';
 import { countRoundTrips, type IsolatedSchema, migratedSchema, newRunId, type RoundTrips, TEST_DATABASE_URL } from '@service/testing';
 import { pino } from 'pino';
 import type { ActivityConfig } from '../../config.js';

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { ServiceError } from '@service/errors';
-import { PgPoolSql, type Query, TurnReads } from '@service/events';
+import { PgPoolSql, type Query, TurnReads } from '@service/sql';
 import type { NewestFirst } from '@service/pagination';
 import { SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
 import type { Logger } from 'pino';
@@ -59,9 +59,8 @@ export class FeedRepository implements OnApplicationShutdown {
       // One prepared statement per query shape (three filters, a cursor or not): parsed and planned once per connection.
       preparedStatements: 'activity_feed',
       timeoutMs: config.ACTIVITY_QUERY_TIMEOUT_MS,
+      onIdleError: (error) => this.logger.warn({ err: error }, 'idle feed connection lost'),
     });
-    // An idle connection the server drops must not take the process down; the next read reconnects.
-    this.sql.pool.on('error', (error) => this.logger.warn({ err: error }, 'idle feed connection lost'));
     this.pages = new TurnReads(this.sql);
   }
 

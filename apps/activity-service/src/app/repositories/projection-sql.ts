@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { PgPoolSql } from '@service/events';
+import { PgPoolSql } from '@service/sql';
 import { SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
 import type { Logger } from 'pino';
 import type { ActivityConfig } from '../../config.js';
@@ -12,9 +12,13 @@ import type { ActivityConfig } from '../../config.js';
 @Injectable()
 export class ProjectionSql extends PgPoolSql implements OnApplicationShutdown {
   constructor(@Inject(SERVICE_CONFIG) config: ActivityConfig, @Inject(SERVICE_LOGGER) logger: Logger) {
-    super({ connectionString: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, preparedStatements: 'projection' });
-    // An idle connection the server drops must not take the process down; the consumer retries.
-    this.pool.on('error', (error) => logger.warn({ err: error }, 'idle projection connection lost'));
+    super({
+      connectionString: config.DATABASE_URL,
+      schema: config.DATABASE_SCHEMA,
+      preparedStatements: 'projection',
+      // The consumer retries what an idle connection's loss failed.
+      onIdleError: (error) => logger.warn({ err: error }, 'idle projection connection lost'),
+    });
   }
 
   async onApplicationShutdown(): Promise<void> {

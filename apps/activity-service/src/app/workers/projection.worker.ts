@@ -2,7 +2,8 @@ import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationB
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { DomainEvent } from '@service/contracts';
-import { DurableConsumer, type SqlExecutor } from '@service/events';
+import { DurableConsumer } from '@service/events';
+import type { SqlExecutor } from '@service/sql';
 import { NATS_CONNECTION, SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
 import type { Logger } from 'pino';
 import type { ActivityConfig } from '../../config.js';

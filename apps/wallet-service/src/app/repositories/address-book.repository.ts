@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '@service/events';
+import type { SqlExecutor } from '@service/sql';
 import type { NewestFirst } from '@service/pagination';
 import type { AddressBookEntry } from '../../generated/prisma/client.js';
 import type { Tx } from './db.js';

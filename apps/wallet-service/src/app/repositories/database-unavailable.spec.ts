@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { toRpcError, unavailabilityOf } from '@service/errors';
 import { prismaAdapter } from '@service/service-runtime';
+import { createPool } from '@service/sql';
 import { eventually, freePort, migratedSchema, newRunId, type PrivatePostgres, rejectionOf, startPrivatePostgres } from '@service/testing';
 import pg from 'pg';
 import { PrismaClient } from '../../generated/prisma/client.js';
@@ -124,9 +125,8 @@ describe('errors of an unavailable database, through Prisma', () => {
   });
 
   it('a killed postmaster: the transaction in flight loses its connection, idle plain-pg connections get 57P01, then connecting is refused', async () => {
-    const pool = new pg.Pool({ connectionString: cluster.url, max: 2 });
     const idleErrors: unknown[] = [];
-    pool.on('error', (error) => idleErrors.push(error));
+    const pool = createPool({ connectionString: cluster.url, schema, max: 2, onIdleError: (error) => idleErrors.push(error) });
     await Promise.all([pool.query('SELECT 1'), pool.query('SELECT 1')]);
     const inFlight = rejectionOf(() => prisma.$transaction((tx) => tx.$queryRawUnsafe(sleeping(5)), { timeout: 10_000 }));
     await eventually(() => pool.query(SLEEPERS), (result) => result.rowCount === 1);

@@ -1,5 +1,5 @@
 import { ServiceError } from '@service/errors';
-import type { SqlExecutor } from '@service/events';
+import type { SqlExecutor } from '@service/sql';
 import type { KeysetPage } from '@service/pagination';
 import type { Deposit } from '../../generated/prisma/client.js';
 import { depositView } from '../domain/deposit-view.js';

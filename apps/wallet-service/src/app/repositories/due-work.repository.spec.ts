@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ONE_OFF_STATEMENT, type Statement } from '@service/events';
+import { ONE_OFF_STATEMENT, type Statement } from '@service/sql';
 import { createLogger, loadConfig, serviceConfigSpec } from '@service/service-runtime';
 import { type IsolatedSchema, migratedSchema, newRunId, TEST_DATABASE_URL } from '@service/testing';
 import { withWalletDefaults } from '../../config.js';

@@ -1,4 +1,4 @@
-import type { PipelinedSqlExecutor, SqlExecutor, Statement } from '@service/events';
+import type { PipelinedSqlExecutor, SqlExecutor, Statement } from '@service/sql';
 import { Writes } from './writes.js';
 
 /** An item of work and the wallet (of its organization) whose lock its step takes. */

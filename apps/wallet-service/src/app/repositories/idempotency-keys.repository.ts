@@ -1,5 +1,5 @@
 import { ServiceError } from '@service/errors';
-import { type Query, runQueries, runQuery, type SqlExecutor } from '@service/events';
+import { type Query, runQueries, runQuery, type SqlExecutor } from '@service/sql';
 import type { Wallet } from '../../generated/prisma/client.js';
 import { walletNotFound } from '../domain/errors.js';
 import type { KeyClaim, Operation } from '../domain/idempotency.js';

@@ -1,4 +1,4 @@
-import { type Query, runQuery, type SqlExecutor } from '@service/events';
+import { type Query, runQuery, type SqlExecutor } from '@service/sql';
 import { formatUsd } from '@service/money';
 import type { Valuation } from '../domain/chains.js';
 import { Ledger, type PositionRow } from '../domain/ledger.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Query, SqlExecutor } from '@service/events';
+import type { Query, SqlExecutor } from '@service/sql';
 import type { Rebalance } from '../../generated/prisma/client.js';
 import type { Valuation } from '../domain/chains.js';
 import { instructionsView, type Move, reserveOutflows } from '../domain/instructions.js';

@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '@service/events';
+import type { SqlExecutor } from '@service/sql';
 import type { Tx } from './db.js';
 
 /** Sandbox: the organization's next payout leg fails retryably (armed again, it stays one failure). */

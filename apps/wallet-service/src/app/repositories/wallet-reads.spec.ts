@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { PgPoolSql, type SqlExecutor } from '@service/events';
+import { PgPoolSql, type SqlExecutor } from '@service/sql';
 import { type IsolatedSchema, migratedSchema, newRunId, TEST_DATABASE_URL } from '@service/testing';
 import { WalletReads } from './wallet-reads.js';
 

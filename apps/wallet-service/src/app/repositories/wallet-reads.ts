@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '@service/events';
+import type { SqlExecutor } from '@service/sql';
 import { walletNotFound } from '../domain/errors.js';
 import { readWallets, type WalletReadRow, type WalletWithPositions, withPositions } from './wallets.repository.js';
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { PgPoolSql } from '@service/events';
+import { PgPoolSql } from '@service/sql';
 import { SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
 import type { Logger } from 'pino';
 import type { WalletConfig } from '../../config.js';
@@ -16,9 +16,13 @@ import type { WalletConfig } from '../../config.js';
 @Injectable()
 export class WalletSql extends PgPoolSql implements OnApplicationShutdown {
   constructor(@Inject(SERVICE_CONFIG) config: WalletConfig, @Inject(SERVICE_LOGGER) logger: Logger) {
-    super({ connectionString: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, max: config.WALLET_PG_POOL_SIZE, preparedStatements: 'wallet' });
-    // An idle connection the server drops must not take the process down; the next query reconnects.
-    this.pool.on('error', (error) => logger.warn({ err: error }, 'idle wallet connection lost'));
+    super({
+      connectionString: config.DATABASE_URL,
+      schema: config.DATABASE_SCHEMA,
+      max: config.WALLET_PG_POOL_SIZE,
+      preparedStatements: 'wallet',
+      onIdleError: (error) => logger.warn({ err: error }, 'idle wallet connection lost'),
+    });
   }
 
   async onApplicationShutdown(): Promise<void> {

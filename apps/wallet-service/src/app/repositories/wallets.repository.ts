@@ -1,6 +1,6 @@
 import type { WalletStatus } from '@service/contracts';
 import type { KeysetPage } from '@service/pagination';
-import { type Query, runQuery, type SqlExecutor } from '@service/events';
+import { type Query, runQuery, type SqlExecutor } from '@service/sql';
 import type { Position, Wallet } from '../../generated/prisma/client.js';
 import { walletNotFound } from '../domain/errors.js';
 import type { ListWhere } from '../domain/list-filters.js';

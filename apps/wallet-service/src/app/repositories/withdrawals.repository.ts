@@ -1,5 +1,5 @@
 import type { PayoutLeg } from '@service/contracts';
-import type { Query, SqlExecutor } from '@service/events';
+import type { Query, SqlExecutor } from '@service/sql';
 import type { KeysetPage } from '@service/pagination';
 import type { Withdrawal } from '../../generated/prisma/client.js';
 import { withdrawalNotFound } from '../domain/errors.js';

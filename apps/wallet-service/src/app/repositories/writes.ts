@@ -1,4 +1,5 @@
-import { type BindParameter, executeWrite, type SqlExecutor } from '@service/events';
+import type { BindParameter } from '@service/events';
+import { executeWrite, type SqlExecutor } from '@service/sql';
 
 /**
  * The writes of one step of a transaction gathered into one statement of data-modifying CTEs, so

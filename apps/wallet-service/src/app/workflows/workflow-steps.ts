@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { runQueries } from '@service/events';
+import { runQueries } from '@service/sql';
 import { policyFrom } from '../approvals/policy-in-force.js';
 import { expireSetup } from '../deposit-addresses/setup-changes.js';
 import { deriveDepositAddresses } from '../domain/addresses/deposit-addresses.js';

@@ -1,4 +1,4 @@
-import type { TransactionalSql } from '@service/events';
+import type { TransactionalSql } from '@service/sql';
 import { type AttemptRecord, type Completion, type FinishedAttempt, recordAttempt, recordAttempts } from './delivery-store.js';
 
 interface Queued extends FinishedAttempt {

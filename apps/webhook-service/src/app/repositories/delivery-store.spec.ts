@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { ALL_ORGANIZATIONS, type DomainEvent } from '@service/contracts';
-import type { SqlExecutor } from '@service/events';
+import type { SqlExecutor } from '@service/sql';
 import { type IsolatedSchema, migratedSchema, newRunId, TEST_DATABASE_URL } from '@service/testing';
 import pg from 'pg';
 import { pino } from 'pino';

@@ -1,4 +1,4 @@
-import type { SqlExecutor, TransactionalSql } from '@service/events';
+import type { SqlExecutor, TransactionalSql } from '@service/sql';
 
 export interface ClaimedDelivery {
   id: string;

@@ -1,5 +1,5 @@
 import { ALL_ORGANIZATIONS, type DomainEvent } from '@service/contracts';
-import type { SqlExecutor } from '@service/events';
+import type { SqlExecutor } from '@service/sql';
 import { deliveryBody } from '../domain/delivery-body.js';
 
 /**

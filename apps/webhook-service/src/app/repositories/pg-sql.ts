@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { PgPoolSql } from '@service/events';
+import { PgPoolSql } from '@service/sql';
 import { SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
 import type { Logger } from 'pino';
 import type { WebhookConfig } from '../../config.js';
@@ -14,11 +14,13 @@ const POOL_SIZE = 4;
  */
 abstract class DeliveryPathSql extends PgPoolSql implements OnApplicationShutdown {
   constructor(config: WebhookConfig, logger: Logger, statementPrefix: string) {
-    super({ connectionString: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, max: POOL_SIZE, preparedStatements: statementPrefix });
-    // Without a listener, the error an idle connection gets when the server goes away (57P01 as
-    // its postmaster dies) is an unhandled 'error' event that ends the process; the next query
-    // reconnects.
-    this.pool.on('error', (error) => logger.warn({ err: error, pool: statementPrefix }, 'idle webhook connection lost'));
+    super({
+      connectionString: config.DATABASE_URL,
+      schema: config.DATABASE_SCHEMA,
+      max: POOL_SIZE,
+      preparedStatements: statementPrefix,
+      onIdleError: (error) => logger.warn({ err: error, pool: statementPrefix }, 'idle webhook connection lost'),
+    });
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,5 +1,5 @@
 import { DELAY_BUCKETS, counter, gauge, histogram, onScrape, throttled } from '@service/metrics';
-import type { SqlExecutor } from '@service/events';
+import type { SqlExecutor } from '@service/sql';
 
 /** What became of an attempt: delivered, a retry scheduled, or failed for good. */
 export type AttemptOutcome = 'delivered' | 'retry_scheduled' | 'failed';

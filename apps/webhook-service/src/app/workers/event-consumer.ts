@@ -2,7 +2,8 @@ import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationB
 import { type ConsumerMessages, jetstream, jetstreamManager, type JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { DomainEvent } from '@service/contracts';
-import { consumerSpan, domainEventsOf, ensureDurableConsumer, ensureEventStream, GroupCommit, redeliveryDelayMs, watchConsumer } from '@service/events';
+import { consumerSpan, domainEventsOf, ensureDurableConsumer, ensureEventStream, redeliveryDelayMs, watchConsumer } from '@service/events';
+import { GroupCommit } from '@service/sql';
 import { NATS_CONNECTION, SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
 import { endSpan, type Span, startSpan, traceparentOf, tracingEnabled } from '@service/tracing';
 import type { Logger } from 'pino';

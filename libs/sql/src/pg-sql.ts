@@ -1,5 +1,6 @@
 import { inStatementSpan } from '@service/tracing';
 import pg from 'pg';
+import { createPool, type PoolOptions } from './pool.js';
 import type { PipelinedSqlExecutor, Statement, TransactionalSql } from './sql.js';
 
 /**
@@ -49,9 +50,9 @@ function arrayItem(value: unknown): string | undefined {
 }
 
 /**
- * The event plumbing's SQL slice over a plain `pg` pool. A Prisma interactive transaction costs
- * several extra round trips; hot paths that only run raw SQL (consumers, claims) use this instead,
- * on the same database and schema as the service's Prisma client.
+ * The `SqlExecutor` slice over a plain `pg` pool ({@link createPool}). A Prisma interactive
+ * transaction costs several extra round trips; hot paths that only run raw SQL (consumers, claims)
+ * use this instead, on the same database and schema as the service's Prisma client.
  */
 export class PgPoolSql implements TransactionalSql<PipelinedSqlExecutor> {
   readonly pool: pg.Pool;
@@ -61,30 +62,18 @@ export class PgPoolSql implements TransactionalSql<PipelinedSqlExecutor> {
   private readonly preparedOn = new WeakMap<pg.PoolClient, Set<string>>();
   private readonly preparedPrefix: string | undefined;
 
-  constructor(options: {
-    connectionString: string;
-    schema: string;
-    max?: number;
-    /**
-     * Prepare each statement once per connection, under a name starting with this prefix, so
-     * PostgreSQL parses and plans it once rather than on every call. Only for a fixed set of
-     * statement texts (a hot path): every distinct text keeps its name for the pool's life, but
-     * those starting with {@link ONE_OFF_STATEMENT}.
-     */
-    preparedStatements?: string;
-    /**
-     * Bounds connecting and every statement in time (`statement_timeout` on each connection;
-     * `pg` gives up on a query half a second later, for a server that no longer answers).
-     */
-    timeoutMs?: number;
-  }) {
-    const timeout = options.timeoutMs;
-    this.pool = new pg.Pool({
-      connectionString: options.connectionString,
-      options: `-c search_path="${options.schema}"` + (timeout === undefined ? '' : ` -c statement_timeout=${timeout}`),
-      max: options.max ?? 10,
-      ...(timeout === undefined ? {} : { connectionTimeoutMillis: timeout, query_timeout: timeout + 500 }),
-    });
+  constructor(
+    options: PoolOptions & {
+      /**
+       * Prepare each statement once per connection, under a name starting with this prefix, so
+       * PostgreSQL parses and plans it once rather than on every call. Only for a fixed set of
+       * statement texts (a hot path): every distinct text keeps its name for the pool's life, but
+       * those starting with {@link ONE_OFF_STATEMENT}.
+       */
+      preparedStatements?: string;
+    },
+  ) {
+    this.pool = createPool(options);
     this.preparedPrefix = options.preparedStatements;
   }
 

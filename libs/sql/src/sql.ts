@@ -1,7 +1,7 @@
 /**
- * The slice of a Prisma client the event plumbing needs. Every service's generated client fits
- * it, so this lib depends on no service's schema, only on the two tables each schema carries:
- * `outbox_events` and `processed_events`.
+ * What runs raw SQL: the slice of a Prisma client that every service's generated client fits (so
+ * code written against it depends on no service's schema), and what `PgPoolSql` implements over a
+ * plain `pg` pool.
  */
 export interface SqlExecutor {
   $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;
@@ -79,10 +79,4 @@ export function isPipelined(tx: SqlExecutor): tx is PipelinedSqlExecutor {
 
 export interface TransactionalSql<Tx extends SqlExecutor = SqlExecutor> extends SqlExecutor {
   $transaction<R>(fn: (tx: Tx) => Promise<R>): Promise<R>;
-}
-
-export interface EventLogger {
-  info(object: object, message?: string): void;
-  warn(object: object, message?: string): void;
-  error(object: object, message?: string): void;
 }
