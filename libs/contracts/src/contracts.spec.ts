@@ -5,7 +5,9 @@ import {
   GTOKEN_EVENTS,
   PageQueryDto,
   PORTFOLIO_WALLET_WEBHOOK_EVENTS,
+  ROLES,
   SERVICES,
+  SUBJECT_ROLES,
   SUBJECTS,
   WEBHOOK_ENDPOINT_EVENTS,
   eventSubject,
@@ -42,6 +44,32 @@ describe('subjects', () => {
       }
       expect(queueGroupOf(service)).toBe(`${service}-service`);
     }
+  });
+});
+
+describe('role rules', () => {
+  it('opens every subject to every role but these, each refused to a member with its own message', () => {
+    const restricted = Object.fromEntries(Object.entries(SUBJECT_ROLES).flatMap(([subject, rule]) => (rule.refusal === undefined ? [] : [[subject, [rule.roles, rule.refusal]]])));
+    const only = (refusal: string) => [['owner', 'admin'], `Only organization owners and admins may ${refusal}.`];
+    expect(restricted).toEqual({
+      'wallet.rebalances.allocate': only('allocate'),
+      'wallet.payouts.retry': only('retry payouts'),
+      'wallet.payouts.cancel': only('cancel payouts'),
+      'wallet.address-book.create': only('change the address book'),
+      'wallet.address-book.delete': only('change the address book'),
+      'wallet.approvers.create': only('manage approvers and the approval policy'),
+      'wallet.approvers.list': only('manage approvers and the approval policy'),
+      'wallet.approvers.delete': only('manage approvers and the approval policy'),
+      'wallet.approval-policy.get': only('manage approvers and the approval policy'),
+      'wallet.approval-policy.put': only('manage approvers and the approval policy'),
+      'wallet.approval-audit.list': only('manage approvers and the approval policy'),
+      'identity.api-keys.create': only('manage API keys'),
+      'identity.api-keys.list': only('manage API keys'),
+      'identity.api-keys.get': only('manage API keys'),
+      'identity.api-keys.revoke': only('manage API keys'),
+      'identity.api-keys.roll': only('manage API keys'),
+    });
+    for (const rule of Object.values(SUBJECT_ROLES)) if (rule.refusal === undefined) expect(rule.roles).toEqual(ROLES);
   });
 });
 

@@ -18,7 +18,7 @@ import type { IdentityConfig } from '../../config.js';
 import type { ApiKey } from '../../generated/prisma/client.js';
 import { generateKey, isKeyOf, keyHashOf, last4Of, sameHash } from '../domain/api-key-secret.js';
 import { toApiKeyView, toCreatedView } from '../domain/api-key.view.js';
-import { expiryOf, isUsable, requireKeyManager, requireMayGrant, rolledEndOf, successorExpiryOf } from '../domain/key-rules.js';
+import { expiryOf, isUsable, requireMayGrant, rolledEndOf, successorExpiryOf } from '../domain/key-rules.js';
 import { ApiKeysRepository, type NewApiKeyRow } from '../repositories/api-keys.repository.js';
 import { EndAnnouncer } from './end-announcer.js';
 
@@ -50,19 +50,16 @@ export class ApiKeysService {
   }
 
   async list(ctx: RequestContext, query: { cursor?: string; limit?: number }): Promise<ApiKeyPageDto> {
-    requireKeyManager(ctx.role);
     const page = new NewestFirst('api-keys', {}, query);
     return page.page(await this.keys.page(ctx.orgId, page), toApiKeyView);
   }
 
   async get(ctx: RequestContext, keyId: string): Promise<ApiKeyDto> {
-    requireKeyManager(ctx.role);
     return toApiKeyView(await this.find(ctx.orgId, keyId));
   }
 
   /** Revokes the key and tells every gateway at once (after the commit). */
   async revoke(ctx: RequestContext, keyId: string): Promise<RevokedApiKeyDto> {
-    requireKeyManager(ctx.role);
     const key = await this.find(ctx.orgId, keyId);
     requireMayGrant(ctx.role, key.role as Role);
     if (!(await this.keys.revoke(key.id, new Date()))) throw notFound();
@@ -75,7 +72,6 @@ export class ApiKeysService {
    * revoked at once and every gateway told).
    */
   async roll(ctx: RequestContext, keyId: string, expiresInSeconds = 0): Promise<CreatedApiKeyDto> {
-    requireKeyManager(ctx.role);
     const old = await this.find(ctx.orgId, keyId);
     requireMayGrant(ctx.role, old.role as Role);
     const now = new Date();

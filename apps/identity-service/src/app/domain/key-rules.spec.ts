@@ -1,16 +1,20 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Role } from '@service/contracts';
-import { expiryOf, isUsable, requireKeyManager, requireMayGrant, rolledEndOf, successorExpiryOf } from './key-rules.js';
+import { type Role, SUBJECTS } from '@service/contracts';
+import { requireRole } from '@service/service-runtime';
+import { expiryOf, isUsable, requireMayGrant, rolledEndOf, successorExpiryOf } from './key-rules.js';
 
 const now = new Date('2026-11-24T10:00:00.000Z');
 const later = (seconds: number) => new Date(now.getTime() + seconds * 1000);
 
 describe('who manages keys', () => {
-  it('lets owners and admins manage keys and refuses members', () => {
-    expect(() => requireKeyManager('owner')).not.toThrow();
-    expect(() => requireKeyManager('admin')).not.toThrow();
-    expect(() => requireKeyManager('member')).toThrow(expect.objectContaining({ code: 'forbidden' }));
-  });
+  it.each(Object.values(SUBJECTS.identity).filter((subject) => subject.startsWith('identity.api-keys.') && subject !== SUBJECTS.identity.apiKeysAuthenticate))(
+    'lets owners and admins manage keys and refuses members (%s)',
+    (subject) => {
+      expect(() => requireRole(subject, 'owner')).not.toThrow();
+      expect(() => requireRole(subject, 'admin')).not.toThrow();
+      expect(() => requireRole(subject, 'member')).toThrow(expect.objectContaining({ code: 'forbidden' }));
+    },
+  );
 
   it.each<[Role, Role, boolean]>([
     ['owner', 'owner', true],

@@ -1,23 +1,19 @@
-import type { Role } from '@service/contracts';
+import { type Role, SUBJECTS } from '@service/contracts';
 import { ServiceError } from '@service/errors';
+import { requireRole } from '@service/service-runtime';
 
 /**
  * Who may do what with API keys, and when a key works. Pure rules: no clock but the one passed in.
  */
-const KEY_MANAGERS: ReadonlySet<Role> = new Set<Role>(['owner', 'admin']);
-
-/** Owners and admins manage keys (a JWT or a key of that role); a member gets `forbidden`. */
-export function requireKeyManager(role: Role): void {
-  if (!KEY_MANAGERS.has(role)) throw new ServiceError('forbidden', 'Only organization owners and admins may manage API keys.');
-}
 
 /**
- * A caller may create, roll or revoke a key of `keyRole` only when it holds at least that much:
+ * A caller may create, roll or revoke a key of `keyRole` only when it may manage keys at all (the
+ * rule of the api-keys subjects in `SUBJECT_ROLES`: owners and admins) and holds at least that much:
  * an admin cannot create an owner key (nor roll or revoke one, which would hand it a new owner
  * key or lock the owners' integrations out).
  */
 export function requireMayGrant(callerRole: Role, keyRole: Role): void {
-  requireKeyManager(callerRole);
+  requireRole(SUBJECTS.identity.apiKeysCreate, callerRole);
   if (keyRole === 'owner' && callerRole !== 'owner') {
     throw new ServiceError('forbidden', 'Only an organization owner may create or manage an owner key.');
   }

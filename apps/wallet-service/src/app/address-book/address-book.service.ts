@@ -16,19 +16,12 @@ import { WalletFeature } from '../environment/wallet-feature.js';
 import { addEntry, deleteEntry, listEntries } from '../repositories/address-book.repository.js';
 
 const LIST = 'address-book';
-/** Who may change the address book (a whitelist policy pays out only to it). */
-const WRITING_ROLES = new Set(['owner', 'admin']);
-
-function checkWriter(ctx: RequestContext): void {
-  if (!WRITING_ROLES.has(ctx.role)) throw new ServiceError('forbidden', 'Only organization owners and admins may change the address book.');
-}
 
 /** The organization's payout addresses; a whitelist policy lets withdrawals go only to these. */
 @Injectable()
 export class AddressBookService extends WalletFeature {
 
   async create(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.addressBookCreate>): Promise<AddressBookEntryCreatedDto> {
-    checkWriter(ctx);
     if (!this.env.allChains.includes(input.chain)) {
       throw new ServiceError('unsupported_chain', `Chain ${input.chain} is not one of this environment's chains (${this.env.allChains.join(', ')}).`);
     }
@@ -45,7 +38,6 @@ export class AddressBookService extends WalletFeature {
   }
 
   async remove(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.addressBookDelete>): Promise<AddressBookEntryDeletedDto> {
-    checkWriter(ctx);
     const deleted = await deleteEntry(this.prisma, ctx.orgId, input.entryId);
     if (!deleted) throw new ServiceError('address_book_entry_not_found', `Address book entry ${input.entryId} was not found.`);
     return { id: input.entryId, deleted: true };

@@ -31,12 +31,6 @@ import {
 import { inTransaction } from '../repositories/db.js';
 import { policyInForce } from './policy-in-force.js';
 
-const MANAGING_ROLES = new Set(['owner', 'admin']);
-
-function checkManager(ctx: RequestContext): void {
-  if (!MANAGING_ROLES.has(ctx.role)) throw new ServiceError('forbidden', 'Only organization owners and admins may manage approvers and the approval policy.');
-}
-
 /**
  * The organization's approvers (P-256 keys whose stamped votes release pending activities) and its
  * approval policy; every change is audited in the same transaction.
@@ -45,7 +39,6 @@ function checkManager(ctx: RequestContext): void {
 export class ApprovalsService extends WalletFeature {
 
   async createApprover(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.approversCreate>): Promise<ApproverDto> {
-    checkManager(ctx);
     const publicKey = input.publicKey.toLowerCase();
     if (!publicKeyOf(publicKey)) throw new ServiceError('validation_error', 'publicKey is not a point of the P-256 curve.');
     const now = new Date();
@@ -60,14 +53,12 @@ export class ApprovalsService extends WalletFeature {
   }
 
   async listApprovers(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.approversList>): Promise<ApproverListDto> {
-    checkManager(ctx);
     const page = new NewestFirst('approvers', {}, input);
     return page.page(await listApprovers(this.prisma, ctx.orgId, page), approverView);
   }
 
   /** Removes an approver: its future stamps no longer count; votes it already cast stay counted. */
   async deleteApprover(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.approversDelete>): Promise<ApproverDeletedDto> {
-    checkManager(ctx);
     return inTransaction(this.prisma, async (tx) => {
       await lockApprovals(tx, ctx.orgId);
       const approver = await findApprover(tx, ctx.orgId, input.approverId);
@@ -78,13 +69,11 @@ export class ApprovalsService extends WalletFeature {
   }
 
   async getPolicy(ctx: RequestContext): Promise<ApprovalPolicyDto> {
-    checkManager(ctx);
     return policyView(await policyInForce(this.prisma, this.env, ctx.orgId));
   }
 
   /** Sets the policy; one that asks for approval needs at least `quorum` approvers. */
   async putPolicy(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.approvalPolicyPut>): Promise<ApprovalPolicyDto> {
-    checkManager(ctx);
     const threshold = input.thresholdUsd === undefined ? null : parseUsd(input.thresholdUsd, { field: 'thresholdUsd' });
     const now = new Date();
     return inTransaction(this.prisma, async (tx) => {
@@ -99,7 +88,6 @@ export class ApprovalsService extends WalletFeature {
   }
 
   async listAudit(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.approvalAuditList>): Promise<ApprovalAuditListDto> {
-    checkManager(ctx);
     const page = new NewestFirst('approval-audit', {}, input);
     return page.page(await listAudit(this.prisma, ctx.orgId, page), (row) => ({
       id: row.id,

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { AllocatePreviewResponseDto, AllocationResponseDto, RequestContext, RequestOf, SUBJECTS } from '@service/contracts';
-import { ServiceError } from '@service/errors';
 import { fingerprint } from '../domain/idempotency.js';
 import { checkAllocatable, instructionsView, parseInstructions } from '../domain/instructions.js';
 import { Ledger } from '../domain/ledger.js';
@@ -13,14 +12,11 @@ import { addRebalance } from '../repositories/rebalances.repository.js';
 import { findWallet } from '../repositories/wallets.repository.js';
 import { Writes } from '../repositories/writes.js';
 
-const ALLOCATING_ROLES = new Set(['owner', 'admin']);
-
 @Injectable()
 export class RebalancesService extends WalletFeature {
 
-  /** Explicit allocations on a wallet without autoRebalance: owners and admins only, idempotent on requestId. */
+  /** Explicit allocations on a wallet without autoRebalance (owners and admins: `SUBJECT_ROLES`), idempotent on requestId. */
   async allocate(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.allocate>): Promise<AllocationResponseDto> {
-    if (!ALLOCATING_ROLES.has(ctx.role)) throw new ServiceError('forbidden', 'Only organization owners and admins may allocate.');
     const moves = parseInstructions(input.allocations, this.env);
     const now = new Date();
     const key = { orgId: ctx.orgId, operation: 'wallet.allocate' as const, requestId: input.requestId };
