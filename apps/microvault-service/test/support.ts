@@ -1,6 +1,6 @@
 import { ANVIL_DEV_KEYS, type LocalChain, startAnvil } from '@service/chain';
 import { type MicroVaultCreatedVault, type RequestContext, SUBJECTS } from '@service/contracts';
-import { NatsRequester, ServiceClient } from '@service/nats';
+import { NatsRequester, SubjectClient } from '@service/nats';
 import { type AppProcess, freePort, type ServiceSystem, startServiceSystem, type TestSystem } from '@service/testing';
 import { createPublicClient, http, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -57,7 +57,7 @@ export async function startMicroVaultSystem(): Promise<MicroVaultSystem> {
     throw error;
   }
   const admin = new NatsRequester(base.nats, 30_000);
-  const operator = new ServiceClient(admin);
+  const operator = new SubjectClient(admin);
   const ctx = (orgId: string): RequestContext => ({ orgId, principalId: 'admin-test', role: 'owner', requestId: `admin-${Date.now()}` });
   return {
     chain,

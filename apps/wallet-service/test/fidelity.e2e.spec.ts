@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SUBJECTS } from '@service/contracts';
-import { connectNats, NatsRequester, ServiceClient } from '@service/nats';
+import { connectNats, NatsRequester, SubjectClient } from '@service/nats';
 import { type ApproverKey, registerApprover, vote } from './approvals-support.js';
 import { CASH, Client, EVM, JAAA, micros, startWalletSystem, type WalletSystem } from './wallet-system.js';
 
@@ -206,7 +206,7 @@ describe('payout legs: retry and cancel', () => {
     const client = await Client.of(system, org);
     const connection = await connectNats({ url: system.system.natsUrl, name: 'fidelity-test-operator' });
     try {
-      const operator = new ServiceClient(new NatsRequester(connection, 5_000));
+      const operator = new SubjectClient(new NatsRequester(connection, 5_000));
       const reply = await operator.request(SUBJECTS.wallet.sandboxFailNextPayout, { ctx: { orgId: org, principalId: 'operator-cli', role: 'owner', requestId: randomUUID() } });
       expect(reply).toEqual({ orgId: org, armedAt: expect.any(String) });
     } finally {

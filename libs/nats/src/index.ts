@@ -1,4 +1,4 @@
 export * from './connection.js';
 export * from './requester.js';
-export * from './service-client.js';
+export * from './subject-client.js';
 export * from './metrics.js';

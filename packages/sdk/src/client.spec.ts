@@ -1,7 +1,7 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { ServiceApiError, ServiceClient } from './index.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { DEFAULT_TO_ARRAY_LIMIT, ListTooLongError, ServiceApiError, ServiceClient, ServiceConnectionError, ServiceTimeoutError } from './index.js';
 import { retryingFetch } from './transport.js';
 
 interface Scripted {
@@ -16,12 +16,17 @@ interface Seen {
   body: string;
 }
 
-/** A real HTTP server on loopback answering a script in order (the last answer repeats). */
+/**
+ * A real HTTP server on loopback answering a script in order (the last answer repeats), or
+ * `route`: `drop` destroys the connection once the request is read, `hang` never answers.
+ */
+type Answer = Scripted | 'drop' | 'hang';
 let server: Server;
 let baseUrl: string;
 let script: Scripted[] = [];
 let seen: Seen[] = [];
-let route: ((request: Seen) => Scripted) | undefined;
+let route: ((request: Seen) => Answer) | undefined;
+const hanging: ServerResponse[] = [];
 
 beforeAll(async () => {
   server = createServer((request, response) => {
@@ -31,7 +36,9 @@ beforeAll(async () => {
       const entry = { method: request.method ?? '', url: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
       seen.push(entry);
       const answer = route ? route(entry) : ((script.length > 1 ? script.shift() : script[0]) ?? { status: 200, body: {} });
-      response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(answer.body === undefined ? '' : JSON.stringify(answer.body));
+      if (answer === 'drop') request.socket.destroy();
+      else if (answer === 'hang') hanging.push(response);
+      else response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(answer.body === undefined ? '' : JSON.stringify(answer.body));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -48,6 +55,8 @@ beforeEach(() => {
   seen = [];
   route = undefined;
 });
+
+afterEach(() => hanging.splice(0).forEach((response) => response.destroy()));
 
 const client = (maxAttempts = 4) => new ServiceClient({ apiKey: 'service_sandbox_test', baseUrl, retry: { maxAttempts, baseDelayMs: 1, maxDelayMs: 50 } });
 const RATE_LIMITED = { status: 429, body: { error: 'Too many requests.', code: 'rate_limited' }, headers: { 'retry-after': '0' } };
@@ -222,5 +231,146 @@ describe('approvals', () => {
       ['/v2/turnkey/activity-approval-request', { activityId: 'a1', action: 'approve' }],
       ['/v2/turnkey/activities/a1/vote', { action: 'approve', customerApprovalStamp: { stampHeaderName: 'X-Stamp', stampHeaderValue: 'stamp-of-payload' }, turnkeyRequest }],
     ]);
+  });
+});
+
+const tuned = (options: { timeoutMs?: number; maxAttempts?: number } = {}) =>
+  new ServiceClient({ apiKey: 'service_sandbox_test', baseUrl, timeoutMs: options.timeoutMs, retry: { maxAttempts: options.maxAttempts ?? 4, baseDelayMs: 1, maxDelayMs: 20 } });
+const PONG = { status: 200, body: { message: 'pong' } };
+/** Drops the first `drops` connections, then answers `then`. */
+const dropFirst =
+  (drops: number, then: Answer = PONG) =>
+  (): Answer =>
+    seen.length <= drops ? 'drop' : then;
+
+describe('timeouts', () => {
+  it('fails an attempt with no answer within timeoutMs as ServiceTimeoutError', async () => {
+    route = () => 'hang';
+    const started = Date.now();
+    const failure = await tuned({ timeoutMs: 150, maxAttempts: 1 })
+      .system.ping()
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ServiceTimeoutError);
+    expect(failure).toBeInstanceOf(ServiceConnectionError);
+    expect(failure).toMatchObject({ timeoutMs: 150, attempts: 1 });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('takes timeoutMs per call over the client default, and retries a read that timed out', async () => {
+    route = () => (seen.length === 1 ? 'hang' : PONG);
+    expect(await tuned({ timeoutMs: 60_000 }).system.ping({ timeoutMs: 150 })).toEqual({ message: 'pong' });
+    expect(seen).toHaveLength(2);
+  });
+});
+
+describe('cancelling', () => {
+  it('rejects with the signal reason when the signal aborts a call in flight, and sends nothing more', async () => {
+    route = () => 'hang';
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const failure = await tuned()
+      .wallets.get('0f6f3c1e-4c7b-4a55-9d5e-2f0f7b8f9a10', { signal: controller.signal })
+      .catch((error: unknown) => error);
+    expect(failure).toMatchObject({ name: 'AbortError' });
+    expect(seen).toHaveLength(1);
+  });
+
+  it('sends nothing for a signal already aborted', async () => {
+    const failure = await tuned()
+      .system.ping({ signal: AbortSignal.abort() })
+      .catch((error: unknown) => error);
+    expect(failure).toMatchObject({ name: 'AbortError' });
+    expect(seen).toHaveLength(0);
+  });
+});
+
+describe('network errors', () => {
+  it('retries a read whose connection was dropped', async () => {
+    route = dropFirst(2);
+    expect(await tuned().system.ping()).toEqual({ message: 'pong' });
+    expect(seen).toHaveLength(3);
+  });
+
+  it('retries a write that carries its requestId, with the same requestId', async () => {
+    route = dropFirst(1, { status: 200, body: { id: 'w1' } });
+    expect(await tuned().wallets.create({ strategy: STRATEGY })).toEqual({ id: 'w1' });
+    expect(seen).toHaveLength(2);
+    const [first, second] = seen.map((request) => JSON.parse(request.body) as { requestId: string });
+    expect(second?.requestId).toBe(first?.requestId);
+  });
+
+  it('retries a write that carries an Idempotency-Key header, with the same key', async () => {
+    route = dropFirst(1, { status: 202, body: { task: {} } });
+    await tuned().microvaults.setPause('vault-1', { operation: 'deposit', paused: true } as never, { idempotencyKey: 'key-1' });
+    expect(seen.map((request) => request.headers['idempotency-key'])).toEqual(['key-1', 'key-1']);
+  });
+
+  it.each([
+    ['an address-book entry', (sdk: ServiceClient) => sdk.addressBook.create({} as never)],
+    ['a webhook registration', (sdk: ServiceClient) => sdk.webhooks.create({} as never)],
+    ['a raw POST', (sdk: ServiceClient) => sdk.core.send('POST', '/v2/wallets', { body: { strategy: STRATEGY } })],
+  ])('never resends a write without an idempotency key (%s)', async (_name, write) => {
+    route = dropFirst(1);
+    const failure = await write(tuned()).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ServiceConnectionError);
+    expect(failure).not.toBeInstanceOf(ServiceTimeoutError);
+    expect(failure).toMatchObject({ attempts: 1 });
+    expect(seen).toHaveLength(1);
+  });
+
+  it('stops at maxAttempts, the call’s over the client’s', async () => {
+    route = () => 'drop';
+    const failure = await tuned({ maxAttempts: 5 })
+      .system.ping({ maxAttempts: 2 })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ServiceConnectionError);
+    expect(failure).toMatchObject({ attempts: 2 });
+    expect(seen).toHaveLength(2);
+  });
+
+  it('makes one attempt with maxAttempts: 1', async () => {
+    route = () => 'drop';
+    await expect(tuned({ maxAttempts: 1 }).wallets.list().page()).rejects.toBeInstanceOf(ServiceConnectionError);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('fails on a refused connection as ServiceConnectionError after its attempts', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const sdk = new ServiceClient({ apiKey: 'service_sandbox_test', baseUrl: `http://127.0.0.1:${port}`, retry: { maxAttempts: 2, baseDelayMs: 1 } });
+    const failure = await sdk.system.ping().catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ServiceConnectionError);
+    expect(failure).toMatchObject({ attempts: 2 });
+    expect(String((failure as Error).message)).toContain('ECONNREFUSED');
+  });
+});
+
+describe('toArray', () => {
+  // Three pages of three items.
+  const pages = (request: Seen): Answer => {
+    const page = Number(new URL(request.url, baseUrl).searchParams.get('cursor') ?? '0');
+    return { status: 200, body: { data: [1, 2, 3].map((n) => ({ id: `${page}-${n}` })), nextCursor: page < 2 ? String(page + 1) : null } };
+  };
+
+  it('collects every item of a list within its limit', async () => {
+    route = pages;
+    expect(await tuned().activity.list().toArray()).toHaveLength(9);
+    expect(await tuned().activity.list().toArray({ limit: 9 })).toHaveLength(9);
+    expect(DEFAULT_TO_ARRAY_LIMIT).toBe(10_000);
+  });
+
+  it('throws ListTooLongError, saying how to raise the limit or iterate, for a longer list', async () => {
+    route = pages;
+    const failure = await tuned()
+      .activity.list()
+      .toArray({ limit: 5 })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ListTooLongError);
+    expect(failure).toMatchObject({ limit: 5 });
+    expect((failure as Error).message).toMatch(/more than 5 items: pass toArray\(\{ limit \}\) with a higher limit, or walk it with `for await/);
+    expect(seen).toHaveLength(2);
   });
 });

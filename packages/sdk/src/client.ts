@@ -20,9 +20,9 @@ export class ServiceClient {
   readonly addressBook: AddressBook;
   readonly activity: Activity;
   /** Portfolio wallet webhooks (`/v2/webhooks`). */
-  readonly webhooks: WebhookFamily<BodyOf<'WebhooksController_create'>, BodyOf<'WebhooksController_update'>>;
+  readonly webhooks: WebhookFamily<BodyOf<'createWebhook'>, BodyOf<'updateWebhook'>>;
   /** Webhook endpoints (`/v2/webhook-endpoints`). */
-  readonly webhookEndpoints: WebhookFamily<BodyOf<'WebhookEndpointsController_create'>, BodyOf<'WebhookEndpointsController_update'>>;
+  readonly webhookEndpoints: WebhookFamily<BodyOf<'createWebhookEndpoint'>, BodyOf<'updateWebhookEndpoint'>>;
   readonly gvaults: GVaults;
   readonly microvaults: MicroVaults;
   readonly apiKeys: ApiKeys;

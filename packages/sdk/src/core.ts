@@ -1,7 +1,7 @@
 import createClient, { type Client } from 'openapi-fetch';
 import { ServiceApiError } from './errors.js';
 import type { paths } from './generated/openapi.js';
-import { retryingFetch, type RetryOptions } from './transport.js';
+import { type CallOptions, type RequestOptions, retryingFetch, type RetryOptions } from './transport.js';
 
 /** Base URLs of the hosted environments. */
 export const ENVIRONMENTS = {
@@ -20,8 +20,10 @@ export interface ServiceClientOptions {
   baseUrl?: string;
   /** A hosted environment; its key prefix must match the API key's. */
   environment?: Environment;
-  /** Retries of 429 and retryable 503 (see {@link RetryOptions}). */
+  /** Retries of 429, retryable 503 and network errors (see {@link RetryOptions}). */
   retry?: RetryOptions;
+  /** How long one attempt may take, answer body included, before it fails as `ServiceTimeoutError` (default 80 000 ms). */
+  timeoutMs?: number;
   /** The fetch to send with (default `globalThis.fetch`). */
   fetch?: (request: Request) => Promise<Response>;
   /** Extra headers sent with every request (e.g. `Request-Id`). */
@@ -35,13 +37,15 @@ export interface ApiResponse<T = unknown> {
   headers: Headers;
 }
 
-export interface SendOptions {
+export interface SendOptions extends RequestOptions {
   query?: object;
   /** Sent as JSON. */
   body?: unknown;
   /** Sent as it is, with `content-type: application/json` (e.g. to try a malformed body). */
   rawBody?: string;
   headers?: Record<string, string>;
+  /** The body carries its idempotency key (`requestId`): resent after a network error too. */
+  idempotent?: boolean;
 }
 
 function resolveBaseUrl(options: ServiceClientOptions): string {
@@ -79,19 +83,24 @@ export class ClientCore {
   readonly baseUrl: string;
   /** The generated, fully typed client (openapi-fetch) over the same transport. */
   readonly api: Client<paths>;
-  private readonly fetch: (request: Request) => Promise<Response>;
+  private readonly transport: (request: Request, call?: CallOptions) => Promise<Response>;
   private readonly headers: Record<string, string>;
 
   constructor(options: ServiceClientOptions) {
     const credential = options.apiKey ?? options.token;
     if (!credential) throw new TypeError('ServiceClient needs apiKey or token.');
     this.baseUrl = resolveBaseUrl(options);
-    this.fetch = retryingFetch({ retry: options.retry, fetch: options.fetch });
+    this.transport = retryingFetch({ retry: options.retry, timeoutMs: options.timeoutMs, fetch: options.fetch });
     this.headers = { ...options.headers, authorization: `Bearer ${credential}` };
-    this.api = createClient<paths>({ baseUrl: this.baseUrl, fetch: this.fetch, headers: this.headers });
+    this.api = createClient<paths>({ baseUrl: this.baseUrl, fetch: this.fetchFor(), headers: this.headers });
   }
 
-  /** One request, whatever its status (retried on 429 and retryable 503 like every other). */
+  /** The transport as a fetch for one call's settings (openapi-fetch's per-request `fetch`). */
+  fetchFor(call: CallOptions = {}): (request: Request) => Promise<Response> {
+    return (request) => this.transport(request, call);
+  }
+
+  /** One request, whatever its status (retried like every other: see {@link RetryOptions}). */
   async send<T = unknown>(method: string, path: string, options: SendOptions = {}): Promise<ApiResponse<T>> {
     const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
     const request = new Request(`${this.baseUrl}${path}${queryString(options.query)}`, {
@@ -99,7 +108,8 @@ export class ClientCore {
       headers: { ...this.headers, ...(body !== undefined && { 'content-type': 'application/json' }), ...options.headers },
       body,
     });
-    const response = await this.fetch(request);
+    const { signal, timeoutMs, maxAttempts, idempotent } = options;
+    const response = await this.transport(request, { signal, timeoutMs, maxAttempts, idempotent });
     return { status: response.status, body: (await parse(response)) as T, headers: response.headers };
   }
 

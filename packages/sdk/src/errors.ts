@@ -48,3 +48,30 @@ export class ServiceApiError extends Error {
     this.requestId = requestId;
   }
 }
+
+/**
+ * A call that got no answer: the connection was refused or reset, or closed before the answer
+ * was complete. Thrown once every attempt allowed has failed (a write without an idempotency key
+ * gets one attempt); `cause` is the last network error.
+ */
+export class ServiceConnectionError extends Error {
+  override readonly name: string = 'ServiceConnectionError';
+  /** How many attempts were sent. */
+  readonly attempts: number;
+
+  constructor(message: string, attempts: number, cause?: unknown) {
+    super(message, { cause });
+    this.attempts = attempts;
+  }
+}
+
+/** A call whose last attempt took longer than its `timeoutMs` (the connection was then closed). */
+export class ServiceTimeoutError extends ServiceConnectionError {
+  override readonly name: string = 'ServiceTimeoutError';
+  readonly timeoutMs: number;
+
+  constructor(timeoutMs: number, attempts: number) {
+    super(`No complete answer within ${timeoutMs} ms (attempt ${attempts}); raise timeoutMs or retry later.`, attempts);
+    this.timeoutMs = timeoutMs;
+  }
+}

@@ -1,3 +1,15 @@
+/** How many items `toArray()` collects at most when given no `limit` (the most Stripe's `autoPagingToArray` accepts). */
+export const DEFAULT_TO_ARRAY_LIMIT = 10_000;
+
+/** `toArray()` met more items than its `limit`. */
+export class ListTooLongError extends Error {
+  override readonly name = 'ListTooLongError';
+
+  constructor(readonly limit: number) {
+    super(`The list has more than ${limit} items: pass toArray({ limit }) with a higher limit, or walk it with \`for await (const item of list)\` or list.pages().`);
+  }
+}
+
 /** The envelope of every list: `nextCursor` is `null` on the last page. */
 export interface Page<T> {
   data: T[];
@@ -30,10 +42,18 @@ export class PageIterator<T> implements AsyncIterable<T> {
     for await (const page of this.pages()) yield* page.data;
   }
 
-  /** Every item of every page, in one array (mind the size of the list). */
-  async toArray(): Promise<T[]> {
+  /**
+   * Every item of every page, in one array, for a list known to be small. A list longer than
+   * `limit` (default {@link DEFAULT_TO_ARRAY_LIMIT}) throws {@link ListTooLongError} instead of
+   * filling memory: raise `limit`, or walk the list with `for await`.
+   */
+  async toArray(options: { limit?: number } = {}): Promise<T[]> {
+    const limit = options.limit ?? DEFAULT_TO_ARRAY_LIMIT;
     const items: T[] = [];
-    for await (const item of this) items.push(item);
+    for await (const item of this) {
+      if (items.length >= limit) throw new ListTooLongError(limit);
+      items.push(item);
+    }
     return items;
   }
 }

@@ -1,6 +1,7 @@
 import { type ClientCore, newIdempotencyKey, withRequestId } from './core.js';
 import type { components, operations } from './generated/openapi.js';
 import { type Page, PageIterator } from './pagination.js';
+import type { RequestOptions } from './transport.js';
 
 /** Every schema of the OpenAPI document, by name. */
 export type Schemas = components['schemas'];
@@ -34,97 +35,106 @@ function pages<T>(fetch: (cursor: string | undefined) => Promise<{ data: T[]; ne
 
 abstract class Resource {
   constructor(protected readonly core: ClientCore) {}
+
+  /**
+   * openapi-fetch's per-request `fetch` carrying one call's settings. `idempotent`: the body holds
+   * its `requestId`, so the call is resent after a network error too.
+   */
+  protected via(options: RequestOptions, idempotent = false): { fetch: (request: Request) => Promise<Response> } {
+    const { signal, timeoutMs, maxAttempts } = options;
+    return { fetch: this.core.fetchFor({ signal, timeoutMs, maxAttempts, idempotent }) };
+  }
 }
 
 /** `/v2/wallets`: wallets, their strategy, allocations and yield. */
 export class Wallets extends Resource {
   /** Creates a wallet (it starts `creating`, then becomes `idle`); idempotent on `requestId`. */
-  async create(body: Keyed<BodyOf<'WalletsController_create'>>) {
-    return this.core.unwrap(await this.core.api.POST('/v2/wallets', { body: withRequestId(body) }));
+  async create(body: Keyed<BodyOf<'createWallet'>>, options: RequestOptions = {}) {
+    return this.core.unwrap(await this.core.api.POST('/v2/wallets', { ...this.via(options, true), body: withRequestId(body) }));
   }
-  list(query: QueryOf<'WalletsController_list'> = {}) {
-    return pages((cursor) => this.core.api.GET('/v2/wallets', { params: { query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)));
+  list(query: QueryOf<'listWallets'> = {}, options: RequestOptions = {}) {
+    return pages((cursor) => this.core.api.GET('/v2/wallets', { ...this.via(options), params: { query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)));
   }
-  async get(id: string) {
-    return this.core.unwrap(await this.core.api.GET('/v2/wallets/{id}', { params: { path: { id } } }));
+  async get(id: string, options: RequestOptions = {}) {
+    return this.core.unwrap(await this.core.api.GET('/v2/wallets/{id}', { ...this.via(options), params: { path: { id } } }));
   }
-  async update(id: string, body: BodyOf<'WalletsController_update'>) {
-    return this.core.unwrap(await this.core.api.PATCH('/v2/wallets/{id}', { params: { path: { id } }, body }));
+  async update(id: string, body: BodyOf<'updateWallet'>, options: RequestOptions = {}) {
+    return this.core.unwrap(await this.core.api.PATCH('/v2/wallets/{id}', { ...this.via(options), params: { path: { id } }, body }));
   }
-  async updateStrategy(id: string, body: Keyed<BodyOf<'WalletsController_updateStrategy'>>) {
-    return this.core.unwrap(await this.core.api.PATCH('/v2/wallets/{id}/strategy', { params: { path: { id } }, body: withRequestId(body) }));
+  async updateStrategy(id: string, body: Keyed<BodyOf<'updateWalletStrategy'>>, options: RequestOptions = {}) {
+    return this.core.unwrap(await this.core.api.PATCH('/v2/wallets/{id}/strategy', { ...this.via(options, true), params: { path: { id } }, body: withRequestId(body) }));
   }
   /** Moves amounts between positions (owners and admins); idempotent on `requestId`. */
-  async allocate(id: string, body: Keyed<BodyOf<'WalletsController_allocate'>>) {
-    return this.core.unwrap(await this.core.api.POST('/v2/wallets/{id}/allocate', { params: { path: { id } }, body: withRequestId(body) }));
+  async allocate(id: string, body: Keyed<BodyOf<'allocateWallet'>>, options: RequestOptions = {}) {
+    return this.core.unwrap(await this.core.api.POST('/v2/wallets/{id}/allocate', { ...this.via(options, true), params: { path: { id } }, body: withRequestId(body) }));
   }
-  async previewAllocation(id: string, body: BodyOf<'WalletsController_preview'>) {
-    return this.core.unwrap(await this.core.api.POST('/v2/wallets/{id}/allocate-preview', { params: { path: { id } }, body }));
+  async previewAllocation(id: string, body: BodyOf<'previewWalletAllocation'>, options: RequestOptions = {}) {
+    return this.core.unwrap(await this.core.api.POST('/v2/wallets/{id}/allocate-preview', { ...this.via(options), params: { path: { id } }, body }));
   }
-  async yield(id: string) {
-    return this.core.unwrap(await this.core.api.GET('/v2/wallets/{id}/yield', { params: { path: { id } } }));
+  async yield(id: string, options: RequestOptions = {}) {
+    return this.core.unwrap(await this.core.api.GET('/v2/wallets/{id}/yield', { ...this.via(options), params: { path: { id } } }));
   }
-  yieldSources(query: QueryOf<'WalletsController_yieldSources'> = {}) {
-    return pages((cursor) => this.core.api.GET('/v2/wallets/yield-sources', { params: { query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)));
+  yieldSources(query: QueryOf<'listWalletYieldSources'> = {}, options: RequestOptions = {}) {
+    return pages((cursor) => this.core.api.GET('/v2/wallets/yield-sources', { ...this.via(options), params: { query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)));
   }
   /** Starts the one-time deposit-address setup of a chain (Stellar); follow it with the approval event. */
-  async enableDepositAddress(id: string, chain: string) {
-    return this.core.unwrap(await this.core.api.POST('/v2/wallets/{id}/deposit-addresses/{chain}/enable', { params: { path: { id, chain } } }));
+  async enableDepositAddress(id: string, chain: string, options: RequestOptions = {}) {
+    return this.core.unwrap(await this.core.api.POST('/v2/wallets/{id}/deposit-addresses/{chain}/enable', { ...this.via(options), params: { path: { id, chain } } }));
   }
 }
 
 /** `/v2/wallets/{id}/deposits`. */
 export class Deposits extends Resource {
-  list(walletId: string, query: QueryOf<'WalletsController_deposits'> = {}) {
+  list(walletId: string, query: QueryOf<'listWalletDeposits'> = {}, options: RequestOptions = {}) {
     return pages((cursor) =>
-      this.core.api.GET('/v2/wallets/{id}/deposits', { params: { path: { id: walletId }, query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)),
+      this.core.api.GET('/v2/wallets/{id}/deposits', { ...this.via(options), params: { path: { id: walletId }, query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)),
     );
   }
-  async get(walletId: string, depositId: string) {
-    return this.core.unwrap(await this.core.api.GET('/v2/wallets/{id}/deposits/{depositId}', { params: { path: { id: walletId, depositId } } }));
+  async get(walletId: string, depositId: string, options: RequestOptions = {}) {
+    return this.core.unwrap(await this.core.api.GET('/v2/wallets/{id}/deposits/{depositId}', { ...this.via(options), params: { path: { id: walletId, depositId } } }));
   }
-  async lookup(walletId: string, query: NonNullable<operations['WalletsController_lookupDeposit']['parameters']['query']>) {
-    return this.core.unwrap(await this.core.api.GET('/v2/wallets/{id}/deposits/lookup', { params: { path: { id: walletId }, query } }));
+  async lookup(walletId: string, query: NonNullable<operations['lookupWalletDeposit']['parameters']['query']>, options: RequestOptions = {}) {
+    return this.core.unwrap(await this.core.api.GET('/v2/wallets/{id}/deposits/lookup', { ...this.via(options), params: { path: { id: walletId }, query } }));
   }
   /** Sandbox only: a deposit that settles after a delay. */
-  async simulate(walletId: string, body: BodyOf<'WalletsController_simulateDeposit'>) {
-    return this.core.unwrap(await this.core.api.POST('/v2/wallets/{id}/deposits/simulate', { params: { path: { id: walletId } }, body }));
+  async simulate(walletId: string, body: BodyOf<'simulateWalletDeposit'>, options: RequestOptions = {}) {
+    return this.core.unwrap(await this.core.api.POST('/v2/wallets/{id}/deposits/simulate', { ...this.via(options), params: { path: { id: walletId } }, body }));
   }
 }
 
 /** `/v2/wallets/{id}/withdrawals` and their payout legs. */
 export class Withdrawals extends Resource {
   /** Idempotent on `requestId`. */
-  async create(walletId: string, body: Keyed<BodyOf<'WithdrawalsController_create'>>) {
-    return this.core.unwrap(await this.core.api.POST('/v2/wallets/{id}/withdrawals', { params: { path: { id: walletId } }, body: withRequestId(body) }));
+  async create(walletId: string, body: Keyed<BodyOf<'createWithdrawal'>>, options: RequestOptions = {}) {
+    return this.core.unwrap(await this.core.api.POST('/v2/wallets/{id}/withdrawals', { ...this.via(options, true), params: { path: { id: walletId } }, body: withRequestId(body) }));
   }
-  async preview(walletId: string, body: BodyOf<'WithdrawalsController_preview'>) {
-    return this.core.unwrap(await this.core.api.POST('/v2/wallets/{id}/withdrawal-preview', { params: { path: { id: walletId } }, body }));
+  async preview(walletId: string, body: BodyOf<'previewWithdrawal'>, options: RequestOptions = {}) {
+    return this.core.unwrap(await this.core.api.POST('/v2/wallets/{id}/withdrawal-preview', { ...this.via(options), params: { path: { id: walletId } }, body }));
   }
-  list(walletId: string, query: QueryOf<'WithdrawalsController_list'> = {}) {
+  list(walletId: string, query: QueryOf<'listWithdrawals'> = {}, options: RequestOptions = {}) {
     return pages((cursor) =>
-      this.core.api.GET('/v2/wallets/{id}/withdrawals', { params: { path: { id: walletId }, query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)),
+      this.core.api.GET('/v2/wallets/{id}/withdrawals', { ...this.via(options), params: { path: { id: walletId }, query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)),
     );
   }
-  async get(walletId: string, withdrawalId: string) {
-    return this.core.unwrap(await this.core.api.GET('/v2/wallets/{id}/withdrawals/{withdrawalId}', { params: { path: { id: walletId, withdrawalId } } }));
+  async get(walletId: string, withdrawalId: string, options: RequestOptions = {}) {
+    return this.core.unwrap(await this.core.api.GET('/v2/wallets/{id}/withdrawals/{withdrawalId}', { ...this.via(options), params: { path: { id: walletId, withdrawalId } } }));
   }
-  async cancel(walletId: string, withdrawalId: string, body: Keyed<BodyOf<'WithdrawalsController_cancel'>> = {}) {
+  async cancel(walletId: string, withdrawalId: string, body: Keyed<BodyOf<'cancelWithdrawal'>> = {}, options: RequestOptions = {}) {
     return this.core.unwrap(
-      await this.core.api.POST('/v2/wallets/{id}/withdrawals/{withdrawalId}/cancel', { params: { path: { id: walletId, withdrawalId } }, body: withRequestId(body) }),
+      await this.core.api.POST('/v2/wallets/{id}/withdrawals/{withdrawalId}/cancel', { ...this.via(options, true), params: { path: { id: walletId, withdrawalId } }, body: withRequestId(body) }),
     );
   }
-  async retryPayout(walletId: string, withdrawalId: string, payoutId: string, body: Keyed<BodyOf<'WithdrawalsController_retryPayout'>> = {}) {
+  async retryPayout(walletId: string, withdrawalId: string, payoutId: string, body: Keyed<BodyOf<'retryWithdrawalPayout'>> = {}, options: RequestOptions = {}) {
     return this.core.unwrap(
-      await this.core.api.POST('/v2/wallets/{id}/withdrawals/{withdrawalId}/payouts/{payoutId}/retry', {
+      await this.core.api.POST('/v2/wallets/{id}/withdrawals/{withdrawalId}/payouts/{payoutId}/retry', { ...this.via(options, true ),
         params: { path: { id: walletId, withdrawalId, payoutId } },
         body: withRequestId(body),
       }),
     );
   }
-  async cancelPayout(walletId: string, withdrawalId: string, payoutId: string, body: Keyed<BodyOf<'WithdrawalsController_cancelPayout'>> = {}) {
+  async cancelPayout(walletId: string, withdrawalId: string, payoutId: string, body: Keyed<BodyOf<'cancelWithdrawalPayout'>> = {}, options: RequestOptions = {}) {
     return this.core.unwrap(
-      await this.core.api.POST('/v2/wallets/{id}/withdrawals/{withdrawalId}/payouts/{payoutId}/cancel', {
+      await this.core.api.POST('/v2/wallets/{id}/withdrawals/{withdrawalId}/payouts/{payoutId}/cancel', { ...this.via(options, true ),
         params: { path: { id: walletId, withdrawalId, payoutId } },
         body: withRequestId(body),
       }),
@@ -144,61 +154,61 @@ export interface Stamper {
  */
 export class Approvals extends Resource {
   /** Registers an approver's compressed P-256 public key. */
-  async createApprover(body: BodyOf<'ApprovalsController_createApprover'>) {
-    return this.core.unwrap(await this.core.api.POST('/v2/approvals/approvers', { body }));
+  async createApprover(body: BodyOf<'createApprover'>, options: RequestOptions = {}) {
+    return this.core.unwrap(await this.core.api.POST('/v2/approvals/approvers', { ...this.via(options), body }));
   }
-  approvers(query: QueryOf<'ApprovalsController_listApprovers'> = {}) {
-    return pages((cursor) => this.core.api.GET('/v2/approvals/approvers', { params: { query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)));
+  approvers(query: QueryOf<'listApprovers'> = {}, options: RequestOptions = {}) {
+    return pages((cursor) => this.core.api.GET('/v2/approvals/approvers', { ...this.via(options), params: { query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)));
   }
-  async deleteApprover(approverId: string) {
-    return this.core.unwrap(await this.core.api.DELETE('/v2/approvals/approvers/{approverId}', { params: { path: { approverId } } }));
+  async deleteApprover(approverId: string, options: RequestOptions = {}) {
+    return this.core.unwrap(await this.core.api.DELETE('/v2/approvals/approvers/{approverId}', { ...this.via(options), params: { path: { approverId } } }));
   }
-  async policy() {
-    return this.core.unwrap(await this.core.api.GET('/v2/approvals/policy'));
+  async policy(options: RequestOptions = {}) {
+    return this.core.unwrap(await this.core.api.GET('/v2/approvals/policy', this.via(options)));
   }
-  async setPolicy(body: BodyOf<'ApprovalsController_putPolicy'>) {
-    return this.core.unwrap(await this.core.api.PUT('/v2/approvals/policy', { body }));
+  async setPolicy(body: BodyOf<'setApprovalPolicy'>, options: RequestOptions = {}) {
+    return this.core.unwrap(await this.core.api.PUT('/v2/approvals/policy', { ...this.via(options), body }));
   }
   /** Changes to approvers and the policy, newest first. */
-  audit(query: QueryOf<'ApprovalsController_listAudit'> = {}) {
-    return pages((cursor) => this.core.api.GET('/v2/approvals/audit', { params: { query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)));
+  audit(query: QueryOf<'listApprovalAudit'> = {}, options: RequestOptions = {}) {
+    return pages((cursor) => this.core.api.GET('/v2/approvals/audit', { ...this.via(options), params: { query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)));
   }
   /** Activities waiting for approvers' votes. */
-  async pendingActivities() {
-    return this.core.unwrap(await this.core.api.GET('/v2/turnkey/activities/pending'));
+  async pendingActivities(options: RequestOptions = {}) {
+    return this.core.unwrap(await this.core.api.GET('/v2/turnkey/activities/pending', this.via(options)));
   }
   /** The request an approver stamps to approve or reject an activity. */
-  async approvalRequest(body: BodyOf<'TurnkeyController_approvalRequest'>) {
-    return this.core.unwrap(await this.core.api.POST('/v2/turnkey/activity-approval-request', { body }));
+  async approvalRequest(body: BodyOf<'createActivityApprovalRequest'>, options: RequestOptions = {}) {
+    return this.core.unwrap(await this.core.api.POST('/v2/turnkey/activity-approval-request', { ...this.via(options), body }));
   }
-  async vote(activityId: string, body: BodyOf<'TurnkeyController_vote'>) {
-    return this.core.unwrap(await this.core.api.POST('/v2/turnkey/activities/{activityId}/vote', { params: { path: { activityId } }, body }));
+  async vote(activityId: string, body: BodyOf<'voteOnActivity'>, options: RequestOptions = {}) {
+    return this.core.unwrap(await this.core.api.POST('/v2/turnkey/activities/{activityId}/vote', { ...this.via(options), params: { path: { activityId } }, body }));
   }
   /** Asks for the approval request, stamps it with `stamper` and votes `action` with it. */
-  async voteWith(stamper: Stamper, activityId: string, action: 'approve' | 'reject' = 'approve') {
-    const request = await this.approvalRequest({ activityId, action });
+  async voteWith(stamper: Stamper, activityId: string, action: 'approve' | 'reject' = 'approve', options: RequestOptions = {}) {
+    const request = await this.approvalRequest({ activityId, action }, options);
     const stamp = await stamper.stamp(request.stampPayload);
-    return this.vote(activityId, { action, customerApprovalStamp: stamp, turnkeyRequest: request.turnkeyRequest });
+    return this.vote(activityId, { action, customerApprovalStamp: stamp, turnkeyRequest: request.turnkeyRequest }, options);
   }
 }
 
 /** `/v2/address-book/entries`. */
 export class AddressBook extends Resource {
-  async create(body: BodyOf<'AddressBookController_create'>) {
-    return this.core.unwrap(await this.core.api.POST('/v2/address-book/entries', { body }));
+  async create(body: BodyOf<'createAddressBookEntry'>, options: RequestOptions = {}) {
+    return this.core.unwrap(await this.core.api.POST('/v2/address-book/entries', { ...this.via(options), body }));
   }
-  list(query: QueryOf<'AddressBookController_list'> = {}) {
-    return pages((cursor) => this.core.api.GET('/v2/address-book/entries', { params: { query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)));
+  list(query: QueryOf<'listAddressBookEntries'> = {}, options: RequestOptions = {}) {
+    return pages((cursor) => this.core.api.GET('/v2/address-book/entries', { ...this.via(options), params: { query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)));
   }
-  async remove(entryId: string) {
-    return this.core.unwrap(await this.core.api.DELETE('/v2/address-book/entries/{entryId}', { params: { path: { entryId } } }));
+  async remove(entryId: string, options: RequestOptions = {}) {
+    return this.core.unwrap(await this.core.api.DELETE('/v2/address-book/entries/{entryId}', { ...this.via(options), params: { path: { entryId } } }));
   }
 }
 
 /** `/v2/activity`: the organization's deposits, withdrawals and rebalances, newest first. */
 export class Activity extends Resource {
-  list(query: QueryOf<'ActivityController_list'> = {}) {
-    return pages((cursor) => this.core.api.GET('/v2/activity', { params: { query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)));
+  list(query: QueryOf<'listActivity'> = {}, options: RequestOptions = {}) {
+    return pages((cursor) => this.core.api.GET('/v2/activity', { ...this.via(options), params: { query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)));
   }
 }
 
@@ -214,97 +224,97 @@ export class WebhookFamily<Create extends object, Update extends object> extends
     super(core);
   }
   /** Registers a receiver; the answer carries the signing `secret`, shown only here. */
-  create(body: Create): Promise<CreatedWebhookRegistration> {
-    return this.core.call('POST', this.path, { body });
+  create(body: Create, options: RequestOptions = {}): Promise<CreatedWebhookRegistration> {
+    return this.core.call('POST', this.path, { ...options, body });
   }
-  list(query: { limit?: number } = {}): PageIterator<WebhookRegistration> {
-    return pages((cursor) => this.core.call<Page<WebhookRegistration>>('GET', this.path, { query: { ...query, cursor } }));
+  list(query: { limit?: number } = {}, options: RequestOptions = {}): PageIterator<WebhookRegistration> {
+    return pages((cursor) => this.core.call<Page<WebhookRegistration>>('GET', this.path, { ...options, query: { ...query, cursor } }));
   }
-  get(id: string): Promise<WebhookRegistration> {
-    return this.core.call('GET', `${this.path}/${encodeURIComponent(id)}`);
+  get(id: string, options: RequestOptions = {}): Promise<WebhookRegistration> {
+    return this.core.call('GET', `${this.path}/${encodeURIComponent(id)}`, options);
   }
-  update(id: string, body: Update): Promise<WebhookRegistration> {
-    return this.core.call('PATCH', `${this.path}/${encodeURIComponent(id)}`, { body });
+  update(id: string, body: Update, options: RequestOptions = {}): Promise<WebhookRegistration> {
+    return this.core.call('PATCH', `${this.path}/${encodeURIComponent(id)}`, { ...options, body });
   }
-  remove(id: string): Promise<Schemas['DeletedWebhookDto']> {
-    return this.core.call('DELETE', `${this.path}/${encodeURIComponent(id)}`);
+  remove(id: string, options: RequestOptions = {}): Promise<Schemas['DeletedWebhookDto']> {
+    return this.core.call('DELETE', `${this.path}/${encodeURIComponent(id)}`, options);
   }
   /** The delivery history of one registration, or of the whole family without `id`. */
-  events(id?: string, query: { limit?: number } = {}): PageIterator<WebhookDeliveryEvent> {
+  events(id?: string, query: { limit?: number } = {}, options: RequestOptions = {}): PageIterator<WebhookDeliveryEvent> {
     const path = id === undefined ? `${this.path}/events` : `${this.path}/${encodeURIComponent(id)}/events`;
-    return pages((cursor) => this.core.call<Page<WebhookDeliveryEvent>>('GET', path, { query: { ...query, cursor } }));
+    return pages((cursor) => this.core.call<Page<WebhookDeliveryEvent>>('GET', path, { ...options, query: { ...query, cursor } }));
   }
-  retry(id: string, eventId: string): Promise<WebhookDeliveryEvent> {
-    return this.core.call('POST', `${this.path}/${encodeURIComponent(id)}/events/${encodeURIComponent(eventId)}/retry`);
+  retry(id: string, eventId: string, options: RequestOptions = {}): Promise<WebhookDeliveryEvent> {
+    return this.core.call('POST', `${this.path}/${encodeURIComponent(id)}/events/${encodeURIComponent(eventId)}/retry`, options);
   }
   /** Sends a signed `webhook.test` delivery. */
-  test(id: string): Promise<WebhookDeliveryEvent> {
-    return this.core.call('POST', `${this.path}/${encodeURIComponent(id)}/test`);
+  test(id: string, options: RequestOptions = {}): Promise<WebhookDeliveryEvent> {
+    return this.core.call('POST', `${this.path}/${encodeURIComponent(id)}/test`, options);
   }
 }
 
 /** gtokens: the catalogue, allowlist checks, and the gtoken webhook family. */
 export class GVaults extends Resource {
-  readonly webhooks: WebhookFamily<BodyOf<'GVaultWebhooksController_create'>, BodyOf<'GVaultWebhooksController_update'>>;
+  readonly webhooks: WebhookFamily<BodyOf<'createGVaultWebhook'>, BodyOf<'updateGVaultWebhook'>>;
   constructor(core: ClientCore) {
     super(core);
     this.webhooks = new WebhookFamily(core, '/v2/gvaults/webhooks');
   }
   /** The whole catalogue (not paginated). */
-  async yieldSources() {
-    return this.core.unwrap(await this.core.api.GET('/v2/gvaults/yield-sources'));
+  async yieldSources(options: RequestOptions = {}) {
+    return this.core.unwrap(await this.core.api.GET('/v2/gvaults/yield-sources', this.via(options)));
   }
-  async allowlist(gVaultId: string, address: string) {
-    return this.core.unwrap(await this.core.api.GET('/v2/gvaults/{gVaultId}/allowlist/{address}', { params: { path: { gVaultId, address } } }));
+  async allowlist(gVaultId: string, address: string, options: RequestOptions = {}) {
+    return this.core.unwrap(await this.core.api.GET('/v2/gvaults/{gVaultId}/allowlist/{address}', { ...this.via(options), params: { path: { gVaultId, address } } }));
   }
 }
 
 /** MicroVaults (sandbox preview). Writes carry an `Idempotency-Key`, generated when not given. */
 export class MicroVaults extends Resource {
-  async setStrategy(vaultId: string, body: BodyOf<'MicroVaultsController_updateStrategy'>, options: { idempotencyKey?: string } = {}) {
+  async setStrategy(vaultId: string, body: BodyOf<'setMicroVaultStrategy'>, options: RequestOptions & { idempotencyKey?: string } = {}) {
     const header = { 'Idempotency-Key': options.idempotencyKey ?? newIdempotencyKey() };
-    return this.core.unwrap(await this.core.api.PUT('/v2/microvaults/vaults/{vaultId}/strategy', { params: { path: { vaultId }, header }, body }));
+    return this.core.unwrap(await this.core.api.PUT('/v2/microvaults/vaults/{vaultId}/strategy', { ...this.via(options), params: { path: { vaultId }, header }, body }));
   }
-  async setPause(vaultId: string, body: BodyOf<'MicroVaultsController_setPause'>, options: { idempotencyKey?: string } = {}) {
+  async setPause(vaultId: string, body: BodyOf<'setMicroVaultPause'>, options: RequestOptions & { idempotencyKey?: string } = {}) {
     const header = { 'Idempotency-Key': options.idempotencyKey ?? newIdempotencyKey() };
-    return this.core.unwrap(await this.core.api.PUT('/v2/microvaults/vaults/{vaultId}/pause', { params: { path: { vaultId }, header }, body }));
+    return this.core.unwrap(await this.core.api.PUT('/v2/microvaults/vaults/{vaultId}/pause', { ...this.via(options), params: { path: { vaultId }, header }, body }));
   }
-  async pauseStatus(vaultId: string) {
-    return this.core.unwrap(await this.core.api.GET('/v2/microvaults/vaults/{vaultId}/pause-status', { params: { path: { vaultId } } }));
+  async pauseStatus(vaultId: string, options: RequestOptions = {}) {
+    return this.core.unwrap(await this.core.api.GET('/v2/microvaults/vaults/{vaultId}/pause-status', { ...this.via(options), params: { path: { vaultId } } }));
   }
-  tasks(vaultId: string, query: QueryOf<'MicroVaultsController_listTasks'> = {}) {
+  tasks(vaultId: string, query: QueryOf<'listMicroVaultTasks'> = {}, options: RequestOptions = {}) {
     return pages((cursor) =>
-      this.core.api.GET('/v2/microvaults/vaults/{vaultId}/tasks', { params: { path: { vaultId }, query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)),
+      this.core.api.GET('/v2/microvaults/vaults/{vaultId}/tasks', { ...this.via(options), params: { path: { vaultId }, query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)),
     );
   }
-  async task(taskId: string) {
-    return this.core.unwrap(await this.core.api.GET('/v2/microvaults/tasks/{taskId}', { params: { path: { taskId } } }));
+  async task(taskId: string, options: RequestOptions = {}) {
+    return this.core.unwrap(await this.core.api.GET('/v2/microvaults/tasks/{taskId}', { ...this.via(options), params: { path: { taskId } } }));
   }
 }
 
 /** `/v2/api-keys` (owners and admins). */
 export class ApiKeys extends Resource {
   /** The answer's `key` is shown only here. */
-  async create(body: BodyOf<'ApiKeysController_create'>) {
-    return this.core.unwrap(await this.core.api.POST('/v2/api-keys', { body }));
+  async create(body: BodyOf<'createApiKey'>, options: RequestOptions = {}) {
+    return this.core.unwrap(await this.core.api.POST('/v2/api-keys', { ...this.via(options), body }));
   }
-  list(query: QueryOf<'ApiKeysController_list'> = {}) {
-    return pages((cursor) => this.core.api.GET('/v2/api-keys', { params: { query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)));
+  list(query: QueryOf<'listApiKeys'> = {}, options: RequestOptions = {}) {
+    return pages((cursor) => this.core.api.GET('/v2/api-keys', { ...this.via(options), params: { query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)));
   }
-  async get(id: string) {
-    return this.core.unwrap(await this.core.api.GET('/v2/api-keys/{id}', { params: { path: { id } } }));
+  async get(id: string, options: RequestOptions = {}) {
+    return this.core.unwrap(await this.core.api.GET('/v2/api-keys/{id}', { ...this.via(options), params: { path: { id } } }));
   }
-  async revoke(id: string) {
-    return this.core.unwrap(await this.core.api.DELETE('/v2/api-keys/{id}', { params: { path: { id } } }));
+  async revoke(id: string, options: RequestOptions = {}) {
+    return this.core.unwrap(await this.core.api.DELETE('/v2/api-keys/{id}', { ...this.via(options), params: { path: { id } } }));
   }
-  async roll(id: string, body: BodyOf<'ApiKeysController_roll'> = { expiresInSeconds: 0 }) {
-    return this.core.unwrap(await this.core.api.POST('/v2/api-keys/{id}/roll', { params: { path: { id } }, body }));
+  async roll(id: string, body: BodyOf<'rollApiKey'> = { expiresInSeconds: 0 }, options: RequestOptions = {}) {
+    return this.core.unwrap(await this.core.api.POST('/v2/api-keys/{id}/roll', { ...this.via(options), params: { path: { id } }, body }));
   }
 }
 
 export class System extends Resource {
-  async ping() {
-    return this.core.unwrap(await this.core.api.GET('/v2/system/ping'));
+  async ping(options: RequestOptions = {}) {
+    return this.core.unwrap(await this.core.api.GET('/v2/system/ping', this.via(options)));
   }
 }
 

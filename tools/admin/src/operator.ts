@@ -1,5 +1,5 @@
 import { type ResponseOf, type Subject, type WireRequestOf } from '@service/contracts';
-import { connectNats, NatsRequester, ServiceClient } from '@service/nats';
+import { connectNats, NatsRequester, SubjectClient } from '@service/nats';
 
 /** Deploying waits for confirmations, so operator requests get far longer than API requests. */
 const OPERATOR_TIMEOUT_MS = 180_000;
@@ -13,7 +13,7 @@ export function operatorContext(orgId: string): WireRequestOf<Subject>['ctx'] {
 export async function operatorRequest<S extends Subject>(natsUrl: string, subject: S, request: WireRequestOf<S>): Promise<ResponseOf<S>> {
   const connection = await connectNats({ url: natsUrl, name: 'admin-cli' });
   try {
-    return await new ServiceClient(new NatsRequester(connection, OPERATOR_TIMEOUT_MS)).request(subject, request);
+    return await new SubjectClient(new NatsRequester(connection, OPERATOR_TIMEOUT_MS)).request(subject, request);
   } finally {
     await connection.close();
   }

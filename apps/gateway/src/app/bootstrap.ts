@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { collectProcessMetrics } from '@service/metrics';
-import { connectNats, ForwardedJson, type ServiceClient } from '@service/nats';
+import { connectNats, ForwardedJson, type SubjectClient } from '@service/nats';
 import { NestPinoLogger } from '@service/service-runtime';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
@@ -76,7 +76,7 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     audience: config.AUTH_AUDIENCE,
   });
   // API keys: looked up in identity-service on a miss; its revocation broadcasts evict them here.
-  const keys = new ApiKeyVerifier(identityAuthority(app.get<ServiceClient>(SERVICES_CLIENT)), natsKeyBroadcasts(nats));
+  const keys = new ApiKeyVerifier(identityAuthority(app.get<SubjectClient>(SERVICES_CLIENT)), natsKeyBroadcasts(nats));
   const limiter = new RateLimiter(
     redis,
     { read: config.RATE_LIMIT_READ_PER_MINUTE, write: config.RATE_LIMIT_WRITE_PER_MINUTE, unauthenticated: config.RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE },

@@ -13,7 +13,7 @@ export type paths = {
          * The organization's deposits, withdrawals and rebalances, newest first
          * @description Pages are stable while new activity arrives. 503 `wallet_projection_unavailable` (retryable) when the feed cannot be read.
          */
-        get: operations["ActivityController_list"];
+        get: operations["listActivity"];
         put?: never;
         post?: never;
         delete?: never;
@@ -29,10 +29,11 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        get: operations["AddressBookController_list"];
+        /** The organization's payout addresses */
+        get: operations["listAddressBookEntries"];
         put?: never;
         /** Add a payout address (owners and admins; a member gets 403 forbidden) */
-        post: operations["AddressBookController_create"];
+        post: operations["createAddressBookEntry"];
         delete?: never;
         options?: never;
         head?: never;
@@ -50,7 +51,7 @@ export type paths = {
         put?: never;
         post?: never;
         /** Remove a payout address (owners and admins; a member gets 403 forbidden) */
-        delete: operations["AddressBookController_remove"];
+        delete: operations["deleteAddressBookEntry"];
         options?: never;
         head?: never;
         patch?: never;
@@ -67,13 +68,13 @@ export type paths = {
          * The organization's keys that were not revoked, newest first (never the secret)
          * @description Owners and admins only (a `member` token or key gets 403 `forbidden`).
          */
-        get: operations["ApiKeysController_list"];
+        get: operations["listApiKeys"];
         put?: never;
         /**
          * Create a secret API key for the organization; the response is the only time the key is shown
          * @description Owners and admins only (a `member` token or key gets 403 `forbidden`). Only an owner may create, roll or revoke an `owner` key (an admin gets 403 `forbidden`). Send the key as `Authorization: Bearer <key>`: it acts with its role in this organization.
          */
-        post: operations["ApiKeysController_create"];
+        post: operations["createApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -91,14 +92,14 @@ export type paths = {
          * One key (never the secret)
          * @description Owners and admins only (a `member` token or key gets 403 `forbidden`).
          */
-        get: operations["ApiKeysController_get"];
+        get: operations["getApiKey"];
         put?: never;
         post?: never;
         /**
          * Revoke a key: every gateway refuses it within a second
          * @description Owners and admins only (a `member` token or key gets 403 `forbidden`). Only an owner may create, roll or revoke an `owner` key (an admin gets 403 `forbidden`).
          */
-        delete: operations["ApiKeysController_revoke"];
+        delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -117,7 +118,7 @@ export type paths = {
          * Replace a key by a new one of the same name and role; the old one works for expiresInSeconds more (default 0: revoked at once)
          * @description Owners and admins only (a `member` token or key gets 403 `forbidden`). Only an owner may create, roll or revoke an `owner` key (an admin gets 403 `forbidden`). The new key is shown only in this response.
          */
-        post: operations["ApiKeysController_roll"];
+        post: operations["rollApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -132,13 +133,13 @@ export type paths = {
             cookie?: never;
         };
         /** The organization's approvers, newest first (owners and admins) */
-        get: operations["ApprovalsController_listApprovers"];
+        get: operations["listApprovers"];
         put?: never;
         /**
          * Register an approver key (owners and admins; a member gets 403 forbidden)
          * @description A compressed P-256 public key (66 hex characters, as Turnkey API keys and `@turnkey/api-key-stamper` use). Its stamped votes release pending activities. The same key twice: 409 `approver_duplicate_key`. Audited.
          */
-        post: operations["ApprovalsController_createApprover"];
+        post: operations["createApprover"];
         delete?: never;
         options?: never;
         head?: never;
@@ -156,7 +157,7 @@ export type paths = {
         put?: never;
         post?: never;
         /** Remove an approver (owners and admins): its later stamps no longer count; votes already counted stay counted. Audited. */
-        delete: operations["ApprovalsController_deleteApprover"];
+        delete: operations["deleteApprover"];
         options?: never;
         head?: never;
         patch?: never;
@@ -170,7 +171,7 @@ export type paths = {
             cookie?: never;
         };
         /** Changes to approvers and policy, newest first: who, when, before and after (owners and admins) */
-        get: operations["ApprovalsController_listAudit"];
+        get: operations["listApprovalAudit"];
         put?: never;
         post?: never;
         delete?: never;
@@ -187,12 +188,12 @@ export type paths = {
             cookie?: never;
         };
         /** The approval policy in force (owners and admins); `updatedAt` null while the environment default applies (sandbox: none) */
-        get: operations["ApprovalsController_getPolicy"];
+        get: operations["getApprovalPolicy"];
         /**
          * Set which withdrawals wait for customer approval and the quorum (owners and admins). Audited.
          * @description A policy other than `none` with fewer approvers than `quorum`: 400 `approval_quorum_unreachable`. `thresholdUsd` is required with (and only with) `above_threshold`.
          */
-        put: operations["ApprovalsController_putPolicy"];
+        put: operations["setApprovalPolicy"];
         post?: never;
         delete?: never;
         options?: never;
@@ -211,7 +212,7 @@ export type paths = {
          * Whether an address may deposit into the gtoken, from its allowlist contract at a confirmed block
          * @description Wait until `allowed` is true before submitting a user's deposit transaction.
          */
-        get: operations["GVaultsController_allowlist"];
+        get: operations["checkGVaultAllowlist"];
         put?: never;
         post?: never;
         delete?: never;
@@ -228,10 +229,10 @@ export type paths = {
             cookie?: never;
         };
         /** Active registrations of the organization, newest first (no secrets) */
-        get: operations["GVaultWebhooksController_list"];
+        get: operations["listGVaultWebhooks"];
         put?: never;
         /** Register a receiver; the response is the only time the secret is shown */
-        post: operations["GVaultWebhooksController_create"];
+        post: operations["createGVaultWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -246,15 +247,15 @@ export type paths = {
             cookie?: never;
         };
         /** One registration (no secret) */
-        get: operations["GVaultWebhooksController_get"];
+        get: operations["getGVaultWebhook"];
         put?: never;
         post?: never;
         /** Delete a registration: no further delivery, including retries already scheduled */
-        delete: operations["GVaultWebhooksController_remove"];
+        delete: operations["deleteGVaultWebhook"];
         options?: never;
         head?: never;
         /** Change url, events or description; the same rules as on creation */
-        patch: operations["GVaultWebhooksController_update"];
+        patch: operations["updateGVaultWebhook"];
         trace?: never;
     };
     "/v2/gvaults/webhooks/{id}/events": {
@@ -265,7 +266,7 @@ export type paths = {
             cookie?: never;
         };
         /** Delivery events of one registration, newest first */
-        get: operations["GVaultWebhooksController_events"];
+        get: operations["listGVaultWebhookEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -284,7 +285,7 @@ export type paths = {
         get?: never;
         put?: never;
         /** Deliver one event again now (a new attempt with the same Service-Event-Id) */
-        post: operations["GVaultWebhooksController_retry"];
+        post: operations["retryGVaultWebhookEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -301,7 +302,7 @@ export type paths = {
         get?: never;
         put?: never;
         /** Send a signed `webhook.test` delivery; its outcome shows in the delivery feed */
-        post: operations["GVaultWebhooksController_test"];
+        post: operations["testGVaultWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -316,7 +317,7 @@ export type paths = {
             cookie?: never;
         };
         /** Delivery events of all the organization's registrations, newest first */
-        get: operations["GVaultWebhooksController_allEvents"];
+        get: operations["listAllGVaultWebhookEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -333,7 +334,7 @@ export type paths = {
             cookie?: never;
         };
         /** The gtoken catalogue of this environment (unpaginated) */
-        get: operations["GVaultsController_yieldSources"];
+        get: operations["listGVaultYieldSources"];
         put?: never;
         post?: never;
         delete?: never;
@@ -350,7 +351,7 @@ export type paths = {
             cookie?: never;
         };
         /** One task, to follow it to confirmed or failed */
-        get: operations["MicroVaultsController_getTask"];
+        get: operations["getMicroVaultTask"];
         put?: never;
         post?: never;
         delete?: never;
@@ -368,7 +369,7 @@ export type paths = {
         };
         get?: never;
         /** Pause or resume one vault operation, as a task */
-        put: operations["MicroVaultsController_setPause"];
+        put: operations["setMicroVaultPause"];
         post?: never;
         delete?: never;
         options?: never;
@@ -384,7 +385,7 @@ export type paths = {
             cookie?: never;
         };
         /** The vault's pause flags, read from the chain */
-        get: operations["MicroVaultsController_pauseStatus"];
+        get: operations["getMicroVaultPauseStatus"];
         put?: never;
         post?: never;
         delete?: never;
@@ -402,7 +403,7 @@ export type paths = {
         };
         get?: never;
         /** Submit a vault's target allocation as a task (targets plus idle total 10000 bps) */
-        put: operations["MicroVaultsController_updateStrategy"];
+        put: operations["setMicroVaultStrategy"];
         post?: never;
         delete?: never;
         options?: never;
@@ -418,7 +419,7 @@ export type paths = {
             cookie?: never;
         };
         /** A vault's tasks, newest first */
-        get: operations["MicroVaultsController_listTasks"];
+        get: operations["listMicroVaultTasks"];
         put?: never;
         post?: never;
         delete?: never;
@@ -435,7 +436,7 @@ export type paths = {
             cookie?: never;
         };
         /** Reachability check */
-        get: operations["SystemController_ping"];
+        get: operations["ping"];
         put?: never;
         post?: never;
         delete?: never;
@@ -457,7 +458,7 @@ export type paths = {
          * A stamped vote on a pending activity. Every role: the stamp is the authority.
          * @description Counts only when the stamp verifies over turnkeyRequest (401 `invalid_stamp`), its key is a current approver (403 `approver_not_authorized`), the request names this activity, organization and action (403 `approval_request_mismatch`), `timestampMs` is within 5 minutes (401 `stale_stamp`), the deadline has not passed (409 `approval_expired`) and the approver has not voted on it (409 `approval_already_voted`); otherwise nothing is recorded. Quorum approvals release the leg; one reject cancels it. A vote after the outcome answers `alreadyTerminal`.
          */
-        post: operations["TurnkeyController_vote"];
+        post: operations["voteOnActivity"];
         delete?: never;
         options?: never;
         head?: never;
@@ -472,7 +473,7 @@ export type paths = {
             cookie?: never;
         };
         /** The organization's activities waiting for approvers' votes (`{activities}`, not a page envelope, as the real API answers). Every role. */
-        get: operations["TurnkeyController_pending"];
+        get: operations["listPendingActivities"];
         put?: never;
         post?: never;
         delete?: never;
@@ -494,7 +495,7 @@ export type paths = {
          * The request an approver stamps to approve or reject an activity. Every role.
          * @description `stampPayload` is the exact JSON text of `turnkeyRequest`: pass it to `ApiKeyStamper.stamp`. Unknown or another organization’s activity: 404 `activity_not_found`.
          */
-        post: operations["TurnkeyController_approvalRequest"];
+        post: operations["createActivityApprovalRequest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -509,10 +510,10 @@ export type paths = {
             cookie?: never;
         };
         /** The organization's wallets, newest first unless order=asc; filters by status and createdAtGte */
-        get: operations["WalletsController_list"];
+        get: operations["listWallets"];
         put?: never;
         /** Create a wallet (idempotent on requestId); it starts `creating` and becomes `idle`. Every role. */
-        post: operations["WalletsController_create"];
+        post: operations["createWallet"];
         delete?: never;
         options?: never;
         head?: never;
@@ -526,14 +527,15 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        get: operations["WalletsController_get"];
+        /** One wallet of the organization */
+        get: operations["getWallet"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
         /** Rename a wallet: accepts only `label` (`null` or `""` clears it). Every role. */
-        patch: operations["WalletsController_update"];
+        patch: operations["updateWallet"];
         trace?: never;
     };
     "/v2/wallets/{id}/allocate": {
@@ -546,7 +548,7 @@ export type paths = {
         get?: never;
         put?: never;
         /** Move explicit dollar amounts between positions (owners and admins; idempotent on requestId) */
-        post: operations["WalletsController_allocate"];
+        post: operations["allocateWallet"];
         delete?: never;
         options?: never;
         head?: never;
@@ -563,7 +565,7 @@ export type paths = {
         get?: never;
         put?: never;
         /** The checks of allocate and the positions before and after; changes nothing. Every role. */
-        post: operations["WalletsController_preview"];
+        post: operations["previewWalletAllocation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -583,7 +585,7 @@ export type paths = {
          * Start the one-time deposit-address setup of a chain that needs it (Stellar); repeating it returns the current state. Every role.
          * @description The setup is a pending activity (`activityKind: deposit_address_setup`, its id in `approval.turnkeyActivityId`) that the organization’s approvers vote on like a payout; `portfolio_wallet.approval.status_changed` follows it (`pending`, then `approved`, `rejected` or `failed`; enabling again after the last two asks again). Without approvers: 409 `approvers_required`.
          */
-        post: operations["WalletsController_enableDepositAddress"];
+        post: operations["enableWalletDepositAddress"];
         delete?: never;
         options?: never;
         head?: never;
@@ -598,7 +600,7 @@ export type paths = {
             cookie?: never;
         };
         /** The wallet's deposits, newest first unless order=asc; filters by status and createdAtGte */
-        get: operations["WalletsController_deposits"];
+        get: operations["listWalletDeposits"];
         put?: never;
         post?: never;
         delete?: never;
@@ -614,7 +616,8 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        get: operations["WalletsController_deposit"];
+        /** One deposit of the wallet */
+        get: operations["getWalletDeposit"];
         put?: never;
         post?: never;
         delete?: never;
@@ -631,7 +634,7 @@ export type paths = {
             cookie?: never;
         };
         /** A deposit of the wallet by its transaction id (on `chain`, when given); 404 deposit_not_found when there is none */
-        get: operations["WalletsController_lookupDeposit"];
+        get: operations["lookupWalletDeposit"];
         put?: never;
         post?: never;
         delete?: never;
@@ -650,7 +653,7 @@ export type paths = {
         get?: never;
         put?: never;
         /** Sandbox only: a deposit that settles after a delay. Every role. */
-        post: operations["WalletsController_simulateDeposit"];
+        post: operations["simulateWalletDeposit"];
         delete?: never;
         options?: never;
         head?: never;
@@ -671,7 +674,7 @@ export type paths = {
         options?: never;
         head?: never;
         /** Replace the targets; an autoRebalance wallet then rebalances to them (legs below 5 USD stay cash). Every role. */
-        patch: operations["WalletsController_updateStrategy"];
+        patch: operations["updateWalletStrategy"];
         trace?: never;
     };
     "/v2/wallets/{id}/withdrawal-preview": {
@@ -684,7 +687,7 @@ export type paths = {
         get?: never;
         put?: never;
         /** What a withdrawal would take, charge and pay; without amountUsd, what can be withdrawn now. Changes nothing. Every role. */
-        post: operations["WithdrawalsController_preview"];
+        post: operations["previewWithdrawal"];
         delete?: never;
         options?: never;
         head?: never;
@@ -699,13 +702,13 @@ export type paths = {
             cookie?: never;
         };
         /** The wallet's withdrawals, newest first unless order=asc; filters by status and createdAtGte */
-        get: operations["WithdrawalsController_list"];
+        get: operations["listWithdrawals"];
         put?: never;
         /**
          * Withdraw to an external address (idempotent on requestId); one payout leg per position drawn on. Every role.
          * @description The withdrawal starts `processing` and ends `completed`, `partially_completed`, `failed` or `cancelled`.
          */
-        post: operations["WithdrawalsController_create"];
+        post: operations["createWithdrawal"];
         delete?: never;
         options?: never;
         head?: never;
@@ -719,7 +722,8 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        get: operations["WithdrawalsController_get"];
+        /** One withdrawal of the wallet, with its payout legs */
+        get: operations["getWithdrawal"];
         put?: never;
         post?: never;
         delete?: never;
@@ -738,7 +742,7 @@ export type paths = {
         get?: never;
         put?: never;
         /** Cancel a withdrawal none of whose payouts has been broadcast (idempotent on requestId). Every role. */
-        post: operations["WithdrawalsController_cancel"];
+        post: operations["cancelWithdrawal"];
         delete?: never;
         options?: never;
         head?: never;
@@ -759,7 +763,7 @@ export type paths = {
          * @deprecated
          * @description Always 410 `approval_flow_changed`. Register approver keys (`POST /v2/approvals/approvers`), then vote with `POST /v2/turnkey/activities/{activityId}/vote`.
          */
-        post: operations["WithdrawalsController_approve"];
+        post: operations["approveWithdrawalPayout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -779,7 +783,7 @@ export type paths = {
          * Cancel one payout leg before it is broadcast (owners and admins; idempotent on requestId)
          * @description Its money stays in the wallet; once every leg has ended the withdrawal is `partially_completed` (another leg delivered) or `cancelled`. A broadcast leg: 409 `payout_in_progress`; an ended one: 409 `payout_already_terminal`; unknown: 404 `payout_not_found`.
          */
-        post: operations["WithdrawalsController_cancelPayout"];
+        post: operations["cancelWithdrawalPayout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -799,7 +803,7 @@ export type paths = {
          * Run a failed payout leg again (owners and admins; idempotent on requestId)
          * @description Only a leg whose failure is retryable: it is re-planned (`planning`) and runs again, and a withdrawal that had settled processes again. A leg that failed for good: 409 `payout_not_retryable`; one completed, skipped or cancelled: 409 `payout_already_terminal`; one not failed: 409 `payout_in_progress`; unknown: 404 `payout_not_found`.
          */
-        post: operations["WithdrawalsController_retryPayout"];
+        post: operations["retryWithdrawalPayout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -814,7 +818,7 @@ export type paths = {
             cookie?: never;
         };
         /** Earned yield and what a year at the current rates earns */
-        get: operations["WalletsController_yield"];
+        get: operations["getWalletYield"];
         put?: never;
         post?: never;
         delete?: never;
@@ -831,7 +835,7 @@ export type paths = {
             cookie?: never;
         };
         /** The environment's yield-source catalogue */
-        get: operations["WalletsController_yieldSources"];
+        get: operations["listWalletYieldSources"];
         put?: never;
         post?: never;
         delete?: never;
@@ -848,10 +852,10 @@ export type paths = {
             cookie?: never;
         };
         /** Active registrations of the organization, newest first (no secrets) */
-        get: operations["WebhookEndpointsController_list"];
+        get: operations["listWebhookEndpoints"];
         put?: never;
         /** Register a receiver; the response is the only time the secret is shown */
-        post: operations["WebhookEndpointsController_create"];
+        post: operations["createWebhookEndpoint"];
         delete?: never;
         options?: never;
         head?: never;
@@ -866,15 +870,15 @@ export type paths = {
             cookie?: never;
         };
         /** One registration (no secret) */
-        get: operations["WebhookEndpointsController_get"];
+        get: operations["getWebhookEndpoint"];
         put?: never;
         post?: never;
         /** Delete a registration: no further delivery, including retries already scheduled */
-        delete: operations["WebhookEndpointsController_remove"];
+        delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
         /** Change url, events or description; the same rules as on creation */
-        patch: operations["WebhookEndpointsController_update"];
+        patch: operations["updateWebhookEndpoint"];
         trace?: never;
     };
     "/v2/webhook-endpoints/{id}/events": {
@@ -885,7 +889,7 @@ export type paths = {
             cookie?: never;
         };
         /** Delivery events of one registration, newest first */
-        get: operations["WebhookEndpointsController_events"];
+        get: operations["listWebhookEndpointEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -904,7 +908,7 @@ export type paths = {
         get?: never;
         put?: never;
         /** Deliver one event again now (a new attempt with the same Service-Event-Id) */
-        post: operations["WebhookEndpointsController_retry"];
+        post: operations["retryWebhookEndpointEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -921,7 +925,7 @@ export type paths = {
         get?: never;
         put?: never;
         /** Send a signed `webhook.test` delivery; its outcome shows in the delivery feed */
-        post: operations["WebhookEndpointsController_test"];
+        post: operations["testWebhookEndpoint"];
         delete?: never;
         options?: never;
         head?: never;
@@ -936,7 +940,7 @@ export type paths = {
             cookie?: never;
         };
         /** Delivery events of all the organization's registrations, newest first */
-        get: operations["WebhookEndpointsController_allEvents"];
+        get: operations["listAllWebhookEndpointEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -953,10 +957,10 @@ export type paths = {
             cookie?: never;
         };
         /** Active registrations of the organization, newest first (no secrets) */
-        get: operations["WebhooksController_list"];
+        get: operations["listWebhooks"];
         put?: never;
         /** Register a receiver; the response is the only time the secret is shown */
-        post: operations["WebhooksController_create"];
+        post: operations["createWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -971,15 +975,15 @@ export type paths = {
             cookie?: never;
         };
         /** One registration (no secret) */
-        get: operations["WebhooksController_get"];
+        get: operations["getWebhook"];
         put?: never;
         post?: never;
         /** Delete a registration: no further delivery, including retries already scheduled */
-        delete: operations["WebhooksController_remove"];
+        delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
         /** Change url, events or description; the same rules as on creation */
-        patch: operations["WebhooksController_update"];
+        patch: operations["updateWebhook"];
         trace?: never;
     };
     "/v2/webhooks/{id}/events": {
@@ -990,7 +994,7 @@ export type paths = {
             cookie?: never;
         };
         /** Delivery events of one registration, newest first */
-        get: operations["WebhooksController_events"];
+        get: operations["listWebhookEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1009,7 +1013,7 @@ export type paths = {
         get?: never;
         put?: never;
         /** Deliver one event again now (a new attempt with the same Service-Event-Id) */
-        post: operations["WebhooksController_retry"];
+        post: operations["retryWebhookEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1026,7 +1030,7 @@ export type paths = {
         get?: never;
         put?: never;
         /** Send a signed `webhook.test` delivery; its outcome shows in the delivery feed */
-        post: operations["WebhooksController_test"];
+        post: operations["testWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1041,7 +1045,7 @@ export type paths = {
             cookie?: never;
         };
         /** Delivery events of all the organization's registrations, newest first */
-        get: operations["WebhooksController_allEvents"];
+        get: operations["listAllWebhookEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2143,7 +2147,7 @@ export type components = {
 };
 export type $defs = Record<string, never>;
 export interface operations {
-    ActivityController_list: {
+    listActivity: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from a previous page. */
@@ -2215,7 +2219,7 @@ export interface operations {
             };
         };
     };
-    AddressBookController_list: {
+    listAddressBookEntries: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from a previous page. */
@@ -2282,7 +2286,7 @@ export interface operations {
             };
         };
     };
-    AddressBookController_create: {
+    createAddressBookEntry: {
         parameters: {
             query?: never;
             header?: never;
@@ -2365,7 +2369,7 @@ export interface operations {
             };
         };
     };
-    AddressBookController_remove: {
+    deleteAddressBookEntry: {
         parameters: {
             query?: never;
             header?: never;
@@ -2446,7 +2450,7 @@ export interface operations {
             };
         };
     };
-    ApiKeysController_list: {
+    listApiKeys: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from a previous page. */
@@ -2521,7 +2525,7 @@ export interface operations {
             };
         };
     };
-    ApiKeysController_create: {
+    createApiKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -2596,7 +2600,7 @@ export interface operations {
             };
         };
     };
-    ApiKeysController_get: {
+    getApiKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -2677,7 +2681,7 @@ export interface operations {
             };
         };
     };
-    ApiKeysController_revoke: {
+    revokeApiKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -2758,7 +2762,7 @@ export interface operations {
             };
         };
     };
-    ApiKeysController_roll: {
+    rollApiKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -2843,7 +2847,7 @@ export interface operations {
             };
         };
     };
-    ApprovalsController_listApprovers: {
+    listApprovers: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from a previous page. */
@@ -2918,7 +2922,7 @@ export interface operations {
             };
         };
     };
-    ApprovalsController_createApprover: {
+    createApprover: {
         parameters: {
             query?: never;
             header?: never;
@@ -3001,7 +3005,7 @@ export interface operations {
             };
         };
     };
-    ApprovalsController_deleteApprover: {
+    deleteApprover: {
         parameters: {
             query?: never;
             header?: never;
@@ -3082,7 +3086,7 @@ export interface operations {
             };
         };
     };
-    ApprovalsController_listAudit: {
+    listApprovalAudit: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from a previous page. */
@@ -3157,7 +3161,7 @@ export interface operations {
             };
         };
     };
-    ApprovalsController_getPolicy: {
+    getApprovalPolicy: {
         parameters: {
             query?: never;
             header?: never;
@@ -3228,7 +3232,7 @@ export interface operations {
             };
         };
     };
-    ApprovalsController_putPolicy: {
+    setApprovalPolicy: {
         parameters: {
             query?: never;
             header?: never;
@@ -3303,7 +3307,7 @@ export interface operations {
             };
         };
     };
-    GVaultsController_allowlist: {
+    checkGVaultAllowlist: {
         parameters: {
             query?: never;
             header?: never;
@@ -3369,7 +3373,7 @@ export interface operations {
             };
         };
     };
-    GVaultWebhooksController_list: {
+    listGVaultWebhooks: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from a previous page. */
@@ -3436,7 +3440,7 @@ export interface operations {
             };
         };
     };
-    GVaultWebhooksController_create: {
+    createGVaultWebhook: {
         parameters: {
             query?: never;
             header?: never;
@@ -3511,7 +3515,7 @@ export interface operations {
             };
         };
     };
-    GVaultWebhooksController_get: {
+    getGVaultWebhook: {
         parameters: {
             query?: never;
             header?: never;
@@ -3584,7 +3588,7 @@ export interface operations {
             };
         };
     };
-    GVaultWebhooksController_remove: {
+    deleteGVaultWebhook: {
         parameters: {
             query?: never;
             header?: never;
@@ -3657,7 +3661,7 @@ export interface operations {
             };
         };
     };
-    GVaultWebhooksController_update: {
+    updateGVaultWebhook: {
         parameters: {
             query?: never;
             header?: never;
@@ -3742,7 +3746,7 @@ export interface operations {
             };
         };
     };
-    GVaultWebhooksController_events: {
+    listGVaultWebhookEvents: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from a previous page. */
@@ -3819,7 +3823,7 @@ export interface operations {
             };
         };
     };
-    GVaultWebhooksController_retry: {
+    retryGVaultWebhookEvent: {
         parameters: {
             query?: never;
             header?: never;
@@ -3901,7 +3905,7 @@ export interface operations {
             };
         };
     };
-    GVaultWebhooksController_test: {
+    testGVaultWebhook: {
         parameters: {
             query?: never;
             header?: never;
@@ -3974,7 +3978,7 @@ export interface operations {
             };
         };
     };
-    GVaultWebhooksController_allEvents: {
+    listAllGVaultWebhookEvents: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from a previous page. */
@@ -4041,7 +4045,7 @@ export interface operations {
             };
         };
     };
-    GVaultsController_yieldSources: {
+    listGVaultYieldSources: {
         parameters: {
             query?: never;
             header?: never;
@@ -4104,7 +4108,7 @@ export interface operations {
             };
         };
     };
-    MicroVaultsController_getTask: {
+    getMicroVaultTask: {
         parameters: {
             query?: never;
             header?: never;
@@ -4185,7 +4189,7 @@ export interface operations {
             };
         };
     };
-    MicroVaultsController_setPause: {
+    setMicroVaultPause: {
         parameters: {
             query?: never;
             header: {
@@ -4291,7 +4295,7 @@ export interface operations {
             };
         };
     };
-    MicroVaultsController_pauseStatus: {
+    getMicroVaultPauseStatus: {
         parameters: {
             query?: never;
             header?: never;
@@ -4372,7 +4376,7 @@ export interface operations {
             };
         };
     };
-    MicroVaultsController_updateStrategy: {
+    setMicroVaultStrategy: {
         parameters: {
             query?: never;
             header: {
@@ -4478,7 +4482,7 @@ export interface operations {
             };
         };
     };
-    MicroVaultsController_listTasks: {
+    listMicroVaultTasks: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from a previous page. */
@@ -4563,7 +4567,7 @@ export interface operations {
             };
         };
     };
-    SystemController_ping: {
+    ping: {
         parameters: {
             query?: never;
             header?: never;
@@ -4617,7 +4621,7 @@ export interface operations {
             };
         };
     };
-    TurnkeyController_vote: {
+    voteOnActivity: {
         parameters: {
             query?: never;
             header?: never;
@@ -4710,7 +4714,7 @@ export interface operations {
             };
         };
     };
-    TurnkeyController_pending: {
+    listPendingActivities: {
         parameters: {
             query?: never;
             header?: never;
@@ -4773,7 +4777,7 @@ export interface operations {
             };
         };
     };
-    TurnkeyController_approvalRequest: {
+    createActivityApprovalRequest: {
         parameters: {
             query?: never;
             header?: never;
@@ -4848,7 +4852,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_list: {
+    listWallets: {
         parameters: {
             query?: {
                 /** @description Only items created at or after this ISO 8601 timestamp. */
@@ -4923,7 +4927,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_create: {
+    createWallet: {
         parameters: {
             query?: never;
             header?: never;
@@ -5006,7 +5010,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_get: {
+    getWallet: {
         parameters: {
             query?: never;
             header?: never;
@@ -5079,7 +5083,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_update: {
+    updateWallet: {
         parameters: {
             query?: never;
             header?: never;
@@ -5156,7 +5160,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_allocate: {
+    allocateWallet: {
         parameters: {
             query?: never;
             header?: never;
@@ -5249,7 +5253,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_preview: {
+    previewWalletAllocation: {
         parameters: {
             query?: never;
             header?: never;
@@ -5334,7 +5338,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_enableDepositAddress: {
+    enableWalletDepositAddress: {
         parameters: {
             query?: never;
             header?: never;
@@ -5416,7 +5420,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_deposits: {
+    listWalletDeposits: {
         parameters: {
             query?: {
                 /** @description Only items created at or after this ISO 8601 timestamp. */
@@ -5501,7 +5505,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_deposit: {
+    getWalletDeposit: {
         parameters: {
             query?: never;
             header?: never;
@@ -5575,7 +5579,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_lookupDeposit: {
+    lookupWalletDeposit: {
         parameters: {
             query: {
                 /** @description Restricts the lookup to this chain. */
@@ -5653,7 +5657,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_simulateDeposit: {
+    simulateWalletDeposit: {
         parameters: {
             query?: never;
             header?: never;
@@ -5738,7 +5742,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_updateStrategy: {
+    updateWalletStrategy: {
         parameters: {
             query?: never;
             header?: never;
@@ -5823,7 +5827,7 @@ export interface operations {
             };
         };
     };
-    WithdrawalsController_preview: {
+    previewWithdrawal: {
         parameters: {
             query?: never;
             header?: never;
@@ -5908,7 +5912,7 @@ export interface operations {
             };
         };
     };
-    WithdrawalsController_list: {
+    listWithdrawals: {
         parameters: {
             query?: {
                 /** @description Only items created at or after this ISO 8601 timestamp. */
@@ -5993,7 +5997,7 @@ export interface operations {
             };
         };
     };
-    WithdrawalsController_create: {
+    createWithdrawal: {
         parameters: {
             query?: never;
             header?: never;
@@ -6086,7 +6090,7 @@ export interface operations {
             };
         };
     };
-    WithdrawalsController_get: {
+    getWithdrawal: {
         parameters: {
             query?: never;
             header?: never;
@@ -6160,7 +6164,7 @@ export interface operations {
             };
         };
     };
-    WithdrawalsController_cancel: {
+    cancelWithdrawal: {
         parameters: {
             query?: never;
             header?: never;
@@ -6246,7 +6250,7 @@ export interface operations {
             };
         };
     };
-    WithdrawalsController_approve: {
+    approveWithdrawalPayout: {
         parameters: {
             query?: never;
             header?: never;
@@ -6296,7 +6300,7 @@ export interface operations {
             };
         };
     };
-    WithdrawalsController_cancelPayout: {
+    cancelWithdrawalPayout: {
         parameters: {
             query?: never;
             header?: never;
@@ -6392,7 +6396,7 @@ export interface operations {
             };
         };
     };
-    WithdrawalsController_retryPayout: {
+    retryWithdrawalPayout: {
         parameters: {
             query?: never;
             header?: never;
@@ -6488,7 +6492,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_yield: {
+    getWalletYield: {
         parameters: {
             query?: never;
             header?: never;
@@ -6561,7 +6565,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_yieldSources: {
+    listWalletYieldSources: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from a previous page. */
@@ -6628,7 +6632,7 @@ export interface operations {
             };
         };
     };
-    WebhookEndpointsController_list: {
+    listWebhookEndpoints: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from a previous page. */
@@ -6695,7 +6699,7 @@ export interface operations {
             };
         };
     };
-    WebhookEndpointsController_create: {
+    createWebhookEndpoint: {
         parameters: {
             query?: never;
             header?: never;
@@ -6770,7 +6774,7 @@ export interface operations {
             };
         };
     };
-    WebhookEndpointsController_get: {
+    getWebhookEndpoint: {
         parameters: {
             query?: never;
             header?: never;
@@ -6843,7 +6847,7 @@ export interface operations {
             };
         };
     };
-    WebhookEndpointsController_remove: {
+    deleteWebhookEndpoint: {
         parameters: {
             query?: never;
             header?: never;
@@ -6916,7 +6920,7 @@ export interface operations {
             };
         };
     };
-    WebhookEndpointsController_update: {
+    updateWebhookEndpoint: {
         parameters: {
             query?: never;
             header?: never;
@@ -7001,7 +7005,7 @@ export interface operations {
             };
         };
     };
-    WebhookEndpointsController_events: {
+    listWebhookEndpointEvents: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from a previous page. */
@@ -7078,7 +7082,7 @@ export interface operations {
             };
         };
     };
-    WebhookEndpointsController_retry: {
+    retryWebhookEndpointEvent: {
         parameters: {
             query?: never;
             header?: never;
@@ -7160,7 +7164,7 @@ export interface operations {
             };
         };
     };
-    WebhookEndpointsController_test: {
+    testWebhookEndpoint: {
         parameters: {
             query?: never;
             header?: never;
@@ -7233,7 +7237,7 @@ export interface operations {
             };
         };
     };
-    WebhookEndpointsController_allEvents: {
+    listAllWebhookEndpointEvents: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from a previous page. */
@@ -7300,7 +7304,7 @@ export interface operations {
             };
         };
     };
-    WebhooksController_list: {
+    listWebhooks: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from a previous page. */
@@ -7367,7 +7371,7 @@ export interface operations {
             };
         };
     };
-    WebhooksController_create: {
+    createWebhook: {
         parameters: {
             query?: never;
             header?: never;
@@ -7442,7 +7446,7 @@ export interface operations {
             };
         };
     };
-    WebhooksController_get: {
+    getWebhook: {
         parameters: {
             query?: never;
             header?: never;
@@ -7515,7 +7519,7 @@ export interface operations {
             };
         };
     };
-    WebhooksController_remove: {
+    deleteWebhook: {
         parameters: {
             query?: never;
             header?: never;
@@ -7588,7 +7592,7 @@ export interface operations {
             };
         };
     };
-    WebhooksController_update: {
+    updateWebhook: {
         parameters: {
             query?: never;
             header?: never;
@@ -7673,7 +7677,7 @@ export interface operations {
             };
         };
     };
-    WebhooksController_events: {
+    listWebhookEvents: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from a previous page. */
@@ -7750,7 +7754,7 @@ export interface operations {
             };
         };
     };
-    WebhooksController_retry: {
+    retryWebhookEvent: {
         parameters: {
             query?: never;
             header?: never;
@@ -7832,7 +7836,7 @@ export interface operations {
             };
         };
     };
-    WebhooksController_test: {
+    testWebhook: {
         parameters: {
             query?: never;
             header?: never;
@@ -7905,7 +7909,7 @@ export interface operations {
             };
         };
     };
-    WebhooksController_allEvents: {
+    listAllWebhookEvents: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from a previous page. */

@@ -1,8 +1,9 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ActivityPageDto, ActivityQueryDto, type RequestContext, SUBJECTS } from '@service/contracts';
 import type { ForwardedJson } from '@service/nats';
 import { ApiStandardErrors } from '../docs/api-errors.js';
+import { Operation } from '../docs/operation.js';
 import { Ctx } from '../http/request-context.js';
 import { ValidQuery } from '../http/validation.js';
 import { ServiceRoutes } from '../services.js';
@@ -12,7 +13,7 @@ import { ServiceRoutes } from '../services.js';
 @Controller('v2/activity')
 export class ActivityController extends ServiceRoutes {
   @Get()
-  @ApiOperation({
+  @Operation('listActivity', {
     summary: "The organization's deposits, withdrawals and rebalances, newest first",
     description:
       'Pages are stable while new activity arrives. 503 `wallet_projection_unavailable` (retryable) when the feed cannot be read.',

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { type ApiKeyPrincipal, BROADCASTS, type BroadcastPayloadOf, type RequestContext, SUBJECTS } from '@service/contracts';
 import { ServiceError } from '@service/errors';
-import type { ServiceClient } from '@service/nats';
+import type { SubjectClient } from '@service/nats';
 import { ConcurrencyLimit } from './concurrency-limit.js';
 import type { Principal } from './token-verifier.js';
 
@@ -190,7 +190,7 @@ function authenticationContext(): RequestContext {
 }
 
 /** The identity service over NATS, as the verifier asks it. */
-export function identityAuthority(services: ServiceClient): KeyAuthority {
+export function identityAuthority(services: SubjectClient): KeyAuthority {
   return {
     authenticate: (key) => services.request(SUBJECTS.identity.apiKeysAuthenticate, { ctx: authenticationContext(), key }),
   };

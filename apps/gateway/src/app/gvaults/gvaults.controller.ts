@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
   GVAULT_IDS,
   GVaultAllowlistDto,
@@ -11,6 +11,7 @@ import {
 } from '@service/contracts';
 import type { ForwardedJson } from '@service/nats';
 import { ApiStandardErrors } from '../docs/api-errors.js';
+import { Operation } from '../docs/operation.js';
 import { Ctx } from '../http/request-context.js';
 import { ValidParams, ValidQuery } from '../http/validation.js';
 import { ServiceRoutes } from '../services.js';
@@ -20,7 +21,7 @@ import { ServiceRoutes } from '../services.js';
 @Controller('v2/gvaults')
 export class GVaultsController extends ServiceRoutes {
   @Get('yield-sources')
-  @ApiOperation({ summary: 'The gtoken catalogue of this environment (unpaginated)' })
+  @Operation('listGVaultYieldSources', { summary: 'The gtoken catalogue of this environment (unpaginated)' })
   @ApiOkResponse({ type: GVaultYieldSourceListDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400] })
   yieldSources(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto): Promise<ForwardedJson<GVaultYieldSourceListDto>> {
@@ -28,7 +29,7 @@ export class GVaultsController extends ServiceRoutes {
   }
 
   @Get(':gVaultId/allowlist/:address')
-  @ApiOperation({
+  @Operation('checkGVaultAllowlist', {
     summary: 'Whether an address may deposit into the gtoken, from its allowlist contract at a confirmed block',
     description: "Wait until `allowed` is true before submitting a user's deposit transaction.",
   })

@@ -4,7 +4,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { type RequestContext, SERVICES, healthSubjectOf } from '@service/contracts';
 import { METRICS_CONTENT_TYPE, metricsText } from '@service/metrics';
-import type { ServiceClient } from '@service/nats';
+import type { SubjectClient } from '@service/nats';
 import type { FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
 import { SERVICES_CLIENT } from '../services.js';
@@ -20,7 +20,7 @@ export class HealthController {
   constructor(
     @Inject(NATS) private readonly nats: NatsConnection,
     @Inject(REDIS) private readonly redis: Redis,
-    @Inject(SERVICES_CLIENT) private readonly requester: ServiceClient,
+    @Inject(SERVICES_CLIENT) private readonly requester: SubjectClient,
   ) {}
 
   /** The process is up. */

@@ -1,5 +1,5 @@
 import { Controller, createParamDecorator, type ExecutionContext, Get, Put, Res } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiHeader, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
   IDEMPOTENCY_KEY_MAX_LENGTH,
   MicroVaultPauseDto,
@@ -18,6 +18,7 @@ import { ServiceError } from '@service/errors';
 import type { ForwardedJson } from '@service/nats';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiStandardErrors } from '../docs/api-errors.js';
+import { Operation } from '../docs/operation.js';
 import { Ctx } from '../http/request-context.js';
 import { ValidBody, ValidQuery } from '../http/validation.js';
 import { ServiceRoutes } from '../services.js';
@@ -59,7 +60,7 @@ const IDEMPOTENCY_HEADER = {
 @Controller('v2/microvaults')
 export class MicroVaultsController extends ServiceRoutes {
   @Put('vaults/:vaultId/strategy')
-  @ApiOperation({ summary: "Submit a vault's target allocation as a task (targets plus idle total 10000 bps)" })
+  @Operation('setMicroVaultStrategy', { summary: "Submit a vault's target allocation as a task (targets plus idle total 10000 bps)" })
   @ApiParam(VAULT_ID_PARAM)
   @ApiHeader(IDEMPOTENCY_HEADER)
   @ApiAcceptedResponse({ type: MicroVaultTaskEnvelopeDto, description: 'Accepted: a new task' })
@@ -78,7 +79,7 @@ export class MicroVaultsController extends ServiceRoutes {
   }
 
   @Put('vaults/:vaultId/pause')
-  @ApiOperation({ summary: 'Pause or resume one vault operation, as a task' })
+  @Operation('setMicroVaultPause', { summary: 'Pause or resume one vault operation, as a task' })
   @ApiParam(VAULT_ID_PARAM)
   @ApiHeader(IDEMPOTENCY_HEADER)
   @ApiAcceptedResponse({ type: MicroVaultTaskEnvelopeDto, description: 'Accepted: a new task' })
@@ -96,7 +97,7 @@ export class MicroVaultsController extends ServiceRoutes {
   }
 
   @Get('vaults/:vaultId/pause-status')
-  @ApiOperation({ summary: "The vault's pause flags, read from the chain" })
+  @Operation('getMicroVaultPauseStatus', { summary: "The vault's pause flags, read from the chain" })
   @ApiParam(VAULT_ID_PARAM)
   @ApiOkResponse({ type: MicroVaultPauseStatusDto })
   @ApiStandardErrors({ microvault: true, statuses: [400, 403, 404, 503] })
@@ -109,7 +110,7 @@ export class MicroVaultsController extends ServiceRoutes {
   }
 
   @Get('vaults/:vaultId/tasks')
-  @ApiOperation({ summary: "A vault's tasks, newest first" })
+  @Operation('listMicroVaultTasks', { summary: "A vault's tasks, newest first" })
   @ApiParam(VAULT_ID_PARAM)
   @ApiOkResponse({ type: MicroVaultTaskPageDto })
   @ApiStandardErrors({ microvault: true, statuses: [400, 403, 404, 503] })
@@ -123,7 +124,7 @@ export class MicroVaultsController extends ServiceRoutes {
   }
 
   @Get('tasks/:taskId')
-  @ApiOperation({ summary: 'One task, to follow it to confirmed or failed' })
+  @Operation('getMicroVaultTask', { summary: 'One task, to follow it to confirmed or failed' })
   @ApiParam({ name: 'taskId', description: 'version-4 UUID', schema: { type: 'string', pattern: UUID_V4.source } })
   @ApiOkResponse({ type: MicroVaultTaskDto })
   @ApiStandardErrors({ microvault: true, statuses: [400, 403, 404, 503] })

@@ -1,5 +1,5 @@
 import { Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import {
   AddressBookEntryCreatedDto,
   AddressBookEntryDeletedDto,
@@ -12,7 +12,8 @@ import {
 } from '@service/contracts';
 import type { ForwardedJson } from '@service/nats';
 import { ApiStandardErrors } from '../docs/api-errors.js';
-import { OWNERS_AND_ADMINS, RequiredRoles } from '../docs/required-roles.js';
+import { Operation } from '../docs/operation.js';
+import { RequiredRoles } from '../docs/required-roles.js';
 import { Ctx } from '../http/request-context.js';
 import { UuidParam, ValidBody, ValidQuery } from '../http/validation.js';
 import { ServiceRoutes } from '../services.js';
@@ -24,8 +25,8 @@ export class AddressBookController extends ServiceRoutes {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ summary: 'Add a payout address (owners and admins; a member gets 403 forbidden)' })
-  @RequiredRoles(...OWNERS_AND_ADMINS)
+  @Operation('createAddressBookEntry', { summary: 'Add a payout address (owners and admins; a member gets 403 forbidden)' })
+  @RequiredRoles(SUBJECTS.wallet.addressBookCreate)
   @ApiCreatedResponse({ type: AddressBookEntryCreatedDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 403, 409] })
   create(
@@ -37,6 +38,7 @@ export class AddressBookController extends ServiceRoutes {
   }
 
   @Get()
+  @Operation('listAddressBookEntries', { summary: "The organization's payout addresses" })
   @ApiOkResponse({ type: AddressBookEntryListDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400] })
   list(@Ctx() ctx: RequestContext, @ValidQuery(PageQueryDto) query: PageQueryDto): Promise<ForwardedJson<AddressBookEntryListDto>> {
@@ -44,8 +46,8 @@ export class AddressBookController extends ServiceRoutes {
   }
 
   @Delete(':entryId')
-  @ApiOperation({ summary: 'Remove a payout address (owners and admins; a member gets 403 forbidden)' })
-  @RequiredRoles(...OWNERS_AND_ADMINS)
+  @Operation('deleteAddressBookEntry', { summary: 'Remove a payout address (owners and admins; a member gets 403 forbidden)' })
+  @RequiredRoles(SUBJECTS.wallet.addressBookDelete)
   @ApiOkResponse({ type: AddressBookEntryDeletedDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 403, 404] })
   remove(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @UuidParam('entryId') entryId: string): Promise<ForwardedJson<AddressBookEntryDeletedDto>> {

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Inject, NotFoundException, Param, Patch, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import {
   AllocateDto,
   AllocatePreviewDto,
@@ -27,10 +27,11 @@ import {
   WalletYieldSourceListDto,
 } from '@service/contracts';
 import { ServiceError } from '@service/errors';
-import type { ForwardedJson, ServiceClient } from '@service/nats';
+import type { ForwardedJson, SubjectClient } from '@service/nats';
 import type { GatewayConfig } from '../../config.js';
 import { ApiStandardErrors } from '../docs/api-errors.js';
-import { OWNERS_AND_ADMINS, RequiredRoles } from '../docs/required-roles.js';
+import { Operation } from '../docs/operation.js';
+import { RequiredRoles } from '../docs/required-roles.js';
 import { Ctx } from '../http/request-context.js';
 import { UuidParam, ValidBody, ValidQuery } from '../http/validation.js';
 import { SERVICES_CLIENT, ServiceRoutes } from '../services.js';
@@ -49,7 +50,7 @@ function onlyLabel(body: unknown): void {
 @Controller('v2/wallets')
 export class WalletsController extends ServiceRoutes {
   constructor(
-    @Inject(SERVICES_CLIENT) services: ServiceClient,
+    @Inject(SERVICES_CLIENT) services: SubjectClient,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {
     super(services);
@@ -57,7 +58,7 @@ export class WalletsController extends ServiceRoutes {
 
 
   @Get('yield-sources')
-  @ApiOperation({ summary: "The environment's yield-source catalogue" })
+  @Operation('listWalletYieldSources', { summary: "The environment's yield-source catalogue" })
   @ApiOkResponse({ type: WalletYieldSourceListDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400] })
   yieldSources(@Ctx() ctx: RequestContext, @ValidQuery(PageQueryDto) query: PageQueryDto): Promise<ForwardedJson<WalletYieldSourceListDto>> {
@@ -66,8 +67,8 @@ export class WalletsController extends ServiceRoutes {
 
   @Post()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Create a wallet (idempotent on requestId); it starts `creating` and becomes `idle`. Every role.' })
-  @RequiredRoles()
+  @Operation('createWallet', { summary: 'Create a wallet (idempotent on requestId); it starts `creating` and becomes `idle`. Every role.' })
+  @RequiredRoles(SUBJECTS.wallet.walletsCreate)
   @ApiOkResponse({ type: WalletDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404, 409] })
   create(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @ValidBody(CreateWalletDto) body: CreateWalletDto): Promise<ForwardedJson<WalletDto>> {
@@ -75,7 +76,7 @@ export class WalletsController extends ServiceRoutes {
   }
 
   @Get()
-  @ApiOperation({ summary: "The organization's wallets, newest first unless order=asc; filters by status and createdAtGte" })
+  @Operation('listWallets', { summary: "The organization's wallets, newest first unless order=asc; filters by status and createdAtGte" })
   @ApiOkResponse({ type: WalletListDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400] })
   list(@Ctx() ctx: RequestContext, @ValidQuery(WalletListQueryDto) query: WalletListQueryDto): Promise<ForwardedJson<WalletListDto>> {
@@ -83,6 +84,7 @@ export class WalletsController extends ServiceRoutes {
   }
 
   @Get(':id')
+  @Operation('getWallet', { summary: 'One wallet of the organization' })
   @ApiOkResponse({ type: WalletDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
   get(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @UuidParam('id') walletId: string): Promise<ForwardedJson<WalletDto>> {
@@ -90,8 +92,8 @@ export class WalletsController extends ServiceRoutes {
   }
 
   @Patch(':id')
-  @ApiOperation({ summary: 'Rename a wallet: accepts only `label` (`null` or `""` clears it). Every role.' })
-  @RequiredRoles()
+  @Operation('updateWallet', { summary: 'Rename a wallet: accepts only `label` (`null` or `""` clears it). Every role.' })
+  @RequiredRoles(SUBJECTS.wallet.walletsUpdate)
   @ApiOkResponse({ type: WalletDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
   update(
@@ -106,8 +108,8 @@ export class WalletsController extends ServiceRoutes {
   }
 
   @Patch(':id/strategy')
-  @ApiOperation({ summary: 'Replace the targets; an autoRebalance wallet then rebalances to them (legs below 5 USD stay cash). Every role.' })
-  @RequiredRoles()
+  @Operation('updateWalletStrategy', { summary: 'Replace the targets; an autoRebalance wallet then rebalances to them (legs below 5 USD stay cash). Every role.' })
+  @RequiredRoles(SUBJECTS.wallet.strategyUpdate)
   @ApiOkResponse({ type: WalletDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404, 409] })
   updateStrategy(
@@ -120,7 +122,7 @@ export class WalletsController extends ServiceRoutes {
   }
 
   @Get(':id/yield')
-  @ApiOperation({ summary: 'Earned yield and what a year at the current rates earns' })
+  @Operation('getWalletYield', { summary: 'Earned yield and what a year at the current rates earns' })
   @ApiOkResponse({ type: WalletYieldDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
   yield(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @UuidParam('id') walletId: string): Promise<ForwardedJson<WalletYieldDto>> {
@@ -129,8 +131,8 @@ export class WalletsController extends ServiceRoutes {
 
   @Post(':id/deposits/simulate')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Sandbox only: a deposit that settles after a delay. Every role.' })
-  @RequiredRoles()
+  @Operation('simulateWalletDeposit', { summary: 'Sandbox only: a deposit that settles after a delay. Every role.' })
+  @RequiredRoles(SUBJECTS.wallet.depositsSimulate)
   @ApiOkResponse({ type: DepositDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404, 409] })
   simulateDeposit(
@@ -144,7 +146,7 @@ export class WalletsController extends ServiceRoutes {
   }
 
   @Get(':id/deposits')
-  @ApiOperation({ summary: "The wallet's deposits, newest first unless order=asc; filters by status and createdAtGte" })
+  @Operation('listWalletDeposits', { summary: "The wallet's deposits, newest first unless order=asc; filters by status and createdAtGte" })
   @ApiOkResponse({ type: DepositListDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
   deposits(
@@ -156,7 +158,7 @@ export class WalletsController extends ServiceRoutes {
   }
 
   @Get(':id/deposits/lookup')
-  @ApiOperation({ summary: "A deposit of the wallet by its transaction id (on `chain`, when given); 404 deposit_not_found when there is none" })
+  @Operation('lookupWalletDeposit', { summary: "A deposit of the wallet by its transaction id (on `chain`, when given); 404 deposit_not_found when there is none" })
   @ApiOkResponse({ type: DepositDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
   lookupDeposit(
@@ -168,6 +170,7 @@ export class WalletsController extends ServiceRoutes {
   }
 
   @Get(':id/deposits/:depositId')
+  @Operation('getWalletDeposit', { summary: 'One deposit of the wallet' })
   @ApiOkResponse({ type: DepositDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
   deposit(
@@ -181,8 +184,8 @@ export class WalletsController extends ServiceRoutes {
 
   @Post(':id/allocate')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Move explicit dollar amounts between positions (owners and admins; idempotent on requestId)' })
-  @RequiredRoles(...OWNERS_AND_ADMINS)
+  @Operation('allocateWallet', { summary: 'Move explicit dollar amounts between positions (owners and admins; idempotent on requestId)' })
+  @RequiredRoles(SUBJECTS.wallet.allocate)
   @ApiOkResponse({ type: AllocationResponseDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 403, 404, 409] })
   allocate(
@@ -196,8 +199,8 @@ export class WalletsController extends ServiceRoutes {
 
   @Post(':id/allocate-preview')
   @HttpCode(200)
-  @ApiOperation({ summary: 'The checks of allocate and the positions before and after; changes nothing. Every role.' })
-  @RequiredRoles()
+  @Operation('previewWalletAllocation', { summary: 'The checks of allocate and the positions before and after; changes nothing. Every role.' })
+  @RequiredRoles(SUBJECTS.wallet.allocatePreview)
   @ApiOkResponse({ type: AllocatePreviewResponseDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404, 409] })
   preview(
@@ -211,14 +214,14 @@ export class WalletsController extends ServiceRoutes {
 
   @Post(':id/deposit-addresses/:chain/enable')
   @HttpCode(200)
-  @ApiOperation({
+  @Operation('enableWalletDepositAddress', {
     summary: 'Start the one-time deposit-address setup of a chain that needs it (Stellar); repeating it returns the current state. Every role.',
     description:
       'The setup is a pending activity (`activityKind: deposit_address_setup`, its id in `approval.turnkeyActivityId`) that the organization’s approvers vote on like a payout; ' +
       '`portfolio_wallet.approval.status_changed` follows it (`pending`, then `approved`, `rejected` or `failed`; enabling again after the last two asks again). ' +
       'Without approvers: 409 `approvers_required`.',
   })
-  @RequiredRoles()
+  @RequiredRoles(SUBJECTS.wallet.depositAddressesEnable)
   @ApiOkResponse({ type: DepositAddressSetupDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404, 409] })
   enableDepositAddress(

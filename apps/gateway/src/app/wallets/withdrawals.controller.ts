@@ -1,5 +1,5 @@
 import { Controller, Get, HttpCode, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   CancelWithdrawalDto,
   CreateWithdrawalDto,
@@ -19,7 +19,8 @@ import {
 import { ServiceError } from '@service/errors';
 import type { ForwardedJson } from '@service/nats';
 import { ApiStandardErrors } from '../docs/api-errors.js';
-import { OWNERS_AND_ADMINS, RequiredRoles } from '../docs/required-roles.js';
+import { Operation } from '../docs/operation.js';
+import { RequiredRoles } from '../docs/required-roles.js';
 import { Ctx } from '../http/request-context.js';
 import { UuidParam, ValidBody, ValidParams, ValidQuery } from '../http/validation.js';
 import { ServiceRoutes } from '../services.js';
@@ -36,8 +37,8 @@ export class WithdrawalsController extends ServiceRoutes {
 
   @Post('withdrawal-preview')
   @HttpCode(200)
-  @ApiOperation({ summary: 'What a withdrawal would take, charge and pay; without amountUsd, what can be withdrawn now. Changes nothing. Every role.' })
-  @RequiredRoles()
+  @Operation('previewWithdrawal', { summary: 'What a withdrawal would take, charge and pay; without amountUsd, what can be withdrawn now. Changes nothing. Every role.' })
+  @RequiredRoles(SUBJECTS.wallet.withdrawalsPreview)
   @ApiOkResponse({ type: WithdrawalPreviewResponseDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404, 409] })
   preview(
@@ -51,11 +52,11 @@ export class WithdrawalsController extends ServiceRoutes {
 
   @Post('withdrawals')
   @HttpCode(200)
-  @ApiOperation({
+  @Operation('createWithdrawal', {
     summary: 'Withdraw to an external address (idempotent on requestId); one payout leg per position drawn on. Every role.',
     description: 'The withdrawal starts `processing` and ends `completed`, `partially_completed`, `failed` or `cancelled`.',
   })
-  @RequiredRoles()
+  @RequiredRoles(SUBJECTS.wallet.withdrawalsCreate)
   @ApiOkResponse({ type: WithdrawalDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 403, 404, 409] })
   create(
@@ -68,7 +69,7 @@ export class WithdrawalsController extends ServiceRoutes {
   }
 
   @Get('withdrawals')
-  @ApiOperation({ summary: "The wallet's withdrawals, newest first unless order=asc; filters by status and createdAtGte" })
+  @Operation('listWithdrawals', { summary: "The wallet's withdrawals, newest first unless order=asc; filters by status and createdAtGte" })
   @ApiOkResponse({ type: WithdrawalListDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
   list(
@@ -80,6 +81,7 @@ export class WithdrawalsController extends ServiceRoutes {
   }
 
   @Get('withdrawals/:withdrawalId')
+  @Operation('getWithdrawal', { summary: 'One withdrawal of the wallet, with its payout legs' })
   @ApiOkResponse({ type: WithdrawalDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
   get(
@@ -93,8 +95,8 @@ export class WithdrawalsController extends ServiceRoutes {
 
   @Post('withdrawals/:withdrawalId/cancel')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Cancel a withdrawal none of whose payouts has been broadcast (idempotent on requestId). Every role.' })
-  @RequiredRoles()
+  @Operation('cancelWithdrawal', { summary: 'Cancel a withdrawal none of whose payouts has been broadcast (idempotent on requestId). Every role.' })
+  @RequiredRoles(SUBJECTS.wallet.withdrawalsCancel)
   @ApiOkResponse({ type: WithdrawalDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404, 409] })
   cancel(
@@ -109,13 +111,13 @@ export class WithdrawalsController extends ServiceRoutes {
 
   @Post('withdrawals/:withdrawalId/payouts/:payoutId/retry')
   @HttpCode(200)
-  @ApiOperation({
+  @Operation('retryWithdrawalPayout', {
     summary: 'Run a failed payout leg again (owners and admins; idempotent on requestId)',
     description:
       'Only a leg whose failure is retryable: it is re-planned (`planning`) and runs again, and a withdrawal that had settled processes again. ' +
       'A leg that failed for good: 409 `payout_not_retryable`; one completed, skipped or cancelled: 409 `payout_already_terminal`; one not failed: 409 `payout_in_progress`; unknown: 404 `payout_not_found`.',
   })
-  @RequiredRoles(...OWNERS_AND_ADMINS)
+  @RequiredRoles(SUBJECTS.wallet.payoutsRetry)
   @ApiOkResponse({ type: PayoutLegDto, description: 'The leg, back in `planning`.' })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 403, 404, 409] })
   retryPayout(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @ValidParams(PayoutPathDto) path: PayoutPathDto, @ValidBody(PayoutRequestDto) body: PayoutRequestDto) {
@@ -124,13 +126,13 @@ export class WithdrawalsController extends ServiceRoutes {
 
   @Post('withdrawals/:withdrawalId/payouts/:payoutId/cancel')
   @HttpCode(200)
-  @ApiOperation({
+  @Operation('cancelWithdrawalPayout', {
     summary: 'Cancel one payout leg before it is broadcast (owners and admins; idempotent on requestId)',
     description:
       'Its money stays in the wallet; once every leg has ended the withdrawal is `partially_completed` (another leg delivered) or `cancelled`. ' +
       'A broadcast leg: 409 `payout_in_progress`; an ended one: 409 `payout_already_terminal`; unknown: 404 `payout_not_found`.',
   })
-  @RequiredRoles(...OWNERS_AND_ADMINS)
+  @RequiredRoles(SUBJECTS.wallet.payoutsCancel)
   @ApiOkResponse({ type: PayoutLegDto, description: 'The leg, `cancelled`.' })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 403, 404, 409] })
   cancelPayout(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @ValidParams(PayoutPathDto) path: PayoutPathDto, @ValidBody(PayoutRequestDto) body: PayoutRequestDto) {
@@ -139,7 +141,7 @@ export class WithdrawalsController extends ServiceRoutes {
 
   @Post('withdrawals/:withdrawalId/payouts/:legIndex/approve')
   @HttpCode(410)
-  @ApiOperation({
+  @Operation('approveWithdrawalPayout', {
     summary: 'Gone: a payout leg is released by stamped approver votes now',
     description: 'Always 410 `approval_flow_changed`. Register approver keys (`POST /v2/approvals/approvers`), then vote with `POST /v2/turnkey/activities/{activityId}/vote`.',
     deprecated: true,

@@ -1,5 +1,5 @@
 import { Controller, Delete, Get, HttpCode, Inject, Patch, Post, type Type } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
   CreatedWebhookRegistrationDto,
   CreateGVaultWebhookDto,
@@ -19,8 +19,9 @@ import {
   WebhookRegistrationDto,
   WebhookRegistrationPageDto,
 } from '@service/contracts';
-import type { ServiceClient } from '@service/nats';
+import type { SubjectClient } from '@service/nats';
 import { ApiStandardErrors } from '../docs/api-errors.js';
+import { Operation } from '../docs/operation.js';
 import { Ctx } from '../http/request-context.js';
 import { UuidParam, ValidBody, ValidQuery } from '../http/validation.js';
 import { SERVICES_CLIENT } from '../services.js';
@@ -30,6 +31,8 @@ interface FamilyRoutes {
   readonly path: string;
   readonly tag: string;
   readonly name: string;
+  /** The noun of the family's operation ids (`createWebhook`, `listWebhookEndpoints`, `testGVaultWebhook`). */
+  readonly resource: string;
   readonly createDto: Type;
   readonly updateDto: Type;
 }
@@ -46,12 +49,12 @@ function registrationController(routes: FamilyRoutes): Type {
   @ApiBearerAuth()
   @Controller(routes.path)
   class RegistrationController {
-    constructor(@Inject(SERVICES_CLIENT) readonly services: ServiceClient) {}
+    constructor(@Inject(SERVICES_CLIENT) readonly services: SubjectClient) {}
 
 
     @Post()
     @HttpCode(200)
-    @ApiOperation({ summary: 'Register a receiver; the response is the only time the secret is shown' })
+    @Operation(`create${routes.resource}`, { summary: 'Register a receiver; the response is the only time the secret is shown' })
     @ApiBody({ type: createDto })
     @ApiOkResponse({ type: CreatedWebhookRegistrationDto })
     @ApiStandardErrors({ forwarded: true, statuses: [400, 409] })
@@ -60,7 +63,7 @@ function registrationController(routes: FamilyRoutes): Type {
     }
 
     @Get()
-    @ApiOperation({ summary: 'Active registrations of the organization, newest first (no secrets)' })
+    @Operation(`list${routes.resource}s`, { summary: 'Active registrations of the organization, newest first (no secrets)' })
     @ApiOkResponse({ type: WebhookRegistrationPageDto })
     @ApiStandardErrors({ forwarded: true, statuses: [400] })
     list(@Ctx() ctx: RequestContext, @ValidQuery(PageQueryDto) query: PageQueryDto) {
@@ -68,7 +71,7 @@ function registrationController(routes: FamilyRoutes): Type {
     }
 
     @Get('events')
-    @ApiOperation({ summary: "Delivery events of all the organization's registrations, newest first" })
+    @Operation(`listAll${routes.resource}Events`, { summary: "Delivery events of all the organization's registrations, newest first" })
     @ApiOkResponse({ type: WebhookDeliveryEventPageDto })
     @ApiStandardErrors({ forwarded: true, statuses: [400] })
     allEvents(@Ctx() ctx: RequestContext, @ValidQuery(PageQueryDto) query: PageQueryDto) {
@@ -76,7 +79,7 @@ function registrationController(routes: FamilyRoutes): Type {
     }
 
     @Get(':id')
-    @ApiOperation({ summary: 'One registration (no secret)' })
+    @Operation(`get${routes.resource}`, { summary: 'One registration (no secret)' })
     @ApiParam({ name: 'id', format: 'uuid' })
     @ApiOkResponse({ type: WebhookRegistrationDto })
     @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
@@ -85,7 +88,7 @@ function registrationController(routes: FamilyRoutes): Type {
     }
 
     @Delete(':id')
-    @ApiOperation({ summary: 'Delete a registration: no further delivery, including retries already scheduled' })
+    @Operation(`delete${routes.resource}`, { summary: 'Delete a registration: no further delivery, including retries already scheduled' })
     @ApiParam({ name: 'id', format: 'uuid' })
     @ApiOkResponse({ type: DeletedWebhookDto })
     @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
@@ -94,7 +97,7 @@ function registrationController(routes: FamilyRoutes): Type {
     }
 
     @Patch(':id')
-    @ApiOperation({ summary: 'Change url, events or description; the same rules as on creation' })
+    @Operation(`update${routes.resource}`, { summary: 'Change url, events or description; the same rules as on creation' })
     @ApiParam({ name: 'id', format: 'uuid' })
     @ApiBody({ type: updateDto })
     @ApiOkResponse({ type: WebhookRegistrationDto })
@@ -109,7 +112,7 @@ function registrationController(routes: FamilyRoutes): Type {
     }
 
     @Get(':id/events')
-    @ApiOperation({ summary: 'Delivery events of one registration, newest first' })
+    @Operation(`list${routes.resource}Events`, { summary: 'Delivery events of one registration, newest first' })
     @ApiParam({ name: 'id', format: 'uuid' })
     @ApiOkResponse({ type: WebhookDeliveryEventPageDto })
     @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
@@ -119,7 +122,7 @@ function registrationController(routes: FamilyRoutes): Type {
 
     @Post(':id/events/:eventId/retry')
     @HttpCode(200)
-    @ApiOperation({ summary: 'Deliver one event again now (a new attempt with the same Service-Event-Id)' })
+    @Operation(`retry${routes.resource}Event`, { summary: 'Deliver one event again now (a new attempt with the same Service-Event-Id)' })
     @ApiParam({ name: 'id', format: 'uuid' })
     @ApiParam({ name: 'eventId', format: 'uuid' })
     @ApiOkResponse({ type: WebhookDeliveryEventDto })
@@ -135,7 +138,7 @@ function registrationController(routes: FamilyRoutes): Type {
 
     @Post(':id/test')
     @HttpCode(200)
-    @ApiOperation({ summary: 'Send a signed `webhook.test` delivery; its outcome shows in the delivery feed' })
+    @Operation(`test${routes.resource}`, { summary: 'Send a signed `webhook.test` delivery; its outcome shows in the delivery feed' })
     @ApiParam({ name: 'id', format: 'uuid' })
     @ApiOkResponse({ type: WebhookDeliveryEventDto })
     @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
@@ -151,6 +154,7 @@ function registrationController(routes: FamilyRoutes): Type {
 
 export const WebhooksController = registrationController({
   name: 'WebhooksController',
+  resource: 'Webhook',
   family: 'webhooks',
   path: 'v2/webhooks',
   tag: 'Webhooks',
@@ -160,6 +164,7 @@ export const WebhooksController = registrationController({
 
 export const WebhookEndpointsController = registrationController({
   name: 'WebhookEndpointsController',
+  resource: 'WebhookEndpoint',
   family: 'webhook-endpoints',
   path: 'v2/webhook-endpoints',
   tag: 'Webhook endpoints',
@@ -169,6 +174,7 @@ export const WebhookEndpointsController = registrationController({
 
 export const GVaultWebhooksController = registrationController({
   name: 'GVaultWebhooksController',
+  resource: 'GVaultWebhook',
   family: 'gvault',
   path: 'v2/gvaults/webhooks',
   tag: 'gtokens',

@@ -6,7 +6,7 @@ import type { ForwardedJson, NatsRequester } from './requester.js';
  * its request beside `ctx` and answers its response type, so a call that drifts from the
  * contract is a compile error. Transport, timeouts and errors are {@link NatsRequester}'s.
  */
-export class ServiceClient {
+export class SubjectClient {
   constructor(private readonly requester: NatsRequester) {}
 
   /** Requests waiting for a reply. */

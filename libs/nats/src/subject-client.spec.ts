@@ -4,19 +4,19 @@ import { type RequestContext, SUBJECTS, type WalletDto } from '@service/contract
 import { type IsolatedNats, startIsolatedNats } from '@service/testing';
 import { connectNats } from './connection.js';
 import { NatsRequester } from './requester.js';
-import { ServiceClient } from './service-client.js';
+import { SubjectClient } from './subject-client.js';
 
 const ctx: RequestContext = { orgId: 'org_1', principalId: 'user_1', role: 'owner', requestId: 'req_1' };
 
 let nats: IsolatedNats;
 let client: NatsConnection;
 let server: NatsConnection;
-let services: ServiceClient;
+let services: SubjectClient;
 
 beforeAll(async () => {
   nats = await startIsolatedNats();
-  client = await connectNats({ url: nats.url, name: 'service-client-spec-client' });
-  server = await connectNats({ url: nats.url, name: 'service-client-spec-server' });
+  client = await connectNats({ url: nats.url, name: 'subject-client-spec-client' });
+  server = await connectNats({ url: nats.url, name: 'subject-client-spec-server' });
   // Answers wallet.wallets.get like a Nest microservice, echoing what it was sent.
   server.subscribe(SUBJECTS.wallet.walletsGet, {
     callback: (_error, message) => {
@@ -25,7 +25,7 @@ beforeAll(async () => {
     },
   });
   await server.flush();
-  services = new ServiceClient(new NatsRequester(client, 2_000));
+  services = new SubjectClient(new NatsRequester(client, 2_000));
 });
 
 afterAll(async () => {
@@ -33,7 +33,7 @@ afterAll(async () => {
   await nats?.stop();
 });
 
-describe('ServiceClient', () => {
+describe('SubjectClient', () => {
   it("sends a subject's request beside ctx and resolves to the service's response", async () => {
     await expect(services.request(SUBJECTS.wallet.walletsGet, { ctx, walletId: 'w_1' })).resolves.toEqual({
       id: 'w_1',
