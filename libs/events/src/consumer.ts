@@ -2,13 +2,14 @@ import type { ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg } from 
 import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
 import type { AnyDomainEvent } from '@service/contracts';
-import { endSpan, SpanKind, type SpanOptions, startSpan, TRACEPARENT } from '@service/tracing';
+import { endSpan, type Span, SpanKind, type SpanOptions, startSpan, TRACEPARENT, tracingEnabled } from '@service/tracing';
 import { GroupCommit, type SqlExecutor, type TransactionalSql } from '@service/sql';
 import type { EventLogger } from './event-logger.js';
 import { type EventStreamConfig, ensureEventStream, isNotFound } from './stream.js';
 import { watchConsumer } from './metrics.js';
 
-export interface DurableConsumerOptions<Tx extends SqlExecutor> extends EventStreamConfig {
+/** Where a durable consumer's events come from and how they are batched. */
+export interface ConsumerStreamOptions extends EventStreamConfig {
   /** Durable name: one per consuming purpose; replicas using it share the events. */
   readonly durable: string;
   /**
@@ -16,17 +17,9 @@ export interface DurableConsumerOptions<Tx extends SqlExecutor> extends EventStr
    * multi-subject filters need NATS 2.10 and the Debian server here is 2.9.
    */
   readonly filterSubject?: string;
-  readonly db: TransactionalSql<Tx>;
   readonly js: JetStreamClient;
   readonly jsm: JetStreamManager;
   readonly logger: EventLogger;
-  /** Applies one event inside the transaction that also records it as processed. */
-  readonly handle: (event: AnyDomainEvent, tx: Tx) => Promise<void>;
-  /**
-   * Applies the new events of a batch at once (one statement for all, say), inside the
-   * transaction that records them as processed; {@link handle} runs for each when absent.
-   */
-  readonly handleBatch?: (events: AnyDomainEvent[], tx: Tx) => Promise<void>;
   readonly ackWaitMs?: number;
   /**
    * Most events recorded in one transaction (default 1). Events arriving while every transaction
@@ -42,12 +35,45 @@ export interface DurableConsumerOptions<Tx extends SqlExecutor> extends EventStr
    * (default 0: at once when a slot is free; see {@link GroupCommit}).
    */
   readonly lingerMs?: number;
+  /** Events waiting for a transaction beyond which no more are taken from the stream (default a batch per slot). */
+  readonly maxWaiting?: number;
+}
+
+export interface DurableConsumerOptions<Tx extends SqlExecutor> extends ConsumerStreamOptions {
+  readonly db: TransactionalSql<Tx>;
+  /** Applies one event inside the transaction that also records it as processed. */
+  readonly handle: (event: AnyDomainEvent, tx: Tx) => Promise<void>;
+  /**
+   * Applies the new events of a batch at once (one statement for all, say), inside the
+   * transaction that records them as processed; {@link handle} runs for each when absent.
+   */
+  readonly handleBatch?: (events: AnyDomainEvent[], tx: Tx) => Promise<void>;
   /**
    * The handler's effect is the same however often it runs for an event, in any order (a
    * convergent upsert, say): then no `processed_events` row is written, and each transaction runs
    * only the handler. Default false: every event is recorded as processed, and applied once.
    */
   readonly idempotentHandler?: boolean;
+}
+
+/** An event taken from the stream: its message, and the consumer span handling it (undefined while tracing is off). */
+export interface ConsumedEvent {
+  readonly message: JsMsg;
+  readonly event: AnyDomainEvent;
+  readonly span: Span | undefined;
+}
+
+/**
+ * A consumer whose handler records its events as processed itself, in the statement that applies
+ * them (webhook-service's fan-out), rather than in a transaction of the consumer's.
+ */
+export interface SelfRecordingConsumerOptions extends ConsumerStreamOptions {
+  /**
+   * Applies a batch (a redelivery included) and records it as processed, atomically. Once it
+   * resolves the messages are acked, then the function it resolved to, if any, runs (to act on
+   * what was committed); when it rejects, the batch is retried as for a transaction that failed.
+   */
+  readonly commit: (events: readonly ConsumedEvent[]) => Promise<(() => void) | undefined>;
 }
 
 const MAX_RETRY_DELAY_MS = 60_000;
@@ -60,9 +86,14 @@ const MAX_RETRY_DELAY_MS = 60_000;
  * A handler that is idempotent by itself ({@link DurableConsumerOptions.idempotentHandler}) skips
  * that record: a redelivery is applied again and changes nothing. The record costs a statement
  * whose answer the handler waits for (one round trip more per transaction) and a row per event
- * that nothing ever deletes.
+ * that nothing ever deletes. A handler that records the events itself, in the statement that applies
+ * them, takes the place of the transaction ({@link SelfRecordingConsumerOptions}).
+ *
+ * A batch that fails is retried event by event, so every other event is applied at once and the
+ * one that fails is given back with a growing delay ({@link redeliveryDelayMs}); a message that is
+ * not a domain event is terminated.
  */
-export class DurableConsumer<Tx extends SqlExecutor> {
+export class DurableConsumer<Tx extends SqlExecutor = SqlExecutor> {
   private messages: ConsumerMessages | undefined;
   private loop: Promise<void> | undefined;
   private unwatch: (() => void) | undefined;
@@ -70,12 +101,13 @@ export class DurableConsumer<Tx extends SqlExecutor> {
   /** Messages taken from the stream, in transactions of a batch. */
   private readonly batches: GroupCommit<JsMsg>;
 
-  constructor(private readonly options: DurableConsumerOptions<Tx>) {
+  constructor(private readonly options: DurableConsumerOptions<Tx> | SelfRecordingConsumerOptions) {
     this.batchSize = Math.max(1, options.batchSize ?? 1);
     this.batches = new GroupCommit({
       batchSize: this.batchSize,
       concurrency: Math.max(1, options.concurrency ?? 1),
       lingerMs: options.lingerMs ?? 0,
+      maxWaiting: options.maxWaiting,
       write: (batch) => this.process(batch),
       onError: (error) => options.logger.error({ err: error, durable: options.durable }, 'event batch failed unexpectedly; its events come again after the ack wait'),
     });
@@ -109,35 +141,49 @@ export class DurableConsumer<Tx extends SqlExecutor> {
   }
 
   private async process(batch: readonly JsMsg[]): Promise<void> {
-    const { db, durable, logger } = this.options;
-    const events = domainEventsOf(batch, logger);
-    if (events.length === 0) return;
+    const { durable, logger } = this.options;
+    const parsed = domainEventsOf(batch, logger);
+    if (parsed.length === 0) return;
     // A consumer span per event continuing the trace of the request that wrote it (tracing on).
-    const spans = events.map(({ message, event }) => startSpan(`${durable} ${event.type}`, consumerSpan(message, event)));
+    const tracing = tracingEnabled();
+    const events: ConsumedEvent[] = parsed.map(({ message, event }) => ({
+      message,
+      event,
+      span: tracing ? startSpan(`${durable} ${event.type}`, consumerSpan(message, event)) : undefined,
+    }));
     try {
-      await db.$transaction(async (tx) => {
-        const fresh = this.options.idempotentHandler ? uniqueEvents(events) : await this.recordProcessed(tx, events);
-        if (fresh.length > 0) await this.apply(fresh, tx);
-      });
-      for (const span of spans) endSpan(span);
+      const committed = await this.commit(events);
+      for (const { span } of events) endSpan(span);
       for (const { message } of events) message.ack();
+      committed?.();
     } catch (error) {
-      for (const span of spans) endSpan(span, error);
+      for (const { span } of events) endSpan(span, error);
       if (events.length > 1) {
         // Find the event that fails: every other one is applied now.
         for (const { message } of events) await this.process([message]);
         return;
       }
-      const [{ message, event }] = events as [{ message: JsMsg; event: AnyDomainEvent }];
+      const [{ message, event }] = events as [ConsumedEvent];
       const delay = redeliveryDelayMs(message);
       logger.warn({ err: error, eventId: event.id, type: event.type, retryInMs: delay }, 'event handler failed; will retry');
       message.nak(delay);
     }
   }
 
+  /** Applies a batch and records it as processed: in a transaction of the consumer's, or by the handler's own statement. */
+  private async commit(events: readonly ConsumedEvent[]): Promise<(() => void) | undefined> {
+    const options = this.options;
+    if ('commit' in options) return options.commit(events);
+    await options.db.$transaction(async (tx) => {
+      const fresh = options.idempotentHandler ? uniqueEvents(events) : await this.recordProcessed(options, tx, events);
+      if (fresh.length > 0) await apply(options, fresh, tx);
+    });
+    return undefined;
+  }
+
   /** Inserts `(consumer, event id)` for each event; returns the events not processed before, once each. */
-  private async recordProcessed(tx: Tx, events: readonly { event: AnyDomainEvent }[]): Promise<AnyDomainEvent[]> {
-    const { durable } = this.options;
+  private async recordProcessed(options: DurableConsumerOptions<Tx>, tx: Tx, events: readonly { event: AnyDomainEvent }[]): Promise<AnyDomainEvent[]> {
+    const { durable } = options;
     const [only] = events;
     if (events.length === 1 && only) {
       const inserted = await tx.$executeRawUnsafe(INSERT_PROCESSED, durable, only.event.id);
@@ -152,14 +198,16 @@ export class DurableConsumer<Tx extends SqlExecutor> {
     return uniqueEvents(events.filter(({ event }) => fresh.has(event.id.toLowerCase())));
   }
 
-  private async apply(events: AnyDomainEvent[], tx: Tx): Promise<void> {
-    const { handle, handleBatch } = this.options;
-    if (handleBatch) {
-      await handleBatch(events, tx);
-      return;
-    }
-    for (const event of events) await handle(event, tx);
+}
+
+/** Runs the handler on the new events of a batch: all at once when it takes batches. */
+async function apply<Tx extends SqlExecutor>(options: DurableConsumerOptions<Tx>, events: AnyDomainEvent[], tx: Tx): Promise<void> {
+  const { handle, handleBatch } = options;
+  if (handleBatch) {
+    await handleBatch(events, tx);
+    return;
   }
+  for (const event of events) await handle(event, tx);
 }
 
 /** The events of a batch, an id that came twice (a publisher's retry) once. */

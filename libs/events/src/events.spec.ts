@@ -380,6 +380,49 @@ describe('durable consumer with an idempotent handler', () => {
   });
 });
 
+describe('durable consumer that records its own batches', () => {
+  it('acks a batch once its commit resolves, then runs what the commit returned; a failed commit is retried event by event', async () => {
+    await ensureEventStream(jsm, streamConfig());
+    const ids = Array.from({ length: 30 }, () => randomUUID());
+    const poison = ids[11] ?? '';
+    for (const [n, id] of ids.entries()) await publishStatusChanged('recording', id, n);
+    const durable = `recording-${runId}`;
+    const committed = new Set<string>();
+    const afterwards: string[] = [];
+    let failures = 2;
+    const consumer = new DurableConsumer({
+      durable,
+      filterSubject: `${stream.EVENTS_SUBJECT_PREFIX}.recording.>`,
+      js,
+      jsm,
+      logger,
+      ...streamConfig(),
+      batchSize: 16,
+      commit: async (events) => {
+        expect(events.every(({ message, event, span }) => message.subject.endsWith(event.type) && span === undefined)).toBe(true);
+        if (failures > 0 && events.some(({ event }) => event.id === poison)) {
+          failures -= 1;
+          throw new Error('transient');
+        }
+        for (const { event } of events) committed.add(event.id);
+        return () => afterwards.push(...events.map(({ event }) => event.id));
+      },
+    });
+    const settled = async () => {
+      const info = await jsm.consumers.info(stream.EVENTS_STREAM, durable);
+      return info.num_ack_pending === 0 && info.num_pending === 0;
+    };
+    await consumer.start();
+    await waitFor(async () => committed.size === ids.length && (await settled()), 10_000);
+    await consumer.stop();
+    expect([...committed].sort()).toEqual([...ids].sort());
+    // Only commits that resolved ran their function, once each: the poison's two failures did not.
+    expect([...afterwards].sort()).toEqual([...ids].sort());
+    const processed = await db.$queryRawUnsafe<{ n: number }[]>('SELECT count(*)::int AS n FROM processed_events WHERE consumer = $1', durable);
+    expect(processed[0]?.n).toBe(0);
+  });
+});
+
 describe('metrics', () => {
   it('observes the publish lag of each row, counts the rows waiting and samples a consumer when scraped', async () => {
     await db.$transaction((tx) => enqueueEvent(tx, { type: 'portfolio_wallet.status_changed', orgId: 'org_a', payload: statusChanged(9) }));
