@@ -138,6 +138,19 @@ describe('access rules', () => {
     expectError(await http(`/v2/microvaults/tasks/${UNKNOWN_V4}`), 404, 'task_not_found');
   });
 
+  it("refuses a member the vault's strategy (403 forbidden, no task); an admin submits it", async () => {
+    const member = await mv.system.auth.token({ org: 'org_a', role: 'member', sub: 'user_a_member' });
+    const admin = await mv.system.auth.token({ org: 'org_a', role: 'admin', sub: 'user_a_admin' });
+    const before = await http(`/v2/microvaults/vaults/${vaultA.id}/tasks`);
+    const refused = await putStrategy(vaultA.id, strategy(5000, 0, 5000), { token: member });
+    expect(refused).toEqual({ status: 403, body: { error: 'forbidden', message: 'Only organization owners and admins may change a strategy.' } });
+    expect((await http(`/v2/microvaults/vaults/${vaultA.id}/tasks`)).body['data']).toEqual(before.body['data']);
+    expect((await pauseStatus(vaultA.id, member)).status).toBe(200);
+    const accepted = await putStrategy(vaultA.id, strategy(5000, 0, 5000), { token: admin });
+    expect(accepted.status).toBe(202);
+    expect(await waitForTask((accepted.body['task'] as MicroVaultTaskDto).id, ['confirmed', 'failed'])).toMatchObject({ status: 'confirmed' });
+  });
+
   it('requires the bearer token', async () => {
     const response = await fetch(`${mv.gateway}/v2/microvaults/vaults/${vaultA.id}/pause-status`);
     expect(response.status).toBe(401);

@@ -279,7 +279,7 @@ describe('roles', () => {
     expect(await admin.delete(`/v2/address-book/entries/${created.body.entry}`)).toEqual({ status: 200, body: { id: created.body.entry, deleted: true } });
   });
 
-  it('documents the role rule of every write route, and a member may call each route open to every role', async () => {
+  it('documents the role rule of every write route; a member may call each route open to every role and is refused the strategy and withdrawals', async () => {
     const document = (await (await fetch(`${system.url}/v2/openapi.json`)).json()) as { paths: Record<string, Record<string, any>> };
     const rules: Record<string, string[]> = {};
     for (const [path, operations] of Object.entries(document.paths)) {
@@ -294,14 +294,14 @@ describe('roles', () => {
     expect(rules).toEqual({
       'POST /v2/wallets': everyRole,
       'PATCH /v2/wallets/{id}': everyRole,
-      'PATCH /v2/wallets/{id}/strategy': everyRole,
+      'PATCH /v2/wallets/{id}/strategy': ownersAndAdmins,
       'POST /v2/wallets/{id}/deposits/simulate': everyRole,
       'POST /v2/wallets/{id}/allocate': ownersAndAdmins,
       'POST /v2/wallets/{id}/allocate-preview': everyRole,
       'POST /v2/wallets/{id}/deposit-addresses/{chain}/enable': everyRole,
       'POST /v2/wallets/{id}/withdrawal-preview': everyRole,
-      'POST /v2/wallets/{id}/withdrawals': everyRole,
-      'POST /v2/wallets/{id}/withdrawals/{withdrawalId}/cancel': everyRole,
+      'POST /v2/wallets/{id}/withdrawals': ownersAndAdmins,
+      'POST /v2/wallets/{id}/withdrawals/{withdrawalId}/cancel': ownersAndAdmins,
       // Gone (410 approval_flow_changed) for every role: stamped votes release legs now.
       'POST /v2/wallets/{id}/withdrawals/{withdrawalId}/payouts/{legIndex}/approve': everyRole,
       'POST /v2/wallets/{id}/withdrawals/{withdrawalId}/payouts/{payoutId}/retry': ownersAndAdmins,
@@ -309,19 +309,25 @@ describe('roles', () => {
       'POST /v2/address-book/entries': ownersAndAdmins,
       'DELETE /v2/address-book/entries/{entryId}': ownersAndAdmins,
     });
-    // The routes for every role, as a member (owner/admin-only routes are tested above and in allocate/withdrawals).
+    // The routes for every role, as a member; the strategy and withdrawal routes refuse the member and
+    // serve an admin of its organization (allocate, payouts and the address book are tested above and in allocate).
     const member = await Client.of(system, `org_member_${suffix}`, 'member');
+    const admin = await Client.of(system, `org_member_${suffix}`, 'admin');
     const wallet = await member.idleWallet();
     expect((await member.patch(`/v2/wallets/${wallet.id}`, { label: 'Member' })).status).toBe(200);
-    expect((await member.patch(`/v2/wallets/${wallet.id}/strategy`, { requestId: randomUUID(), allocations: { usdc: [{ yieldSourceId: JAAA, pct: 100 }] } })).status).toBe(200);
+    const strategy = { requestId: randomUUID(), allocations: { usdc: [{ yieldSourceId: JAAA, pct: 100 }] } };
+    expect(await member.patch(`/v2/wallets/${wallet.id}/strategy`, strategy)).toEqual(errorOf(403, 'forbidden'));
+    expect((await admin.patch(`/v2/wallets/${wallet.id}/strategy`, strategy)).status).toBe(200);
     await member.deposit(wallet.id, '20');
     expect((await member.post(`/v2/wallets/${wallet.id}/allocate-preview`, { allocations: [{ from: CASH, to: JAAA, amountUsd: '1' }] })).status).toBe(200);
     // Not 403: the organization has no approvers yet, which is what the answer says.
     expect((await member.post(`/v2/wallets/${wallet.id}/deposit-addresses/stellar_testnet/enable`, {})).body.code).toBe('approvers_required');
     expect((await member.post(`/v2/wallets/${wallet.id}/withdrawal-preview`, { destinationChain: 'ethereum_sepolia' })).status).toBe(200);
-    const created = await withdraw(member, wallet.id, { amountUsd: '2' });
+    expect(await withdraw(member, wallet.id, { amountUsd: '2' })).toEqual(errorOf(403, 'forbidden'));
+    const created = await withdraw(admin, wallet.id, { amountUsd: '2' });
     expect(created.status).toBe(200);
+    expect(await member.post(`${withdrawalPath(wallet.id, created.body.id)}/cancel`, {})).toEqual(errorOf(403, 'forbidden'));
     // 200, or 409 once a leg is broadcast: never 403.
-    expect([200, 409]).toContain((await member.post(`${withdrawalPath(wallet.id, created.body.id)}/cancel`, {})).status);
+    expect([200, 409]).toContain((await admin.post(`${withdrawalPath(wallet.id, created.body.id)}/cancel`, {})).status);
   });
 });

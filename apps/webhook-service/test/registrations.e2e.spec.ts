@@ -11,7 +11,7 @@ let tokenB: string;
 beforeAll(async () => {
   ws = await startWebhookSystem();
   tokenA = await ws.token('org_a');
-  tokenB = await ws.token('org_b', 'member');
+  tokenB = await ws.token('org_b');
 }, 60_000);
 
 afterAll(async () => {
@@ -119,6 +119,27 @@ describe.each(families)('$path registrations', ({ path, events, foreign }) => {
     }
     expect((await call('PATCH', `/${id}`, { url: taken })).status).toBe(409);
     expect((await call('GET', `/${id}`)).body['url']).toBe(url);
+  });
+
+  it('lets a member read registrations and deliveries, and refuses it every write, retry and test with 403 forbidden', async () => {
+    const member = await ws.token('org_a', 'member');
+    const created = await create({ url: freshUrl(), events: [events[0]] });
+    const id = String(created.body['id']);
+    const forbidden = { status: 403, body: { error: 'Only organization owners and admins may manage webhook registrations.', code: 'forbidden' } };
+    expect(await create({ url: freshUrl(), events }, member)).toEqual(forbidden);
+    for (const [method, suffix, body] of [
+      ['PATCH', `/${id}`, { url: freshUrl() }],
+      ['DELETE', `/${id}`, undefined],
+      ['POST', `/${id}/test`, undefined],
+      ['POST', `/${id}/events/8c1b6f4e-2f55-4d9e-9a51-0f6d2c0b7a11/retry`, undefined],
+    ] as const) {
+      expect({ method, suffix, result: await call(method, suffix, body, member) }).toEqual({ method, suffix, result: forbidden });
+    }
+    expect(await rejection(family(member).create({ url: freshUrl(), events }))).toEqual(forbidden);
+    for (const suffix of ['', `/${id}`, `/${id}/events`, '/events']) expect({ suffix, status: (await call('GET', suffix, undefined, member)).status }).toEqual({ suffix, status: 200 });
+    // Nothing the member asked for happened.
+    expect(await call('GET', `/${id}`)).toMatchObject({ status: 200, body: { url: created.body['url'], events: [events[0]] } });
+    expect((await call('GET', `/${id}/events`)).body['data']).toEqual([]);
   });
 
   it('deletes: {id, deleted: true}, then gone from get and list, and the URL can be registered again', async () => {

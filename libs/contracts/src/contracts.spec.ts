@@ -52,7 +52,10 @@ describe('role rules', () => {
     const restricted = Object.fromEntries(Object.entries(SUBJECT_ROLES).flatMap(([subject, rule]) => (rule.refusal === undefined ? [] : [[subject, [rule.roles, rule.refusal]]])));
     const only = (refusal: string) => [['owner', 'admin'], `Only organization owners and admins may ${refusal}.`];
     expect(restricted).toEqual({
+      'wallet.strategy.update': only('change a strategy'),
       'wallet.rebalances.allocate': only('allocate'),
+      'wallet.withdrawals.create': only('create and cancel withdrawals'),
+      'wallet.withdrawals.cancel': only('create and cancel withdrawals'),
       'wallet.payouts.retry': only('retry payouts'),
       'wallet.payouts.cancel': only('cancel payouts'),
       'wallet.address-book.create': only('change the address book'),
@@ -63,6 +66,12 @@ describe('role rules', () => {
       'wallet.approval-policy.get': only('manage approvers and the approval policy'),
       'wallet.approval-policy.put': only('manage approvers and the approval policy'),
       'wallet.approval-audit.list': only('manage approvers and the approval policy'),
+      'microvault.strategy.update': only('change a strategy'),
+      'webhook.registrations.create': only('manage webhook registrations'),
+      'webhook.registrations.update': only('manage webhook registrations'),
+      'webhook.registrations.delete': only('manage webhook registrations'),
+      'webhook.registrations.test': only('manage webhook registrations'),
+      'webhook.deliveries.retry': only('manage webhook registrations'),
       'identity.api-keys.create': only('manage API keys'),
       'identity.api-keys.list': only('manage API keys'),
       'identity.api-keys.get': only('manage API keys'),

@@ -15,6 +15,11 @@ function ownersAndAdmins(refusal: string): RoleRule {
 }
 
 const ALLOCATE = ownersAndAdmins('allocate');
+/** A strategy change rebalances: it moves money between positions (or a MicroVault's sources). */
+const STRATEGY = ownersAndAdmins('change a strategy');
+const WITHDRAWALS = ownersAndAdmins('create and cancel withdrawals');
+/** A registration receives the organization's events: redirecting, replaying or testing them is not a member's call. */
+const WEBHOOKS = ownersAndAdmins('manage webhook registrations');
 /** A whitelist policy pays out only to the address book. */
 const ADDRESS_BOOK = ownersAndAdmins('change the address book');
 const APPROVALS = ownersAndAdmins('manage approvers and the approval policy');
@@ -33,7 +38,7 @@ export const SUBJECT_ROLES: { readonly [S in Subject]: RoleRule } = {
   'wallet.wallets.list': EVERY_ROLE,
   'wallet.wallets.get': EVERY_ROLE,
   'wallet.wallets.update': EVERY_ROLE,
-  'wallet.strategy.update': EVERY_ROLE,
+  'wallet.strategy.update': STRATEGY,
   'wallet.yield.get': EVERY_ROLE,
   'wallet.deposits.simulate': EVERY_ROLE,
   'wallet.deposits.list': EVERY_ROLE,
@@ -42,10 +47,10 @@ export const SUBJECT_ROLES: { readonly [S in Subject]: RoleRule } = {
   'wallet.rebalances.allocate': ALLOCATE,
   'wallet.rebalances.preview': EVERY_ROLE,
   'wallet.withdrawals.preview': EVERY_ROLE,
-  'wallet.withdrawals.create': EVERY_ROLE,
+  'wallet.withdrawals.create': WITHDRAWALS,
   'wallet.withdrawals.list': EVERY_ROLE,
   'wallet.withdrawals.get': EVERY_ROLE,
-  'wallet.withdrawals.cancel': EVERY_ROLE,
+  'wallet.withdrawals.cancel': WITHDRAWALS,
   'wallet.payouts.retry': ownersAndAdmins('retry payouts'),
   'wallet.payouts.cancel': ownersAndAdmins('cancel payouts'),
   'wallet.address-book.create': ADDRESS_BOOK,
@@ -66,7 +71,7 @@ export const SUBJECT_ROLES: { readonly [S in Subject]: RoleRule } = {
   'gvault.yield-sources.list': EVERY_ROLE,
   'gvault.allowlist.check': EVERY_ROLE,
   'microvault.health.check': EVERY_ROLE,
-  'microvault.strategy.update': EVERY_ROLE,
+  'microvault.strategy.update': STRATEGY,
   'microvault.pause.set': EVERY_ROLE,
   'microvault.pause-status.get': EVERY_ROLE,
   'microvault.tasks.get': EVERY_ROLE,
@@ -74,14 +79,14 @@ export const SUBJECT_ROLES: { readonly [S in Subject]: RoleRule } = {
   'microvault.organizations.enable': EVERY_ROLE,
   'microvault.vaults.create': EVERY_ROLE,
   'webhook.health.check': EVERY_ROLE,
-  'webhook.registrations.create': EVERY_ROLE,
+  'webhook.registrations.create': WEBHOOKS,
   'webhook.registrations.list': EVERY_ROLE,
   'webhook.registrations.get': EVERY_ROLE,
-  'webhook.registrations.update': EVERY_ROLE,
-  'webhook.registrations.delete': EVERY_ROLE,
-  'webhook.registrations.test': EVERY_ROLE,
+  'webhook.registrations.update': WEBHOOKS,
+  'webhook.registrations.delete': WEBHOOKS,
+  'webhook.registrations.test': WEBHOOKS,
   'webhook.deliveries.list': EVERY_ROLE,
-  'webhook.deliveries.retry': EVERY_ROLE,
+  'webhook.deliveries.retry': WEBHOOKS,
   'activity.health.check': EVERY_ROLE,
   'activity.feed.list': EVERY_ROLE,
   'identity.health.check': EVERY_ROLE,

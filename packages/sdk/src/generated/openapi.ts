@@ -231,7 +231,7 @@ export type paths = {
         /** Active registrations of the organization, newest first (no secrets) */
         get: operations["listGVaultWebhooks"];
         put?: never;
-        /** Register a receiver; the response is the only time the secret is shown */
+        /** Register a receiver; the response is the only time the secret is shown. Owners and admins. */
         post: operations["createGVaultWebhook"];
         delete?: never;
         options?: never;
@@ -250,11 +250,11 @@ export type paths = {
         get: operations["getGVaultWebhook"];
         put?: never;
         post?: never;
-        /** Delete a registration: no further delivery, including retries already scheduled */
+        /** Delete a registration: no further delivery, including retries already scheduled. Owners and admins. */
         delete: operations["deleteGVaultWebhook"];
         options?: never;
         head?: never;
-        /** Change url, events or description; the same rules as on creation */
+        /** Change url, events or description; the same rules as on creation. Owners and admins. */
         patch: operations["updateGVaultWebhook"];
         trace?: never;
     };
@@ -284,7 +284,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Deliver one event again now (a new attempt with the same Service-Event-Id) */
+        /** Deliver one event again now (a new attempt with the same Service-Event-Id). Owners and admins. */
         post: operations["retryGVaultWebhookEvent"];
         delete?: never;
         options?: never;
@@ -301,7 +301,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Send a signed `webhook.test` delivery; its outcome shows in the delivery feed */
+        /** Send a signed `webhook.test` delivery; its outcome shows in the delivery feed. Owners and admins. */
         post: operations["testGVaultWebhook"];
         delete?: never;
         options?: never;
@@ -402,7 +402,7 @@ export type paths = {
             cookie?: never;
         };
         get?: never;
-        /** Submit a vault's target allocation as a task (targets plus idle total 10000 bps) */
+        /** Submit a vault's target allocation as a task (targets plus idle total 10000 bps); owners and admins */
         put: operations["setMicroVaultStrategy"];
         post?: never;
         delete?: never;
@@ -673,7 +673,7 @@ export type paths = {
         delete?: never;
         options?: never;
         head?: never;
-        /** Replace the targets; an autoRebalance wallet then rebalances to them (legs below 5 USD stay cash). Every role. */
+        /** Replace the targets; an autoRebalance wallet then rebalances to them (legs below 5 USD stay cash). Owners and admins. */
         patch: operations["updateWalletStrategy"];
         trace?: never;
     };
@@ -705,7 +705,7 @@ export type paths = {
         get: operations["listWithdrawals"];
         put?: never;
         /**
-         * Withdraw to an external address (idempotent on requestId); one payout leg per position drawn on. Every role.
+         * Withdraw to an external address (idempotent on requestId); one payout leg per position drawn on. Owners and admins.
          * @description The withdrawal starts `processing` and ends `completed`, `partially_completed`, `failed` or `cancelled`.
          */
         post: operations["createWithdrawal"];
@@ -741,7 +741,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Cancel a withdrawal none of whose payouts has been broadcast (idempotent on requestId). Every role. */
+        /** Cancel a withdrawal none of whose payouts has been broadcast (idempotent on requestId). Owners and admins. */
         post: operations["cancelWithdrawal"];
         delete?: never;
         options?: never;
@@ -854,7 +854,7 @@ export type paths = {
         /** Active registrations of the organization, newest first (no secrets) */
         get: operations["listWebhookEndpoints"];
         put?: never;
-        /** Register a receiver; the response is the only time the secret is shown */
+        /** Register a receiver; the response is the only time the secret is shown. Owners and admins. */
         post: operations["createWebhookEndpoint"];
         delete?: never;
         options?: never;
@@ -873,11 +873,11 @@ export type paths = {
         get: operations["getWebhookEndpoint"];
         put?: never;
         post?: never;
-        /** Delete a registration: no further delivery, including retries already scheduled */
+        /** Delete a registration: no further delivery, including retries already scheduled. Owners and admins. */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
-        /** Change url, events or description; the same rules as on creation */
+        /** Change url, events or description; the same rules as on creation. Owners and admins. */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
     };
@@ -907,7 +907,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Deliver one event again now (a new attempt with the same Service-Event-Id) */
+        /** Deliver one event again now (a new attempt with the same Service-Event-Id). Owners and admins. */
         post: operations["retryWebhookEndpointEvent"];
         delete?: never;
         options?: never;
@@ -924,7 +924,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Send a signed `webhook.test` delivery; its outcome shows in the delivery feed */
+        /** Send a signed `webhook.test` delivery; its outcome shows in the delivery feed. Owners and admins. */
         post: operations["testWebhookEndpoint"];
         delete?: never;
         options?: never;
@@ -959,7 +959,7 @@ export type paths = {
         /** Active registrations of the organization, newest first (no secrets) */
         get: operations["listWebhooks"];
         put?: never;
-        /** Register a receiver; the response is the only time the secret is shown */
+        /** Register a receiver; the response is the only time the secret is shown. Owners and admins. */
         post: operations["createWebhook"];
         delete?: never;
         options?: never;
@@ -978,11 +978,11 @@ export type paths = {
         get: operations["getWebhook"];
         put?: never;
         post?: never;
-        /** Delete a registration: no further delivery, including retries already scheduled */
+        /** Delete a registration: no further delivery, including retries already scheduled. Owners and admins. */
         delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
-        /** Change url, events or description; the same rules as on creation */
+        /** Change url, events or description; the same rules as on creation. Owners and admins. */
         patch: operations["updateWebhook"];
         trace?: never;
     };
@@ -1012,7 +1012,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Deliver one event again now (a new attempt with the same Service-Event-Id) */
+        /** Deliver one event again now (a new attempt with the same Service-Event-Id). Owners and admins. */
         post: operations["retryWebhookEvent"];
         delete?: never;
         options?: never;
@@ -1029,7 +1029,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Send a signed `webhook.test` delivery; its outcome shows in the delivery feed */
+        /** Send a signed `webhook.test` delivery; its outcome shows in the delivery feed. Owners and admins. */
         post: operations["testWebhook"];
         delete?: never;
         options?: never;
@@ -3478,6 +3478,14 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
                 };
             };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3624,6 +3632,14 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
                 };
             };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3699,6 +3715,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             404: {
@@ -3860,6 +3884,14 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
                 };
             };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3939,6 +3971,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             404: {
@@ -5782,6 +5822,14 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
                 };
             };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6203,6 +6251,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             404: {
@@ -6737,6 +6793,14 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
                 };
             };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6883,6 +6947,14 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
                 };
             };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6958,6 +7030,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             404: {
@@ -7119,6 +7199,14 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
                 };
             };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7198,6 +7286,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             404: {
@@ -7409,6 +7505,14 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
                 };
             };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7555,6 +7659,14 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
                 };
             };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7630,6 +7742,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             404: {
@@ -7791,6 +7911,14 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
                 };
             };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7870,6 +7998,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             404: {

@@ -19,6 +19,7 @@ import type { ForwardedJson } from '@service/nats';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiStandardErrors } from '../docs/api-errors.js';
 import { Operation } from '../docs/operation.js';
+import { RequiredRoles } from '../docs/required-roles.js';
 import { Ctx } from '../http/request-context.js';
 import { ValidBody, ValidQuery } from '../http/validation.js';
 import { ServiceRoutes } from '../services.js';
@@ -60,7 +61,8 @@ const IDEMPOTENCY_HEADER = {
 @Controller('v2/microvaults')
 export class MicroVaultsController extends ServiceRoutes {
   @Put('vaults/:vaultId/strategy')
-  @Operation('setMicroVaultStrategy', { summary: "Submit a vault's target allocation as a task (targets plus idle total 10000 bps)" })
+  @Operation('setMicroVaultStrategy', { summary: "Submit a vault's target allocation as a task (targets plus idle total 10000 bps); owners and admins" })
+  @RequiredRoles(SUBJECTS.microvault.strategyUpdate)
   @ApiParam(VAULT_ID_PARAM)
   @ApiHeader(IDEMPOTENCY_HEADER)
   @ApiAcceptedResponse({ type: MicroVaultTaskEnvelopeDto, description: 'Accepted: a new task' })

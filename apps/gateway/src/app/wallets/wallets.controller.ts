@@ -108,10 +108,10 @@ export class WalletsController extends ServiceRoutes {
   }
 
   @Patch(':id/strategy')
-  @Operation('updateWalletStrategy', { summary: 'Replace the targets; an autoRebalance wallet then rebalances to them (legs below 5 USD stay cash). Every role.' })
+  @Operation('updateWalletStrategy', { summary: 'Replace the targets; an autoRebalance wallet then rebalances to them (legs below 5 USD stay cash). Owners and admins.' })
   @RequiredRoles(SUBJECTS.wallet.strategyUpdate)
   @ApiOkResponse({ type: WalletDto })
-  @ApiStandardErrors({ forwarded: true, statuses: [400, 404, 409] })
+  @ApiStandardErrors({ forwarded: true, statuses: [400, 403, 404, 409] })
   updateStrategy(
     @Ctx() ctx: RequestContext,
     @ValidQuery(NoQueryDto) _query: NoQueryDto,

@@ -53,7 +53,7 @@ export class WithdrawalsController extends ServiceRoutes {
   @Post('withdrawals')
   @HttpCode(200)
   @Operation('createWithdrawal', {
-    summary: 'Withdraw to an external address (idempotent on requestId); one payout leg per position drawn on. Every role.',
+    summary: 'Withdraw to an external address (idempotent on requestId); one payout leg per position drawn on. Owners and admins.',
     description: 'The withdrawal starts `processing` and ends `completed`, `partially_completed`, `failed` or `cancelled`.',
   })
   @RequiredRoles(SUBJECTS.wallet.withdrawalsCreate)
@@ -95,10 +95,10 @@ export class WithdrawalsController extends ServiceRoutes {
 
   @Post('withdrawals/:withdrawalId/cancel')
   @HttpCode(200)
-  @Operation('cancelWithdrawal', { summary: 'Cancel a withdrawal none of whose payouts has been broadcast (idempotent on requestId). Every role.' })
+  @Operation('cancelWithdrawal', { summary: 'Cancel a withdrawal none of whose payouts has been broadcast (idempotent on requestId). Owners and admins.' })
   @RequiredRoles(SUBJECTS.wallet.withdrawalsCancel)
   @ApiOkResponse({ type: WithdrawalDto })
-  @ApiStandardErrors({ forwarded: true, statuses: [400, 404, 409] })
+  @ApiStandardErrors({ forwarded: true, statuses: [400, 403, 404, 409] })
   cancel(
     @Ctx() ctx: RequestContext,
     @ValidQuery(NoQueryDto) _query: NoQueryDto,

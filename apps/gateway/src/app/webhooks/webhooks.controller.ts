@@ -22,6 +22,7 @@ import {
 import type { SubjectClient } from '@service/nats';
 import { ApiStandardErrors } from '../docs/api-errors.js';
 import { Operation } from '../docs/operation.js';
+import { RequiredRoles } from '../docs/required-roles.js';
 import { Ctx } from '../http/request-context.js';
 import { UuidParam, ValidBody, ValidQuery } from '../http/validation.js';
 import { SERVICES_CLIENT } from '../services.js';
@@ -51,13 +52,13 @@ function registrationController(routes: FamilyRoutes): Type {
   class RegistrationController {
     constructor(@Inject(SERVICES_CLIENT) readonly services: SubjectClient) {}
 
-
     @Post()
     @HttpCode(200)
-    @Operation(`create${routes.resource}`, { summary: 'Register a receiver; the response is the only time the secret is shown' })
+    @Operation(`create${routes.resource}`, { summary: 'Register a receiver; the response is the only time the secret is shown. Owners and admins.' })
+    @RequiredRoles(SUBJECTS.webhook.registrationsCreate)
     @ApiBody({ type: createDto })
     @ApiOkResponse({ type: CreatedWebhookRegistrationDto })
-    @ApiStandardErrors({ forwarded: true, statuses: [400, 409] })
+    @ApiStandardErrors({ forwarded: true, statuses: [400, 403, 409] })
     create(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @ValidBody(createDto) body: CreateWebhookDto) {
       return this.services.forward(SUBJECTS.webhook.registrationsCreate, { ctx, ...body, family });
     }
@@ -88,20 +89,22 @@ function registrationController(routes: FamilyRoutes): Type {
     }
 
     @Delete(':id')
-    @Operation(`delete${routes.resource}`, { summary: 'Delete a registration: no further delivery, including retries already scheduled' })
+    @Operation(`delete${routes.resource}`, { summary: 'Delete a registration: no further delivery, including retries already scheduled. Owners and admins.' })
+    @RequiredRoles(SUBJECTS.webhook.registrationsDelete)
     @ApiParam({ name: 'id', format: 'uuid' })
     @ApiOkResponse({ type: DeletedWebhookDto })
-    @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
+    @ApiStandardErrors({ forwarded: true, statuses: [400, 403, 404] })
     remove(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @UuidParam('id') id: string) {
       return this.services.forward(SUBJECTS.webhook.registrationsDelete, { ctx, id, family });
     }
 
     @Patch(':id')
-    @Operation(`update${routes.resource}`, { summary: 'Change url, events or description; the same rules as on creation' })
+    @Operation(`update${routes.resource}`, { summary: 'Change url, events or description; the same rules as on creation. Owners and admins.' })
+    @RequiredRoles(SUBJECTS.webhook.registrationsUpdate)
     @ApiParam({ name: 'id', format: 'uuid' })
     @ApiBody({ type: updateDto })
     @ApiOkResponse({ type: WebhookRegistrationDto })
-    @ApiStandardErrors({ forwarded: true, statuses: [400, 404, 409] })
+    @ApiStandardErrors({ forwarded: true, statuses: [400, 403, 404, 409] })
     update(
       @Ctx() ctx: RequestContext,
       @ValidQuery(NoQueryDto) _query: NoQueryDto,
@@ -122,11 +125,12 @@ function registrationController(routes: FamilyRoutes): Type {
 
     @Post(':id/events/:eventId/retry')
     @HttpCode(200)
-    @Operation(`retry${routes.resource}Event`, { summary: 'Deliver one event again now (a new attempt with the same Service-Event-Id)' })
+    @Operation(`retry${routes.resource}Event`, { summary: 'Deliver one event again now (a new attempt with the same Service-Event-Id). Owners and admins.' })
+    @RequiredRoles(SUBJECTS.webhook.deliveriesRetry)
     @ApiParam({ name: 'id', format: 'uuid' })
     @ApiParam({ name: 'eventId', format: 'uuid' })
     @ApiOkResponse({ type: WebhookDeliveryEventDto })
-    @ApiStandardErrors({ forwarded: true, statuses: [400, 404, 409] })
+    @ApiStandardErrors({ forwarded: true, statuses: [400, 403, 404, 409] })
     retry(
       @Ctx() ctx: RequestContext,
       @ValidQuery(NoQueryDto) _query: NoQueryDto,
@@ -138,10 +142,11 @@ function registrationController(routes: FamilyRoutes): Type {
 
     @Post(':id/test')
     @HttpCode(200)
-    @Operation(`test${routes.resource}`, { summary: 'Send a signed `webhook.test` delivery; its outcome shows in the delivery feed' })
+    @Operation(`test${routes.resource}`, { summary: 'Send a signed `webhook.test` delivery; its outcome shows in the delivery feed. Owners and admins.' })
+    @RequiredRoles(SUBJECTS.webhook.registrationsTest)
     @ApiParam({ name: 'id', format: 'uuid' })
     @ApiOkResponse({ type: WebhookDeliveryEventDto })
-    @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
+    @ApiStandardErrors({ forwarded: true, statuses: [400, 403, 404] })
     test(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @UuidParam('id') id: string) {
       return this.services.forward(SUBJECTS.webhook.registrationsTest, { ctx, id, family });
     }
