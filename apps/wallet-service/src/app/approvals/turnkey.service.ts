@@ -16,12 +16,13 @@ import { canonicalPayload, checkRequest, turnkeyRequestOf } from '../domain/cust
 import { legsOf } from '../domain/withdrawal-view.js';
 import { approveSetup } from '../deposit-addresses/setup-changes.js';
 import { WalletFeature } from '../environment/wallet-feature.js';
-import { endActivity, findActivity, findApproverByKey, listPendingActivities, recordVote, votesOn } from '../repositories/approvals.repository.js';
-import { inTransaction, type Tx } from '../repositories/db.js';
+import { addEndActivity, findActivity, findApproverByKey, listPendingActivities, recordVote, votesOn } from '../repositories/approvals.repository.js';
 import { getApproval, setSetupStatus } from '../repositories/deposit-address-approvals.repository.js';
 import { openLedger } from '../repositories/positions.repository.js';
+import type { WalletTx } from '../repositories/wallet-sql.js';
 import { lockWallet } from '../repositories/wallets.repository.js';
 import { findWithdrawal } from '../repositories/withdrawals.repository.js';
+import { Writes } from '../repositories/writes.js';
 import { cancelLeg, releaseApprovedLeg } from '../withdrawals/withdrawal-changes.js';
 
 type Vote = RequestOf<typeof SUBJECTS.wallet.turnkeyVote>;
@@ -46,7 +47,7 @@ export class TurnkeyService extends WalletFeature {
 
   async approvalRequest(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.turnkeyApprovalRequest>): Promise<ApprovalRequestResponseDto> {
     const activityId = input.activityId.toLowerCase();
-    const activity = await findActivity(this.prisma, ctx.orgId, activityId);
+    const activity = await findActivity(this.sql, ctx.orgId, activityId);
     if (!activity) throw activityNotFound(activityId);
     const turnkeyRequest = turnkeyRequestOf({ action: input.action, organizationId: activity.orgId, fingerprint: activity.fingerprint, now: new Date() });
     return { activityId, action: input.action, turnkeyRequest, stampPayload: canonicalPayload(turnkeyRequest) };
@@ -54,7 +55,7 @@ export class TurnkeyService extends WalletFeature {
 
   async vote(ctx: RequestContext, input: Vote): Promise<VoteResponseDto> {
     const activityId = input.activityId.toLowerCase();
-    const found = await findActivity(this.prisma, ctx.orgId, activityId);
+    const found = await findActivity(this.sql, ctx.orgId, activityId);
     if (!found) throw activityNotFound(activityId);
     const stamp = parseStamp(input.customerApprovalStamp);
     if (!stampSigns(stamp, canonicalPayload(input.turnkeyRequest))) {
@@ -62,7 +63,8 @@ export class TurnkeyService extends WalletFeature {
     }
     const now = new Date();
     checkRequest(input.turnkeyRequest, { action: input.action, organizationId: found.orgId, fingerprint: found.fingerprint, now });
-    const answer = await inTransaction(this.prisma, async (tx) => {
+    // Plain pg, under the wallet lock: the vote, what it releases and the activity's end.
+    const answer = await this.sql.$transaction(async (tx) => {
       const wallet = await lockWallet(tx, found.orgId, found.walletId);
       const approver = await findApproverByKey(tx, found.orgId, stamp.publicKey);
       if (!approver) throw new ServiceError('approver_not_authorized', 'The stamp’s public key is not an approver of this organization.');
@@ -79,7 +81,9 @@ export class TurnkeyService extends WalletFeature {
       const outcome = outcomeOf(await votesOn(tx, activityId), activity.quorum);
       if (outcome === CONSENSUS_NEEDED) return this.answer(input.action, outcome, await this.currentStatus(tx, activity), false);
       const resultStatus = await this.release(tx, wallet, activity, outcome, now);
-      await endActivity(tx, activityId, outcome, now);
+      const writes = new Writes();
+      addEndActivity(writes, activityId, outcome, now);
+      await writes.run(tx);
       return this.answer(input.action, outcome, resultStatus, false);
     });
     this.publishAndRun();
@@ -87,11 +91,11 @@ export class TurnkeyService extends WalletFeature {
   }
 
   /** What the outcome releases: quorum sends the leg on (or approves the setup), a reject cancels it. Its status afterwards. */
-  private async release(tx: Tx, wallet: Wallet, activity: ApprovalActivity, outcome: TurnkeyActivityStatus, now: Date): Promise<string> {
+  private async release(tx: WalletTx, wallet: Wallet, activity: ApprovalActivity, outcome: TurnkeyActivityStatus, now: Date): Promise<string> {
     if (activity.kind === 'deposit_address_setup') {
       const row = await getApproval(tx, activity.setupId as string);
       if (outcome === COMPLETED) return (await approveSetup(tx, { wallet, row, seed: this.env.seed, now })).status;
-      return (await setSetupStatus(tx, row.id, 'rejected', now)).status;
+      return (await setSetupStatus(tx, row, 'rejected', now)).status;
     }
     const row = await findWithdrawal(tx, wallet.id, activity.withdrawalId as string);
     const step = { tx, wallet, ledger: await openLedger(tx, wallet.id, this.env, now), env: this.env, now };
@@ -101,7 +105,7 @@ export class TurnkeyService extends WalletFeature {
   }
 
   /** The status of what the activity released, as it is now. */
-  private async currentStatus(tx: Tx, activity: ApprovalActivity): Promise<string> {
+  private async currentStatus(tx: WalletTx, activity: ApprovalActivity): Promise<string> {
     if (activity.kind === 'deposit_address_setup') return (await getApproval(tx, activity.setupId as string)).status;
     const row = await findWithdrawal(tx, activity.walletId, activity.withdrawalId as string);
     return legsOf(row).find((leg) => leg.id === activity.legId)?.status ?? 'unknown';

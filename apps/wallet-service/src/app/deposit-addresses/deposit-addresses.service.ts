@@ -3,14 +3,15 @@ import { Injectable } from '@nestjs/common';
 import type { DepositAddressSetupDto, RequestContext, RequestOf, SUBJECTS } from '@service/contracts';
 import { ServiceError } from '@service/errors';
 import type { Wallet } from '../../generated/prisma/client.js';
-import { policyInForce } from '../approvals/policy-in-force.js';
+import { policyFrom } from '../approvals/policy-in-force.js';
 import { deriveDepositAddresses } from '../domain/addresses/deposit-addresses.js';
 import { setupView } from '../domain/deposit-address-view.js';
 import { WalletFeature } from '../environment/wallet-feature.js';
-import { countApprovers, createActivity } from '../repositories/approvals.repository.js';
-import { inTransaction, type Tx } from '../repositories/db.js';
-import { findSetup, startSetup } from '../repositories/deposit-address-approvals.repository.js';
+import { addActivity, readApprovalRules } from '../repositories/approvals.repository.js';
+import { addStartSetup, findSetup } from '../repositories/deposit-address-approvals.repository.js';
+import type { WalletTx } from '../repositories/wallet-sql.js';
 import { lockWallet } from '../repositories/wallets.repository.js';
+import { Writes } from '../repositories/writes.js';
 
 /** A setup in one of these states is not started again: it waits for its vote or is done. */
 const LIVE = new Set(['pending', 'approved']);
@@ -30,7 +31,8 @@ export class DepositAddressesService extends WalletFeature {
       throw new ServiceError('unsupported_chain', `Only ${this.env.stellarChain} deposit addresses are enabled here; ${input.chain} needs no enabling or does not exist.`);
     }
     const now = new Date();
-    const view = await inTransaction(this.prisma, async (tx) => {
+    // Plain pg: the lock, the setup, the approvers and policy; then the activity, the setup and its event with COMMIT.
+    const view = await this.sql.$transaction(async (tx) => {
       const wallet = await lockWallet(tx, ctx.orgId, input.walletId);
       if (wallet.status === 'creating' || wallet.status === 'failed') {
         throw new ServiceError('operation_not_supported', `Wallet ${wallet.id} is ${wallet.status}; enable deposit addresses once it is provisioned.`);
@@ -44,19 +46,20 @@ export class DepositAddressesService extends WalletFeature {
   }
 
   /** A new approvers' activity for the setup, valid for WALLET_APPROVAL_TTL_MS, with the policy's quorum (at most the approvers there are). */
-  private async start(tx: Tx, wallet: Wallet, chain: string, existing: Awaited<ReturnType<typeof findSetup>>, now: Date) {
-    const approvers = await countApprovers(tx, wallet.orgId);
+  private async start(tx: WalletTx, wallet: Wallet, chain: string, existing: Awaited<ReturnType<typeof findSetup>>, now: Date) {
+    const { approvers, policy: stored } = await readApprovalRules(tx, wallet.orgId);
     if (approvers === 0) {
       throw new ServiceError(
         'approvers_required',
         `The ${chain} deposit address is set up through the organization's approvers: register an approver key (POST /v2/approvals/approvers), subscribe to portfolio_wallet.approval.status_changed, then enable it again.`,
       );
     }
-    const policy = await policyInForce(tx, this.env, wallet.orgId);
+    const policy = policyFrom(stored, this.env, wallet.orgId);
     const setupId = existing?.id ?? randomUUID();
     const validBefore = new Date(now.getTime() + this.env.config.WALLET_APPROVAL_TTL_MS);
     const address = deriveDepositAddresses(this.env.seed, wallet.id, [chain])[chain] ?? null;
-    const activity = await createActivity(tx, {
+    const writes = new Writes();
+    const activity = addActivity(writes, {
       orgId: wallet.orgId,
       walletId: wallet.id,
       kind: 'deposit_address_setup',
@@ -75,6 +78,8 @@ export class DepositAddressesService extends WalletFeature {
       validBefore,
       now,
     });
-    return startSetup(tx, { id: setupId, wallet, chain, activityId: activity.id, dueAt: validBefore, now, existing });
+    const row = addStartSetup(writes, { id: setupId, wallet, chain, activityId: activity.id, dueAt: validBefore, now, existing });
+    await writes.run(tx);
+    return row;
   }
 }

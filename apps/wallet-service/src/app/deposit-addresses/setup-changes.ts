@@ -1,21 +1,27 @@
 import type { DepositAddressApproval, Wallet } from '../../generated/prisma/client.js';
 import { deriveDepositAddresses } from '../domain/addresses/deposit-addresses.js';
 import { FAILED } from '../domain/customer-approvals/activities.js';
-import { endActivity } from '../repositories/approvals.repository.js';
-import type { Tx } from '../repositories/db.js';
-import { setSetupStatus } from '../repositories/deposit-address-approvals.repository.js';
-import { setDepositAddresses } from '../repositories/wallets.repository.js';
+import { addEndActivity } from '../repositories/approvals.repository.js';
+import { addSetupStatus } from '../repositories/deposit-address-approvals.repository.js';
+import type { WalletTx } from '../repositories/wallet-sql.js';
+import { addDepositAddresses } from '../repositories/wallets.repository.js';
+import { Writes } from '../repositories/writes.js';
 
-/** The approvers' quorum was reached: `pending` -> `approved`, the derived address joins the wallet's `depositAddresses`. */
-export async function approveSetup(tx: Tx, input: { wallet: Wallet; row: DepositAddressApproval; seed: Buffer; now: Date }): Promise<DepositAddressApproval> {
+/** The approvers' quorum was reached: `pending` -> `approved`, the derived address joins the wallet's `depositAddresses`. One statement. */
+export async function approveSetup(tx: WalletTx, input: { wallet: Wallet; row: DepositAddressApproval; seed: Buffer; now: Date }): Promise<DepositAddressApproval> {
   const { wallet, row, now } = input;
   const addresses = { ...(wallet.depositAddresses as Record<string, string>), ...deriveDepositAddresses(input.seed, wallet.id, [row.chain]) };
-  await setDepositAddresses(tx, wallet.id, addresses, now);
-  return setSetupStatus(tx, row.id, 'approved', now);
+  const writes = new Writes();
+  addDepositAddresses(writes, wallet.id, addresses, now);
+  const approved = addSetupStatus(writes, row, 'approved', now);
+  await writes.run(tx);
+  return approved;
 }
 
-/** The deadline passed without quorum: the setup and its activity fail; enabling again starts over. */
-export async function expireSetup(tx: Tx, row: DepositAddressApproval, now: Date): Promise<void> {
-  if (row.activityId) await endActivity(tx, row.activityId, FAILED, now);
-  await setSetupStatus(tx, row.id, 'failed', now);
+/** The deadline passed without quorum: the setup and its activity fail; enabling again starts over. One statement. */
+export async function expireSetup(tx: WalletTx, row: DepositAddressApproval, now: Date): Promise<void> {
+  const writes = new Writes();
+  if (row.activityId) addEndActivity(writes, row.activityId, FAILED, now);
+  addSetupStatus(writes, row, 'failed', now);
+  await writes.run(tx);
 }

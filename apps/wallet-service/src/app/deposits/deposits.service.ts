@@ -10,7 +10,6 @@ import { depositView } from '../domain/deposit-view.js';
 import { listFiltersOf } from '../domain/list-filters.js';
 import { checkChainToken, tokensOf } from '../domain/positions.js';
 import { WalletFeature } from '../environment/wallet-feature.js';
-import { inTransaction } from '../repositories/db.js';
 import { createDeposit, findDeposit, findDepositByTxHash, listDeposits } from '../repositories/deposits.repository.js';
 import { lockWallet, requireWallet } from '../repositories/wallets.repository.js';
 
@@ -32,7 +31,8 @@ export class DepositsService extends WalletFeature {
     const chain = input.chain ?? this.env.chains[0] ?? '';
     const { token } = checkChainToken(chain, input.token ?? tokensOf(chain)[0] ?? '', this.env.allChains);
     const now = new Date();
-    const deposit = await inTransaction(this.prisma, async (tx) => {
+    // Plain pg: the lock, then the deposit and its event with COMMIT.
+    const deposit = await this.sql.$transaction(async (tx) => {
       const wallet = await lockWallet(tx, ctx.orgId, input.walletId);
       if (wallet.status === 'creating' || wallet.status === 'failed') {
         throw new ServiceError('operation_not_supported', `Wallet ${wallet.id} is ${wallet.status} and has no deposit addresses yet.`);

@@ -47,7 +47,7 @@ export class RebalancesService extends WalletFeature {
   /** The same checks as allocate, and the positions before and after; nothing changes. */
   async preview(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.allocatePreview>): Promise<AllocatePreviewResponseDto> {
     const moves = parseInstructions(input.allocations, this.env);
-    const wallet = await findWallet(this.prisma, ctx.orgId, input.walletId);
+    const wallet = await findWallet(this.sql, ctx.orgId, input.walletId);
     const now = new Date();
     const { catalogue, timeScale } = this.env;
     const before = valuePositions(wallet.positions, catalogue, timeScale, now);

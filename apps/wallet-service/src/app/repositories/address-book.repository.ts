@@ -1,7 +1,7 @@
-import type { SqlExecutor } from '@service/sql';
 import type { NewestFirst } from '@service/pagination';
 import type { AddressBookEntry } from '../../generated/prisma/client.js';
 import type { Tx } from './db.js';
+import type { WalletTx } from './wallet-sql.js';
 
 /**
  * Adds an entry unless the organization already has this address on this chain; concurrent
@@ -23,7 +23,7 @@ export async function deleteEntry(db: Tx, orgId: string, entryId: string): Promi
 }
 
 /** Whether the organization has an entry of an address (compared by its key) on a chain. */
-export async function hasEntry(db: SqlExecutor, orgId: string, chain: string, addressKey: string): Promise<boolean> {
+export async function hasEntry(db: WalletTx, orgId: string, chain: string, addressKey: string): Promise<boolean> {
   const rows = await db.$queryRawUnsafe<unknown[]>('SELECT 1 FROM address_book_entries WHERE org_id = $1 AND chain = $2 AND address_key = $3', orgId, chain, addressKey);
   return rows.length > 0;
 }

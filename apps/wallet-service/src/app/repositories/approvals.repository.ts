@@ -4,7 +4,9 @@ import type { ApprovalActivity, ApprovalAuditEntry, ApprovalPolicy, Approver, Ap
 import type { ActivityKind, ActivitySubject } from '../domain/customer-approvals/activities.js';
 import { CONSENSUS_NEEDED } from '../domain/customer-approvals/activities.js';
 import { activityFingerprint } from '../domain/customer-approvals/turnkey-request.js';
+import type { ApprovalPolicyRecord } from '../domain/customer-approvals/policy.js';
 import type { Tx } from './db.js';
+import type { WalletDb, WalletTx } from './wallet-sql.js';
 import type { Writes } from './writes.js';
 
 // ---------- approvers ----------
@@ -27,8 +29,14 @@ export function findApprover(db: Tx, orgId: string, approverId: string): Promise
   return db.approver.findFirst({ where: { id: approverId, orgId } });
 }
 
-export function findApproverByKey(db: Tx, orgId: string, publicKey: string): Promise<Approver | null> {
-  return db.approver.findUnique({ where: { orgId_publicKey: { orgId, publicKey } } });
+/** The organization's approver with this key (a vote's, read under the wallet lock); null when none. */
+export async function findApproverByKey(tx: WalletTx, orgId: string, publicKey: string): Promise<Approver | null> {
+  const [row] = await tx.$queryRawUnsafe<Approver[]>(
+    `SELECT id::text AS id, org_id AS "orgId", label, public_key AS "publicKey", created_at AS "createdAt" FROM approvers WHERE org_id = $1 AND public_key = $2`,
+    orgId,
+    publicKey,
+  );
+  return row ?? null;
 }
 
 /** Whether the organization's approver existed (and is gone now). */
@@ -38,6 +46,25 @@ export async function deleteApprover(db: Tx, orgId: string, approverId: string):
 }
 
 // ---------- policy and audit ----------
+
+/**
+ * What starting an activity under the wallet lock needs: how many approvers the organization has
+ * and its own approval policy (null: the environment's default). One statement.
+ */
+export async function readApprovalRules(tx: WalletTx, orgId: string): Promise<{ approvers: number; policy: ApprovalPolicyRecord | null }> {
+  const [row] = await tx.$queryRawUnsafe<{ approvers: number; withdrawals: string | null; threshold: string | null; quorum: number | null; updatedAt: Date | null }[]>(
+    `SELECT (SELECT count(*)::int FROM approvers WHERE org_id = $1) AS approvers,
+            p.withdrawals, p.threshold::text AS threshold, p.quorum, p.updated_at AS "updatedAt"
+       FROM (SELECT 1) AS one LEFT JOIN approval_policies p ON p.org_id = $1`,
+    orgId,
+  );
+  if (!row) throw new Error('approval rules not read');
+  const { approvers, withdrawals, threshold, quorum, updatedAt } = row;
+  return {
+    approvers,
+    policy: withdrawals === null ? null : { withdrawals, threshold: threshold === null ? null : BigInt(threshold), quorum: quorum ?? 1, updatedAt },
+  };
+}
 
 export function findPolicy(db: Tx, orgId: string): Promise<ApprovalPolicy | null> {
   return db.approvalPolicy.findUnique({ where: { orgId } });
@@ -70,15 +97,9 @@ export function listAudit(db: Tx, orgId: string, page: NewestFirst): Promise<App
 
 type NewActivity = { orgId: string; walletId: string; kind: ActivityKind; quorum: number; subject: ActivitySubject; setupId?: string; validBefore: Date; now: Date };
 
-/** A new pending activity of the organization with its fingerprint over what it approves. */
-export function createActivity(tx: Tx, input: NewActivity): Promise<ApprovalActivity> {
-  const row = activityOf(input);
-  return tx.approvalActivity.create({ data: { ...row, subject: row.subject as never } });
-}
-
 /**
- * {@link createActivity} as part of the statement's `writes`; the row is known before it is
- * written, so it is returned at once.
+ * A new pending activity of the organization with its fingerprint over what it approves, as part
+ * of the statement's `writes`; the row is known before it is written, so it is returned at once.
  */
 export function addActivity(writes: Writes, input: NewActivity): ApprovalActivity {
   const row = activityOf(input);
@@ -115,8 +136,15 @@ function activityOf(input: NewActivity): ApprovalActivity {
 }
 
 /** The organization's activity; null when unknown or another organization's. */
-export function findActivity(db: Tx, orgId: string, activityId: string): Promise<ApprovalActivity | null> {
-  return db.approvalActivity.findFirst({ where: { id: activityId, orgId } });
+export async function findActivity(db: WalletDb, orgId: string, activityId: string): Promise<ApprovalActivity | null> {
+  const [row] = await db.$queryRawUnsafe<ApprovalActivity[]>(
+    `SELECT id::text AS id, org_id AS "orgId", wallet_id::text AS "walletId", kind, withdrawal_id::text AS "withdrawalId", leg_id::text AS "legId",
+            setup_id::text AS "setupId", status, fingerprint, quorum, subject, valid_before AS "validBefore", created_at AS "createdAt", completed_at AS "completedAt"
+       FROM approval_activities WHERE id = $1::uuid AND org_id = $2`,
+    activityId,
+    orgId,
+  );
+  return row ?? null;
 }
 
 /** Pending activities of the organization whose deadline has not passed, oldest first. */
@@ -124,11 +152,7 @@ export function listPendingActivities(db: Tx, orgId: string, now: Date): Promise
   return db.approvalActivity.findMany({ where: { orgId, status: CONSENSUS_NEEDED, validBefore: { gt: now } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
 }
 
-export function endActivity(tx: Tx, activityId: string, status: string, now: Date): Promise<ApprovalActivity> {
-  return tx.approvalActivity.update({ where: { id: activityId }, data: { status, completedAt: now } });
-}
-
-/** {@link endActivity} as part of the statement's `writes`. */
+/** The activity ends with `status`, as part of the statement's `writes`. */
 export function addEndActivity(writes: Writes, activityId: string, status: string, now: Date): void {
   const { bind } = writes;
   writes.add(
@@ -137,11 +161,22 @@ export function addEndActivity(writes: Writes, activityId: string, status: strin
 }
 
 /** Records a vote; false when this key has voted on the activity already. */
-export async function recordVote(tx: Tx, vote: Omit<ApprovalVote, 'createdAt'> & { createdAt: Date }): Promise<boolean> {
-  const { count } = await tx.approvalVote.createMany({ data: [vote], skipDuplicates: true });
-  return count > 0;
+export async function recordVote(tx: WalletTx, vote: Omit<ApprovalVote, 'createdAt'> & { createdAt: Date }): Promise<boolean> {
+  const inserted = await tx.$executeRawUnsafe(
+    `INSERT INTO approval_votes (activity_id, public_key, approver_id, action, created_at) VALUES ($1::uuid, $2, $3::uuid, $4, $5::timestamptz) ON CONFLICT DO NOTHING`,
+    vote.activityId,
+    vote.publicKey,
+    vote.approverId,
+    vote.action,
+    vote.createdAt.toISOString(),
+  );
+  return inserted > 0;
 }
 
-export function votesOn(tx: Tx, activityId: string): Promise<ApprovalVote[]> {
-  return tx.approvalVote.findMany({ where: { activityId } });
+export function votesOn(tx: WalletTx, activityId: string): Promise<ApprovalVote[]> {
+  return tx.$queryRawUnsafe<ApprovalVote[]>(
+    `SELECT activity_id::text AS "activityId", public_key AS "publicKey", approver_id::text AS "approverId", action, created_at AS "createdAt"
+       FROM approval_votes WHERE activity_id = $1::uuid`,
+    activityId,
+  );
 }

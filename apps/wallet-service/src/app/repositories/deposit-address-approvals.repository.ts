@@ -1,42 +1,79 @@
 import type { DepositAddressApproval } from '../../generated/prisma/client.js';
 import { approvalView } from '../domain/deposit-address-view.js';
-import type { Tx } from './db.js';
-import { emitWalletEvent } from './events.repository.js';
+import { addWalletEvent } from './events.repository.js';
+import type { WalletTx } from './wallet-sql.js';
+import { Writes } from './writes.js';
 
-function announceApproval(tx: Tx, row: DepositAddressApproval, now: Date): Promise<string> {
-  return emitWalletEvent(tx, { orgId: row.orgId, walletId: row.walletId, observedAt: now }, 'portfolio_wallet.approval.status_changed', {
+/** The deposit_address_approvals table's columns under their model names. */
+const APPROVAL_COLUMNS = `id::text AS id, wallet_id::text AS "walletId", org_id AS "orgId", chain, status, activity_id::text AS "activityId",
+  due_at AS "dueAt", created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+function addAnnouncement(writes: Writes, row: DepositAddressApproval, now: Date): void {
+  addWalletEvent(writes, { orgId: row.orgId, walletId: row.walletId, observedAt: now }, 'portfolio_wallet.approval.status_changed', {
     approval: approvalView(row),
   });
 }
 
-export function findSetup(tx: Tx, walletId: string, chain: string): Promise<DepositAddressApproval | null> {
-  return tx.depositAddressApproval.findUnique({ where: { walletId_chain: { walletId, chain } } });
+export async function findSetup(tx: WalletTx, walletId: string, chain: string): Promise<DepositAddressApproval | null> {
+  const [row] = await tx.$queryRawUnsafe<DepositAddressApproval[]>(
+    `SELECT ${APPROVAL_COLUMNS} FROM deposit_address_approvals WHERE wallet_id = $1::uuid AND chain = $2`,
+    walletId,
+    chain,
+  );
+  return row ?? null;
 }
 
 /**
  * The setup of a chain's deposit address waiting for its approvers' activity until `dueAt`
- * (`pending`): a new row, or the row of an earlier attempt that was rejected or failed. Announced.
+ * (`pending`): a new row, or the row of an earlier attempt that was rejected or failed. Announced,
+ * as part of the statement's `writes`; the row as written.
  */
-export async function startSetup(
-  tx: Tx,
+export function addStartSetup(
+  writes: Writes,
   input: { id: string; wallet: { id: string; orgId: string }; chain: string; activityId: string; dueAt: Date; now: Date; existing: DepositAddressApproval | null },
-): Promise<DepositAddressApproval> {
+): DepositAddressApproval {
   const { id, wallet, chain, activityId, dueAt, now, existing } = input;
-  const row = existing
-    ? await tx.depositAddressApproval.update({ where: { id: existing.id }, data: { status: 'pending', activityId, dueAt, updatedAt: now } })
-    : await tx.depositAddressApproval.create({ data: { id, walletId: wallet.id, orgId: wallet.orgId, chain, status: 'pending', activityId, dueAt, createdAt: now, updatedAt: now } });
-  await announceApproval(tx, row, now);
+  const { bind } = writes;
+  let row: DepositAddressApproval;
+  if (existing) {
+    row = { ...existing, status: 'pending', activityId, dueAt, updatedAt: now };
+    writes.add(
+      `UPDATE deposit_address_approvals SET status = 'pending', activity_id = ${bind(activityId, '::uuid')}, due_at = ${bind(dueAt.toISOString(), '::timestamptz')},
+         updated_at = ${bind(now.toISOString(), '::timestamptz')} WHERE id = ${bind(existing.id, '::uuid')}`,
+    );
+  } else {
+    row = { id, walletId: wallet.id, orgId: wallet.orgId, chain, status: 'pending', activityId, dueAt, createdAt: now, updatedAt: now };
+    writes.add(
+      `INSERT INTO deposit_address_approvals (id, wallet_id, org_id, chain, status, activity_id, due_at, created_at, updated_at)
+       VALUES (${bind(id, '::uuid')}, ${bind(wallet.id, '::uuid')}, ${bind(wallet.orgId, '::text')}, ${bind(chain, '::text')}, 'pending', ${bind(activityId, '::uuid')},
+               ${bind(dueAt.toISOString(), '::timestamptz')}, ${bind(now.toISOString(), '::timestamptz')}, ${bind(now.toISOString(), '::timestamptz')})`,
+    );
+  }
+  addAnnouncement(writes, row, now);
   return row;
 }
 
-/** `pending` -> `approved`, `rejected` or `failed`, announced. */
-export async function setSetupStatus(tx: Tx, setupId: string, status: 'approved' | 'rejected' | 'failed', now: Date): Promise<DepositAddressApproval> {
-  const row = await tx.depositAddressApproval.update({ where: { id: setupId }, data: { status, updatedAt: now } });
-  await announceApproval(tx, row, now);
+/** `pending` -> `approved`, `rejected` or `failed`, announced. One round trip; the row as written. */
+export async function setSetupStatus(tx: WalletTx, row: DepositAddressApproval, status: 'approved' | 'rejected' | 'failed', now: Date): Promise<DepositAddressApproval> {
+  const writes = new Writes();
+  const changed = addSetupStatus(writes, row, status, now);
+  await writes.run(tx);
+  return changed;
+}
+
+/** {@link setSetupStatus} as part of the statement's `writes`. */
+export function addSetupStatus(writes: Writes, row: DepositAddressApproval, status: 'approved' | 'rejected' | 'failed', now: Date): DepositAddressApproval {
+  const changed = { ...row, status, updatedAt: now };
+  const { bind } = writes;
+  writes.add(
+    `UPDATE deposit_address_approvals SET status = ${bind(status, '::text')}, updated_at = ${bind(now.toISOString(), '::timestamptz')} WHERE id = ${bind(row.id, '::uuid')}`,
+  );
+  addAnnouncement(writes, changed, now);
+  return changed;
+}
+
+export async function getApproval(tx: WalletTx, approvalId: string): Promise<DepositAddressApproval> {
+  const [row] = await tx.$queryRawUnsafe<DepositAddressApproval[]>(`SELECT ${APPROVAL_COLUMNS} FROM deposit_address_approvals WHERE id = $1::uuid`, approvalId);
+  if (!row) throw new Error(`deposit address approval ${approvalId} not found`);
   return row;
 }
-
-export function getApproval(tx: Tx, approvalId: string): Promise<DepositAddressApproval> {
-  return tx.depositAddressApproval.findUniqueOrThrow({ where: { id: approvalId } });
-}
-

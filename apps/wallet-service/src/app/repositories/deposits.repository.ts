@@ -1,25 +1,30 @@
 import { ServiceError } from '@service/errors';
-import type { SqlExecutor } from '@service/sql';
 import type { KeysetPage } from '@service/pagination';
 import type { Deposit } from '../../generated/prisma/client.js';
 import { depositView } from '../domain/deposit-view.js';
 import type { ListWhere } from '../domain/list-filters.js';
 import type { Tx } from './db.js';
-import { addWalletEvent, emitWalletEvent } from './events.repository.js';
-import type { Writes } from './writes.js';
+import type { WalletTx } from './wallet-sql.js';
+import { addWalletEvent } from './events.repository.js';
+import { Writes } from './writes.js';
 
 type NewDeposit = Pick<Deposit, 'id' | 'walletId' | 'orgId' | 'amount' | 'token' | 'chain' | 'fromAddress' | 'txHash' | 'settleAt' | 'createdAt'>;
 
-export function announceDeposit(tx: Tx, row: Deposit, observedAt: Date): Promise<string> {
-  return emitWalletEvent(tx, { orgId: row.orgId, walletId: row.walletId, observedAt }, 'portfolio_wallet.deposit.status_changed', depositResource(row));
-}
-
 const depositResource = (row: Deposit) => ({ deposit: depositView(row) });
 
-/** A deposit in `processing`, announced. */
-export async function createDeposit(tx: Tx, deposit: NewDeposit): Promise<Deposit> {
-  const row = await tx.deposit.create({ data: { ...deposit, status: 'processing' } });
-  await announceDeposit(tx, row, deposit.createdAt);
+/** A deposit in `processing`, announced: one statement; the row as written. */
+export async function createDeposit(tx: WalletTx, deposit: NewDeposit): Promise<Deposit> {
+  const row: Deposit = { ...deposit, status: 'processing', completedAt: null };
+  const writes = new Writes();
+  const { bind } = writes;
+  writes.add(
+    `INSERT INTO deposits (id, wallet_id, org_id, amount, token, chain, from_address, tx_hash, status, settle_at, created_at)
+     VALUES (${bind(row.id, '::uuid')}, ${bind(row.walletId, '::uuid')}, ${bind(row.orgId, '::text')}, ${bind(row.amount.toString(), '::bigint')}, ${bind(row.token, '::text')},
+             ${bind(row.chain, '::text')}, ${bind(row.fromAddress, '::text')}, ${bind(row.txHash, '::text')}, 'processing', ${bind(row.settleAt.toISOString(), '::timestamptz')},
+             ${bind(row.createdAt.toISOString(), '::timestamptz')})`,
+  );
+  addWalletEvent(writes, { orgId: row.orgId, walletId: row.walletId, observedAt: row.createdAt }, 'portfolio_wallet.deposit.status_changed', depositResource(row));
+  await writes.run(tx);
   return row;
 }
 
@@ -53,8 +58,8 @@ export async function findDepositByTxHash(db: Tx, walletId: string, txHash: stri
   return row;
 }
 
-/** A deposit by id, on Prisma or plain pg. */
-export async function getDeposit(tx: SqlExecutor, depositId: string): Promise<Deposit> {
+/** A deposit by id. */
+export async function getDeposit(tx: WalletTx, depositId: string): Promise<Deposit> {
   const [row] = await tx.$queryRawUnsafe<(Omit<Deposit, 'amount'> & { amount: string })[]>(
     `SELECT id::text AS id, wallet_id::text AS "walletId", org_id AS "orgId", amount::text AS amount, token, chain, from_address AS "fromAddress",
             tx_hash AS "txHash", status, settle_at AS "settleAt", created_at AS "createdAt", completed_at AS "completedAt"

@@ -1,4 +1,5 @@
 import type { PipelinedSqlExecutor, SqlExecutor, Statement } from '@service/sql';
+import type { WalletTx } from './wallet-sql.js';
 import { Writes } from './writes.js';
 
 /** An item of work and the wallet (of its organization) whose lock its step takes. */
@@ -86,7 +87,7 @@ export function addUnlistedProvisions(db: SqlExecutor): Promise<number> {
 }
 
 /** Removes the wallet's row from `wallet_provisions`, if it has one. One round trip. */
-export async function forgetProvision(db: SqlExecutor, walletId: string): Promise<void> {
+export async function forgetProvision(db: WalletTx, walletId: string): Promise<void> {
   const writes = new Writes();
   addForgetProvision(writes, walletId);
   await writes.run(db);

@@ -1,6 +1,5 @@
 import type { EventPayloadOf, PortfolioWalletEventPayload, PortfolioWalletEventType, PortfolioWalletResources } from '@service/contracts';
-import { enqueueEvent, type NewEvent, outboxInsert } from '@service/events';
-import type { Tx } from './db.js';
+import { type NewEvent, outboxInsert } from '@service/events';
 import type { Writes } from './writes.js';
 
 export interface EventScope {
@@ -10,14 +9,9 @@ export interface EventScope {
 }
 
 /**
- * The outbox writer: a portfolio wallet event in the caller's transaction, in the webhook body
- * shape `{event, observedAt, walletId, <resource>}`.
+ * The outbox writer: a portfolio wallet event in the webhook body shape
+ * `{event, observedAt, walletId, <resource>}`, as one of the statement's `writes`.
  */
-export function emitWalletEvent<T extends PortfolioWalletEventType>(tx: Tx, scope: EventScope, type: T, resource: PortfolioWalletResources[T]): Promise<string> {
-  return enqueueEvent(tx, walletEvent(scope, type, resource));
-}
-
-/** {@link emitWalletEvent} as one of the statement's `writes`. */
 export function addWalletEvent<T extends PortfolioWalletEventType>(writes: Writes, scope: EventScope, type: T, resource: PortfolioWalletResources[T]): string {
   const { sql, id } = outboxInsert(writes.bind, walletEvent(scope, type, resource));
   writes.add(sql);

@@ -1,5 +1,6 @@
 import { ServiceError } from '@service/errors';
-import { type Query, runQueries, runQuery, type SqlExecutor } from '@service/sql';
+import { type Query, runQueries, runQuery } from '@service/sql';
+import type { WalletTx } from './wallet-sql.js';
 import type { Wallet } from '../../generated/prisma/client.js';
 import { walletNotFound } from '../domain/errors.js';
 import type { KeyClaim, Operation } from '../domain/idempotency.js';
@@ -12,7 +13,7 @@ import { Writes } from './writes.js';
  * rolls back (then claims the key itself), so one request id makes one resource. The same id
  * with another payload is `request_id_conflict`.
  */
-export async function claimRequestId(tx: SqlExecutor, key: ClaimedKey): Promise<KeyClaim> {
+export async function claimRequestId(tx: WalletTx, key: ClaimedKey): Promise<KeyClaim> {
   const inserted = await tx.$executeRawUnsafe(
     `INSERT INTO idempotency_keys (org_id, operation, request_id, fingerprint, resource_id)
      VALUES ($1, $2, $3::uuid, $4, $5::uuid) ON CONFLICT DO NOTHING`,
@@ -32,7 +33,7 @@ type ClaimedKey = { orgId: string; operation: Operation; requestId: string; fing
  * wallet is locked. The key is claimed first (a concurrent duplicate waits on it, as above), then
  * the wallet row is locked; a wallet that is not there throws, and the rollback frees the key.
  */
-export async function lockWalletAndClaim(tx: SqlExecutor, walletId: string, key: ClaimedKey): Promise<{ wallet: Wallet; claim: KeyClaim }> {
+export async function lockWalletAndClaim(tx: WalletTx, walletId: string, key: ClaimedKey): Promise<{ wallet: Wallet; claim: KeyClaim }> {
   return claimed(tx, walletId, key, await runQuery(tx, claimAndLock(walletId, key)));
 }
 
@@ -41,14 +42,14 @@ export async function lockWalletAndClaim(tx: SqlExecutor, walletId: string, key:
  * `tx` pipelines: the read starts once the lock is held, so it sees what the lock's previous
  * holder committed. A replay reads it for nothing.
  */
-export async function lockWalletAndClaimThen<T>(tx: SqlExecutor, walletId: string, key: ClaimedKey, then: Query<T>): Promise<{ wallet: Wallet; claim: KeyClaim; then: T }> {
+export async function lockWalletAndClaimThen<T>(tx: WalletTx, walletId: string, key: ClaimedKey, then: Query<T>): Promise<{ wallet: Wallet; claim: KeyClaim; then: T }> {
   const [row, read] = await runQueries(tx, [claimAndLock(walletId, key), then]);
   return { ...(await claimed(tx, walletId, key, row)), then: read };
 }
 
 type ClaimRow = Wallet & { fresh: boolean };
 
-async function claimed(tx: SqlExecutor, walletId: string, key: ClaimedKey, row: ClaimRow | undefined): Promise<{ wallet: Wallet; claim: KeyClaim }> {
+async function claimed(tx: WalletTx, walletId: string, key: ClaimedKey, row: ClaimRow | undefined): Promise<{ wallet: Wallet; claim: KeyClaim }> {
   if (!row) throw walletNotFound(walletId);
   const { fresh, ...wallet } = row;
   return { wallet, claim: fresh ? { fresh: true } : await existingClaim(tx, key) };
@@ -66,7 +67,7 @@ function claimAndLock(walletId: string, key: ClaimedKey): Query<ClaimRow | undef
 }
 
 /** The key another request claimed: its resource and answer, or `request_id_conflict` for another payload. */
-async function existingClaim(tx: SqlExecutor, key: ClaimedKey): Promise<KeyClaim> {
+async function existingClaim(tx: WalletTx, key: ClaimedKey): Promise<KeyClaim> {
   const [existing] = await tx.$queryRawUnsafe<{ fingerprint: string; resourceId: string; response: unknown }[]>(
     `SELECT fingerprint, resource_id::text AS "resourceId", response FROM idempotency_keys WHERE org_id = $1 AND operation = $2 AND request_id = $3::uuid`,
     key.orgId,
@@ -81,7 +82,7 @@ async function existingClaim(tx: SqlExecutor, key: ClaimedKey): Promise<KeyClaim
 }
 
 /** Keeps the answer a replay must repeat exactly. */
-export async function rememberResponse(tx: SqlExecutor, key: { orgId: string; operation: Operation; requestId: string }, response: object): Promise<void> {
+export async function rememberResponse(tx: WalletTx, key: { orgId: string; operation: Operation; requestId: string }, response: object): Promise<void> {
   const writes = new Writes();
   addResponse(writes, key, response);
   await writes.run(tx);

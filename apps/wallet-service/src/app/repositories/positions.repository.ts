@@ -1,13 +1,14 @@
-import { type Query, runQuery, type SqlExecutor } from '@service/sql';
+import { type Query, runQuery } from '@service/sql';
 import { formatUsd } from '@service/money';
 import type { Valuation } from '../domain/chains.js';
 import { Ledger, type PositionRow } from '../domain/ledger.js';
 import { addWalletEvent } from './events.repository.js';
 import type { Running } from '../domain/wallet-status.js';
+import type { WalletTx } from './wallet-sql.js';
 import { Writes } from './writes.js';
 
 /** The wallet's positions, valued at `now`; the caller holds the wallet's row lock. */
-export function openLedger(tx: SqlExecutor, walletId: string, valuation: Valuation, now: Date): Promise<Ledger> {
+export function openLedger(tx: WalletTx, walletId: string, valuation: Valuation, now: Date): Promise<Ledger> {
   return runQuery(tx, ledgerQuery(walletId, valuation, now));
 }
 
@@ -125,7 +126,7 @@ export function positionsOf(stored: StoredPositions): PositionRow[] {
 }
 
 /** Writes every changed position back; `position.updated` events for them when `announce`. One round trip. */
-export async function saveLedger(tx: SqlExecutor, ledger: Ledger, scope: { orgId: string; observedAt: Date }, announce: boolean): Promise<void> {
+export async function saveLedger(tx: WalletTx, ledger: Ledger, scope: { orgId: string; observedAt: Date }, announce: boolean): Promise<void> {
   const writes = new Writes();
   addLedger(writes, ledger, scope, announce);
   await writes.run(tx);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Query, SqlExecutor } from '@service/sql';
+import type { Query } from '@service/sql';
 import type { Rebalance } from '../../generated/prisma/client.js';
 import type { Valuation } from '../domain/chains.js';
 import { instructionsView, type Move, reserveOutflows } from '../domain/instructions.js';
@@ -8,6 +8,7 @@ import { rebalanceObject, type RebalanceStatus } from '../domain/rebalance-view.
 import { addWalletEvent } from './events.repository.js';
 import { addLedger, ledgersForRebalancesQuery } from './positions.repository.js';
 import type { Running } from '../domain/wallet-status.js';
+import type { WalletTx } from './wallet-sql.js';
 import { Writes } from './writes.js';
 
 function addRebalanceEvent(writes: Writes, row: Rebalance, observedAt: Date): void {
@@ -20,7 +21,7 @@ function addRebalanceEvent(writes: Writes, row: Rebalance, observedAt: Date): vo
  * Creates a workflow in `created`, holding what each source gives up (as much as it has free now;
  * a plan's buys may be funded by its own sells), and announces it.
  */
-export async function createRebalance(tx: SqlExecutor, input: NewRebalance): Promise<Rebalance> {
+export async function createRebalance(tx: WalletTx, input: NewRebalance): Promise<Rebalance> {
   const writes = new Writes();
   const row = addRebalance(writes, input);
   await writes.run(tx);

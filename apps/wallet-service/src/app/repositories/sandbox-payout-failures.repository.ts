@@ -1,5 +1,5 @@
-import type { SqlExecutor } from '@service/sql';
 import type { Tx } from './db.js';
+import type { WalletTx } from './wallet-sql.js';
 
 /** Sandbox: the organization's next payout leg fails retryably (armed again, it stays one failure). */
 export async function armPayoutFailure(db: Tx, orgId: string, now: Date): Promise<Date> {
@@ -8,6 +8,6 @@ export async function armPayoutFailure(db: Tx, orgId: string, now: Date): Promis
 }
 
 /** Consumes the organization's armed failure, if any: true once per arming, whichever replica asks. */
-export async function takePayoutFailure(tx: SqlExecutor, orgId: string): Promise<boolean> {
+export async function takePayoutFailure(tx: WalletTx, orgId: string): Promise<boolean> {
   return (await tx.$executeRawUnsafe('DELETE FROM sandbox_payout_failures WHERE org_id = $1::text', orgId)) > 0;
 }

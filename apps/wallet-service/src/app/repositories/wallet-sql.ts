@@ -1,8 +1,19 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { PgPoolSql } from '@service/sql';
+import { PgPoolSql, type PipelinedSqlExecutor } from '@service/sql';
 import { SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
 import type { Logger } from 'pino';
 import type { WalletConfig } from '../../config.js';
+
+/**
+ * A transaction of {@link WalletSql}: what every repository function of the money path takes
+ * (locking a wallet; writing its positions, deposits, rebalances, withdrawals, approvals or
+ * remembered answers). A Prisma transaction does not fit it, so such a function runs on plain
+ * `pg` whoever calls it.
+ */
+export type WalletTx = PipelinedSqlExecutor;
+
+/** Plain `pg` in a transaction ({@link WalletTx}) or on the pool, for a read of the money path's rows. */
+export type WalletDb = WalletTx | PgPoolSql;
 
 /**
  * Plain `pg` for the routes users call most (a wallet read, an allocation, a withdrawal), with their fixed

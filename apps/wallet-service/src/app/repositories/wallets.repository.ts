@@ -7,8 +7,9 @@ import type { ListWhere } from '../domain/list-filters.js';
 import { type Strategy, strategyView } from '../domain/strategy.js';
 import { activityStatus, followsActivity, type Running } from '../domain/wallet-status.js';
 import type { Tx } from './db.js';
+import type { WalletDb, WalletTx } from './wallet-sql.js';
 import { addForgetProvision } from './due-work.repository.js';
-import { addWalletEvent, emitWalletEvent } from './events.repository.js';
+import { addWalletEvent } from './events.repository.js';
 import { positionsJson, positionsOf, runningColumns, type StoredPositions } from './positions.repository.js';
 import { Writes } from './writes.js';
 
@@ -17,7 +18,7 @@ import { Writes } from './writes.js';
  * positions, deposits or rebalances happens under this lock, so they apply one at a time. One
  * round trip: the locked row itself (a second SELECT cost a round trip under the lock).
  */
-export function lockWallet(tx: SqlExecutor, orgId: string, walletId: string): Promise<Wallet> {
+export function lockWallet(tx: WalletTx, orgId: string, walletId: string): Promise<Wallet> {
   return runQuery(tx, lockWalletQuery(orgId, walletId));
 }
 
@@ -87,27 +88,41 @@ export function withPositions(row: WalletReadRow): WalletWithPositions {
 }
 
 /** One creation per organization at a time (until the transaction ends), so the limit holds under concurrent requests. */
-export async function lockWalletCreation(tx: Tx, orgId: string): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`wallet-create:${orgId}`}))`;
+export async function lockWalletCreation(tx: WalletTx, orgId: string): Promise<void> {
+  await tx.$queryRawUnsafe('SELECT pg_advisory_xact_lock(hashtext($1))', `wallet-create:${orgId}`);
 }
 
-export function countWallets(tx: Tx, orgId: string): Promise<number> {
-  return tx.wallet.count({ where: { orgId } });
+export async function countWallets(tx: WalletTx, orgId: string): Promise<number> {
+  const [row] = await tx.$queryRawUnsafe<{ count: number }[]>('SELECT count(*)::int AS count FROM wallets WHERE org_id = $1', orgId);
+  return row?.count ?? 0;
 }
 
+/** A wallet in `creating`, with its row in wallet_provisions, where the worker looks for the wallets to provision. One statement; the row as written. */
 export async function insertWallet(
-  tx: Tx,
+  tx: WalletTx,
   wallet: { id: string; orgId: string; label: string | null; autoRebalance: boolean; strategy: Strategy },
 ): Promise<Wallet> {
-  // With its row in wallet_provisions, where the worker looks for the wallets to provision.
-  return tx.wallet.create({ data: { ...wallet, status: 'creating', depositAddresses: {}, provision: { create: { orgId: wallet.orgId } } } });
+  const [row] = await tx.$queryRawUnsafe<Wallet[]>(
+    `WITH w AS (
+       INSERT INTO wallets (id, org_id, label, status, auto_rebalance, strategy, deposit_addresses)
+       VALUES ($1::uuid, $2, $3, 'creating', $4, $5::jsonb, '{}'::jsonb) RETURNING *),
+     p AS (INSERT INTO wallet_provisions (wallet_id, org_id) VALUES ($1::uuid, $2))
+     SELECT ${WALLET_COLUMNS} FROM w`,
+    wallet.id,
+    wallet.orgId,
+    wallet.label,
+    wallet.autoRebalance,
+    JSON.stringify(wallet.strategy),
+  );
+  if (!row) throw new Error(`wallet ${wallet.id} not inserted`);
+  return row;
 }
 
 /**
  * The organization's wallet with its positions; `wallet_not_found` otherwise. One statement
  * instead of Prisma's two (the wallet, then its positions): GET wallet is the most called route.
  */
-export async function findWallet(db: SqlExecutor, orgId: string, walletId: string): Promise<WalletWithPositions> {
+export async function findWallet(db: WalletDb, orgId: string, walletId: string): Promise<WalletWithPositions> {
   const [row] = await db.$queryRawUnsafe<WalletReadRow[]>(`SELECT ${WALLET_READ_COLUMNS} FROM wallets w WHERE w.id = $1::uuid AND w.org_id = $2`, walletId, orgId);
   if (!row) throw walletNotFound(walletId);
   return withPositions(row);
@@ -154,20 +169,27 @@ export async function updateLabel(db: Tx, orgId: string, walletId: string, label
   if (updated.count === 0) throw walletNotFound(walletId);
 }
 
-/** The wallet's new targets, announced as the strategy in force. */
-export async function updateStrategy(tx: Tx, wallet: { id: string; orgId: string }, strategy: Strategy, now: Date): Promise<void> {
-  await tx.wallet.update({ where: { id: wallet.id }, data: { strategy, updatedAt: now } });
-  await emitWalletEvent(tx, { orgId: wallet.orgId, walletId: wallet.id, observedAt: now }, 'portfolio_wallet.strategy.status_changed', {
+/** The wallet's new targets, announced as the strategy in force. One statement. */
+export async function updateStrategy(tx: WalletTx, wallet: { id: string; orgId: string }, strategy: Strategy, now: Date): Promise<void> {
+  const writes = new Writes();
+  const { bind } = writes;
+  writes.add(`UPDATE wallets SET strategy = ${bind(JSON.stringify(strategy), '::jsonb')}, updated_at = ${bind(now.toISOString(), '::timestamptz')} WHERE id = ${bind(wallet.id, '::uuid')}`);
+  addWalletEvent(writes, { orgId: wallet.orgId, walletId: wallet.id, observedAt: now }, 'portfolio_wallet.strategy.status_changed', {
     strategy: { status: 'active', allocations: strategyView(strategy) },
   });
+  await writes.run(tx);
 }
 
-export async function setDepositAddresses(tx: Tx, walletId: string, depositAddresses: Record<string, string>, now: Date): Promise<void> {
-  await tx.wallet.update({ where: { id: walletId }, data: { depositAddresses, updatedAt: now } });
+/** The wallet's deposit addresses, as part of the statement's `writes`. */
+export function addDepositAddresses(writes: Writes, walletId: string, depositAddresses: Record<string, string>, now: Date): void {
+  const { bind } = writes;
+  writes.add(
+    `UPDATE wallets SET deposit_addresses = ${bind(JSON.stringify(depositAddresses), '::jsonb')}, updated_at = ${bind(now.toISOString(), '::timestamptz')} WHERE id = ${bind(walletId, '::uuid')}`,
+  );
 }
 
 /** Moves a wallet to a new status and announces it; the same status again is no change and no event. One round trip. */
-export async function setWalletStatus(tx: SqlExecutor, wallet: Wallet, status: WalletStatus, now: Date, extra: { depositAddresses?: Record<string, string> } = {}): Promise<void> {
+export async function setWalletStatus(tx: WalletTx, wallet: Wallet, status: WalletStatus, now: Date, extra: { depositAddresses?: Record<string, string> } = {}): Promise<void> {
   const writes = new Writes();
   addWalletStatus(writes, wallet, status, now, extra);
   await writes.run(tx);
@@ -190,7 +212,7 @@ export function addWalletStatus(writes: Writes, wallet: Wallet, status: WalletSt
 }
 
 /** Sets the status the wallet's running withdrawals and rebalances imply (a `creating` or `failed` wallet keeps its own). */
-export async function refreshWalletStatus(tx: SqlExecutor, wallet: Wallet, now: Date): Promise<void> {
+export async function refreshWalletStatus(tx: WalletTx, wallet: Wallet, now: Date): Promise<void> {
   if (!followsActivity(wallet.status)) return;
   const [running] = await tx.$queryRawUnsafe<Running[]>(`SELECT ${runningColumns('$1::uuid')}`, wallet.id);
   const writes = new Writes();

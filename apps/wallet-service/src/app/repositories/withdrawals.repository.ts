@@ -1,5 +1,5 @@
 import type { PayoutLeg } from '@service/contracts';
-import type { Query, SqlExecutor } from '@service/sql';
+import type { Query } from '@service/sql';
 import type { KeysetPage } from '@service/pagination';
 import type { Withdrawal } from '../../generated/prisma/client.js';
 import { withdrawalNotFound } from '../domain/errors.js';
@@ -9,6 +9,7 @@ import { settlementOf, type SettledStatus } from '../domain/withdrawal-progress.
 import type { ListWhere } from '../domain/list-filters.js';
 import { legsOf, legView, withdrawalView } from '../domain/withdrawal-view.js';
 import type { Tx } from './db.js';
+import type { WalletDb, WalletTx } from './wallet-sql.js';
 import { addWalletEvent } from './events.repository.js';
 import { positionsJson, positionsOf, runningColumns, type StoredPositions } from './positions.repository.js';
 import type { Running } from '../domain/wallet-status.js';
@@ -65,15 +66,15 @@ const withdrawalOf = (row: WithdrawalText): Withdrawal => ({
   amountPaid: row.amountPaid === null ? null : BigInt(row.amountPaid),
 });
 
-/** A withdrawal by id, on Prisma or plain pg. */
-export async function getWithdrawal(tx: SqlExecutor, withdrawalId: string): Promise<Withdrawal> {
+/** A withdrawal by id. */
+export async function getWithdrawal(tx: WalletTx, withdrawalId: string): Promise<Withdrawal> {
   const [row] = await tx.$queryRawUnsafe<WithdrawalText[]>(`SELECT ${WITHDRAWAL_COLUMNS} FROM withdrawals w WHERE w.id = $1::uuid`, withdrawalId);
   if (!row) throw new Error(`withdrawal ${withdrawalId} not found`);
   return withdrawalOf(row);
 }
 
 /** The wallet's withdrawal; `withdrawal_not_found` otherwise. */
-export async function findWithdrawal(db: SqlExecutor, walletId: string, withdrawalId: string): Promise<Withdrawal> {
+export async function findWithdrawal(db: WalletDb, walletId: string, withdrawalId: string): Promise<Withdrawal> {
   const [row] = await db.$queryRawUnsafe<WithdrawalText[]>(`SELECT ${WITHDRAWAL_COLUMNS} FROM withdrawals w WHERE w.id = $1::uuid AND w.wallet_id = $2::uuid`, withdrawalId, walletId);
   if (!row) throw withdrawalNotFound(withdrawalId);
   return withdrawalOf(row);

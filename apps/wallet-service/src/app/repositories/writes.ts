@@ -1,5 +1,6 @@
 import type { BindParameter } from '@service/events';
-import { executeWrite, type SqlExecutor } from '@service/sql';
+import { executeWrite } from '@service/sql';
+import type { WalletTx } from './wallet-sql.js';
 
 /**
  * The writes of one step of a transaction gathered into one statement of data-modifying CTEs, so
@@ -21,7 +22,7 @@ export class Writes {
     this.parts.push(sql);
   }
 
-  async run(tx: SqlExecutor): Promise<void> {
+  async run(tx: WalletTx): Promise<void> {
     if (this.parts.length === 0) return;
     const statement = `WITH ${this.parts.map((sql, index) => `w${index} AS (${sql})`).join(', ')} SELECT 1`;
     this.parts.length = 0;

@@ -12,11 +12,11 @@ import type { WalletRecord } from '../domain/records.js';
 import { parseStrategy, type Strategy } from '../domain/strategy.js';
 import { valuePositions, walletView, yieldView } from '../domain/wallet-view.js';
 import { WalletFeature } from '../environment/wallet-feature.js';
-import { inTransaction, type Tx } from '../repositories/db.js';
 import { claimRequestId, rememberResponse } from '../repositories/idempotency-keys.repository.js';
 import { openLedger } from '../repositories/positions.repository.js';
 import { createRebalance } from '../repositories/rebalances.repository.js';
 import { WalletReads } from '../repositories/wallet-reads.js';
+import type { WalletTx } from '../repositories/wallet-sql.js';
 import {
   countWallets,
   insertWallet,
@@ -49,7 +49,8 @@ export class WalletsService extends WalletFeature {
     const wanted = { label: input.label ?? null, autoRebalance: input.autoRebalance ?? false, strategy };
     const key = { orgId: ctx.orgId, operation: 'wallet.create', requestId: input.requestId } as const;
     const id = randomUUID();
-    const outcome = await inTransaction(this.prisma, async (tx) => {
+    // Plain pg: the organization's creation lock, the key, the count, the wallet; the answer with COMMIT.
+    const outcome = await this.sql.$transaction(async (tx) => {
       await lockWalletCreation(tx, ctx.orgId);
       const claim = await claimRequestId(tx, { ...key, fingerprint: fingerprint(wanted), resourceId: id });
       if (!claim.fresh) return { created: false, walletId: claim.resourceId, answer: claim.response as WalletDto | null };
@@ -88,7 +89,8 @@ export class WalletsService extends WalletFeature {
   async updateStrategy(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.strategyUpdate>): Promise<WalletDto> {
     const strategy = parseStrategy(input.allocations, this.env.catalogue);
     const now = new Date();
-    const changed = await inTransaction(this.prisma, async (tx) => {
+    // Plain pg: the lock, the key; then the new targets and, on an autoRebalance wallet, the rebalance.
+    const changed = await this.sql.$transaction(async (tx) => {
       const wallet = await lockWallet(tx, ctx.orgId, input.walletId);
       const claim = await claimRequestId(tx, {
         orgId: ctx.orgId,
@@ -113,7 +115,7 @@ export class WalletsService extends WalletFeature {
     return yieldView(row.id, valuePositions(row.positions, this.env.catalogue, this.env.timeScale, new Date()), this.env.catalogue);
   }
 
-  private async applyStrategy(tx: Tx, wallet: WalletRecord, strategy: Strategy, now: Date): Promise<void> {
+  private async applyStrategy(tx: WalletTx, wallet: WalletRecord, strategy: Strategy, now: Date): Promise<void> {
     await updateStrategy(tx, wallet, strategy, now);
     if (!wallet.autoRebalance || wallet.status === 'creating') return;
     const ledger = await openLedger(tx, wallet.id, this.env, now);
@@ -121,7 +123,7 @@ export class WalletsService extends WalletFeature {
     if (moves.length > 0) await createRebalance(tx, { wallet, ledger, moves, now });
   }
 
-  private async checkLimit(tx: Tx, orgId: string): Promise<void> {
+  private async checkLimit(tx: WalletTx, orgId: string): Promise<void> {
     const count = await countWallets(tx, orgId);
     if (count >= this.env.config.WALLET_MAX_PER_ORG) {
       throw new ServiceError('wallet_limit_reached', `This organization already holds the maximum of ${this.env.config.WALLET_MAX_PER_ORG} wallets.`);

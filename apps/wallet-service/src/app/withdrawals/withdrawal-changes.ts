@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { SqlExecutor } from '@service/sql';
 import { formatUsd, parseUsd } from '@service/money';
 import type { Wallet, Withdrawal } from '../../generated/prisma/client.js';
 import type { Ledger } from '../domain/ledger.js';
@@ -15,6 +14,7 @@ import { addLedger } from '../repositories/positions.repository.js';
 import type { Running } from '../domain/wallet-status.js';
 import { addStatusOf, refreshWalletStatus } from '../repositories/wallets.repository.js';
 import { addLegChanges, addReopen, addWakeWallet, addWithdrawal, addWithdrawalEvent } from '../repositories/withdrawals.repository.js';
+import type { WalletTx } from '../repositories/wallet-sql.js';
 import { Writes } from '../repositories/writes.js';
 
 /**
@@ -23,7 +23,7 @@ import { Writes } from '../repositories/writes.js';
  * statement (`Writes`), then, when the withdrawal's status changed, the wallet's status.
  */
 export interface WithdrawalStep {
-  readonly tx: SqlExecutor;
+  readonly tx: WalletTx;
   readonly wallet: Wallet;
   readonly ledger: Ledger;
   readonly env: WalletEnvironment;
@@ -63,7 +63,7 @@ async function writeLegs(
  * lock (`ledgerWithRunningQuery`), and this withdrawal.
  */
 export async function createWithdrawal(
-  tx: SqlExecutor,
+  tx: WalletTx,
   step: Omit<WithdrawalStep, 'tx'>,
   input: { id: string; destination: Destination; amount: bigint; fee: bigint; requestId: string; running: Running },
 ): Promise<Withdrawal> {

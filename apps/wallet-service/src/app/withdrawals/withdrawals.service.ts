@@ -11,7 +11,6 @@ import type {
   WithdrawalRef,
 } from '@service/contracts';
 import { ServiceError } from '@service/errors';
-import type { SqlExecutor } from '@service/sql';
 import { formatUsd, parseUsd } from '@service/money';
 import { KeysetPage } from '@service/pagination';
 import type { Wallet, Withdrawal } from '../../generated/prisma/client.js';
@@ -33,6 +32,7 @@ import { lockWalletAndClaim, lockWalletAndClaimThen, rememberResponse } from '..
 import { ledgerWithRunningQuery, openLedger } from '../repositories/positions.repository.js';
 import { findWallet, lockWallet, requireWallet } from '../repositories/wallets.repository.js';
 import { findWithdrawal, getWithdrawal, listWithdrawals } from '../repositories/withdrawals.repository.js';
+import type { WalletTx } from '../repositories/wallet-sql.js';
 import { cancelLeg, cancelWithdrawal, createWithdrawal, retryLeg, type WithdrawalStep } from './withdrawal-changes.js';
 
 const LIST = 'wallet-withdrawals';
@@ -50,7 +50,7 @@ export class WithdrawalsService extends WalletFeature {
   async preview(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.withdrawalsPreview>): Promise<WithdrawalPreviewResponseDto> {
     const destination = this.destination(input, null);
     const wanted = input.amountUsd === undefined || input.amountUsd === null ? null : this.amountOf(input.amountUsd);
-    const wallet = await findWallet(this.prisma, ctx.orgId, input.walletId);
+    const wallet = await findWallet(this.sql, ctx.orgId, input.walletId);
     const now = new Date();
     const valued = valuePositions(wallet.positions, this.env.catalogue, this.env.timeScale, now);
     const ledger = Ledger.fromRows(wallet.id, valued.map(({ row, value, earned }) => ({ ...row, amount: value, earned, accruedAt: now })));
@@ -114,7 +114,7 @@ export class WithdrawalsService extends WalletFeature {
 
   async get(ctx: RequestContext, input: WithdrawalRef): Promise<WithdrawalDto> {
     await requireWallet(this.prisma, ctx.orgId, input.walletId);
-    return withdrawalView(await findWithdrawal(this.prisma, input.walletId, input.withdrawalId));
+    return withdrawalView(await findWithdrawal(this.sql, input.walletId, input.withdrawalId));
   }
 
   /** Cancels a withdrawal before any of its payouts is broadcast; a replay of its requestId answers the first result. */
@@ -139,7 +139,7 @@ export class WithdrawalsService extends WalletFeature {
     return result;
   }
 
-  private async applyLocked<T>(tx: SqlExecutor, wallet: Wallet, input: WithdrawalRef, apply: (step: WithdrawalStep, row: Withdrawal) => Promise<T>): Promise<T> {
+  private async applyLocked<T>(tx: WalletTx, wallet: Wallet, input: WithdrawalRef, apply: (step: WithdrawalStep, row: Withdrawal) => Promise<T>): Promise<T> {
     const now = new Date();
     const found = await findWithdrawal(tx, wallet.id, input.withdrawalId);
     const ledger = await openLedger(tx, wallet.id, this.env, now);
@@ -194,7 +194,7 @@ export class WithdrawalsService extends WalletFeature {
     }
   }
 
-  private async checkWhitelisted(tx: SqlExecutor, orgId: string, destination: Destination): Promise<void> {
+  private async checkWhitelisted(tx: WalletTx, orgId: string, destination: Destination): Promise<void> {
     if (!(await hasEntry(tx, orgId, destination.chain, addressKey(destination.chain, destination.address)))) {
       throw new ServiceError('address_book_whitelist_violation', `${destination.address} on ${destination.chain} is not in this organization's address book.`);
     }

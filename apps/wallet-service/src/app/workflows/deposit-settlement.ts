@@ -1,4 +1,3 @@
-import type { SqlExecutor } from '@service/sql';
 import type { Deposit, Wallet } from '../../generated/prisma/client.js';
 import type { Ledger } from '../domain/ledger.js';
 import { cashPositionId } from '../domain/positions.js';
@@ -8,6 +7,7 @@ import type { WalletEnvironment } from '../environment/wallet-environment.js';
 import { addCompleteDeposit } from '../repositories/deposits.repository.js';
 import { addBalanceEvent, addLedger } from '../repositories/positions.repository.js';
 import { createRebalance } from '../repositories/rebalances.repository.js';
+import type { WalletTx } from '../repositories/wallet-sql.js';
 import { Writes } from '../repositories/writes.js';
 
 /**
@@ -16,7 +16,7 @@ import { Writes } from '../repositories/writes.js';
  * statement (positions, deposit, their events), the rebalance in another.
  */
 export async function settleDeposit(
-  tx: SqlExecutor,
+  tx: WalletTx,
   input: { wallet: Wallet; deposit: Deposit; ledger: Ledger; env: WalletEnvironment; now: Date },
 ): Promise<void> {
   const { wallet, deposit, ledger, env, now } = input;

@@ -36,7 +36,7 @@ beforeAll(async () => {
   env = new WalletEnvironment(config);
   trips = countRoundTrips();
   // The rebalance steps run on plain pg only.
-  steps = new WorkflowSteps(null as unknown as PrismaService, env, sql);
+  steps = new WorkflowSteps(env, sql);
 });
 
 afterAll(async () => {

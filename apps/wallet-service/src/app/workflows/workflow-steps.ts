@@ -6,12 +6,10 @@ import { deriveDepositAddresses } from '../domain/addresses/deposit-addresses.js
 import { walletNotFound } from '../domain/errors.js';
 import { Ledger } from '../domain/ledger.js';
 import { WalletEnvironment } from '../environment/wallet-environment.js';
-import { inTransaction } from '../repositories/db.js';
 import { getApproval } from '../repositories/deposit-address-approvals.repository.js';
 import { getDeposit } from '../repositories/deposits.repository.js';
 import { type DueItem, forgetProvision } from '../repositories/due-work.repository.js';
 import { openLedger } from '../repositories/positions.repository.js';
-import { PrismaService } from '../repositories/prisma.service.js';
 import { WalletSql } from '../repositories/wallet-sql.js';
 import { rebalanceStepsQuery } from '../repositories/rebalances.repository.js';
 import { lockWallet, lockWalletQuery, lockWalletsQuery, setWalletStatus } from '../repositories/wallets.repository.js';
@@ -28,7 +26,6 @@ export type Due = DueItem;
 @Injectable()
 export class WorkflowSteps {
   constructor(
-    @Inject(PrismaService) private readonly prisma: PrismaService,
     @Inject(WalletEnvironment) private readonly env: WalletEnvironment,
     @Inject(WalletSql) private readonly sql: WalletSql,
   ) {}
@@ -121,9 +118,9 @@ export class WorkflowSteps {
     });
   }
 
-  /** A Stellar setup whose approvers' deadline passed without quorum fails (its activity too). */
+  /** Plain pg: a Stellar setup whose approvers' deadline passed without quorum fails (its activity too). */
   expireDepositAddressSetup(due: Due): Promise<void> {
-    return inTransaction(this.prisma, async (tx) => {
+    return this.sql.$transaction(async (tx) => {
       await lockWallet(tx, due.orgId, due.walletId);
       const row = await getApproval(tx, due.id);
       const now = new Date();
