@@ -4,6 +4,11 @@ export const gatewayConfigSpec = {
   ...commonConfigSpec,
   PORT: { description: 'HTTP port', default: '3000', parse: parsers.integer(0, 65535) },
   HOST: { description: 'address to listen on', default: '0.0.0.0', parse: parsers.string },
+  HEALTH_PORT: {
+    description: 'port of the probe and metrics server (/healthz, /readyz, /readyz?full=1, /metrics), never the public PORT; 0 turns it off',
+    default: '0',
+    parse: parsers.integer(0, 65535),
+  },
   REDIS_URL: {
     description: 'Redis URL for the rate-limit counters shared by gateway replicas',
     default: 'redis://127.0.0.1:6379',
@@ -15,9 +20,9 @@ export const gatewayConfigSpec = {
     parse: (raw: string) => raw.replace(/\\n/g, '\n'),
   },
   AUTH_JWKS_URL: {
-    description: 'JWKS URL with the keys that verify access tokens; or set AUTH_PUBLIC_KEY',
+    description: 'https JWKS URL with the keys that verify access tokens (http only on a loopback host); or set AUTH_PUBLIC_KEY',
     default: '',
-    parse: (raw: string) => (raw === '' ? raw : parsers.url('https:', 'http:')(raw)),
+    parse: (raw: string) => (raw === '' ? raw : parseJwksUrl(raw)),
   },
   AUTH_ISSUER: { description: 'required `iss` of access tokens', parse: parsers.string },
   AUTH_AUDIENCE: { description: 'required `aud` of access tokens', parse: parsers.string },
@@ -57,6 +62,22 @@ export const gatewayConfigSpec = {
     parse: parsers.integer(0, 120_000),
   },
 };
+
+const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/**
+ * The token keys are trusted only over TLS: anyone on the path of a plain-http JWKS fetch could
+ * hand the gateway keys of their own and sign any token. Plain http is left to loopback hosts
+ * (a local identity provider, the tests).
+ */
+export function parseJwksUrl(raw: string): string {
+  parsers.url('https:', 'http:')(raw);
+  const url = new URL(raw);
+  if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) {
+    throw new Error(`must use https: (http: only on 127.0.0.1, ::1 or localhost), got ${raw}`);
+  }
+  return raw;
+}
 
 export type GatewayConfig = ConfigOf<typeof gatewayConfigSpec>;
 

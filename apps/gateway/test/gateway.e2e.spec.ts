@@ -13,6 +13,8 @@ const REQUEST_TIMEOUT_MS = 600;
 let system: TestSystem;
 let gatewayA: string;
 let gatewayB: string;
+/** gatewayA's probe and metrics server (`HEALTH_PORT`): the full readiness check lives there. */
+let healthA: string;
 
 beforeAll(async () => {
   system = await startTestSystem({
@@ -20,6 +22,7 @@ beforeAll(async () => {
     gatewayEnv: { RATE_LIMIT_READ_PER_MINUTE: String(READ_LIMIT), NATS_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) },
   });
   [gatewayA, gatewayB] = system.gateways.map((gateway) => gateway.url) as [string, string];
+  healthA = system.gateways[0]!.healthUrl;
 }, 90_000);
 
 afterAll(async () => {
@@ -176,7 +179,7 @@ describe('forwarding to a service', () => {
   });
 
   it('answers 503 retryable at once on the stopped service\'s routes only; /readyz stays 200, /readyz?full=1 fails', async () => {
-    expect((await call(`${gatewayA}/readyz?full=1`)).status).toBe(200);
+    expect((await call(`${healthA}/readyz?full=1`)).status).toBe(200);
     await system.services.get('gvault')!.stop();
     const result = await call(`${gatewayA}/v2/gvaults/yield-sources`, { token: await freshToken() });
     expect(result.status).toBe(503);
@@ -189,8 +192,9 @@ describe('forwarding to a service', () => {
     const ready = await call(`${gatewayA}/readyz`);
     expect(ready.status).toBe(200);
     expect(ready.body).toEqual({ status: 'ready', checks: { nats: 'ok', redis: 'ok' } });
-    // The full check, for humans, names the service that is down.
-    const full = await call(`${gatewayA}/readyz?full=1`);
+    expect(await call(`${healthA}/readyz`)).toEqual(expect.objectContaining({ status: 200, body: ready.body }));
+    // The full check, for humans, names the service that is down: on the health port only.
+    const full = await call(`${healthA}/readyz?full=1`);
     expect(full.status).toBe(503);
     expect(full.body).toMatchObject({ status: 'unavailable', checks: { gvault: 'unavailable', wallet: 'ok', nats: 'ok', redis: 'ok' } });
     expect((await call(`${gatewayA}/healthz`)).status).toBe(200);
@@ -201,7 +205,7 @@ describe('forwarding to a service', () => {
     // until it does, for at most 10 s.
     let status = 0;
     for (const deadline = Date.now() + 10_000; status !== 200 && Date.now() < deadline; ) {
-      status = (await call(`${gatewayA}/readyz?full=1`)).status;
+      status = (await call(`${healthA}/readyz?full=1`)).status;
       if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(status).toBe(200);

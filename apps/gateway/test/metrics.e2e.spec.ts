@@ -6,6 +6,8 @@ import { call } from './helpers.js';
 let system: TestSystem;
 let gateway: string;
 let gvaultHealthPort: number;
+/** The gateway's probe and metrics server (`HEALTH_PORT`), apart from its public port. */
+let gatewayHealth: string;
 
 async function scrape(url: string): Promise<string> {
   const response = await fetch(url);
@@ -22,9 +24,15 @@ function valueOf(text: string, series: string): number | undefined {
 
 beforeAll(async () => {
   gvaultHealthPort = await freePort();
+  const gatewayHealthPort = await freePort();
   // Only gvault: wallet-service down makes its routes answer 503 (no responder).
-  system = await startTestSystem({ services: ['gvault'], serviceEnv: { gvault: { HEALTH_PORT: String(gvaultHealthPort) } } });
+  system = await startTestSystem({
+    services: ['gvault'],
+    serviceEnv: { gvault: { HEALTH_PORT: String(gvaultHealthPort) } },
+    gatewayEnv: { HEALTH_PORT: String(gatewayHealthPort) },
+  });
   gateway = system.gateways[0]!.url;
+  gatewayHealth = `http://127.0.0.1:${gatewayHealthPort}`;
 }, 90_000);
 
 afterAll(async () => {
@@ -42,7 +50,7 @@ describe('/metrics', () => {
     expect((await call(`${gateway}/v2/nothing-here/${walletId}`, { token })).status).toBe(404);
     expect((await call(`${gateway}/readyz`)).status).toBe(200);
 
-    const text = await scrape(`${gateway}/metrics`);
+    const text = await scrape(`${gatewayHealth}/metrics`);
     expect(valueOf(text, 'http_requests_total{route="/v2/gvaults/yield-sources",method="GET",status="200"}')).toBe(3);
     expect(valueOf(text, 'http_request_duration_seconds_count{route="/v2/gvaults/yield-sources",method="GET",status="200"}')).toBe(3);
     expect(valueOf(text, 'http_requests_total{route="/v2/wallets/:id",method="GET",status="503"}')).toBe(1);
@@ -69,9 +77,29 @@ describe('/metrics', () => {
     expect((await fetch(`http://127.0.0.1:${gvaultHealthPort}/readyz`)).status).toBe(200);
   });
 
-  it('is outside /v2: no authentication, not in the OpenAPI document', async () => {
-    expect((await fetch(`${gateway}/metrics`)).status).toBe(200);
+  it('is on the health port only: no authentication there, not in the OpenAPI document', async () => {
+    expect((await fetch(`${gatewayHealth}/metrics`)).status).toBe(200);
     const document = (await call(`${gateway}/v2/openapi.json`)).body as { paths: Record<string, unknown> };
     expect(Object.keys(document.paths).filter((path) => !path.startsWith('/v2/'))).toEqual([]);
+  });
+
+  it('keeps /metrics and the full readiness check (which names every service) off the public port', async () => {
+    const token = await system.auth.token({ sub: `user_${system.runId}` });
+    for (const credential of [undefined, token]) {
+      const scraped = await call(`${gateway}/metrics`, credential ? { token: credential } : {});
+      expect(scraped.status).not.toBe(200);
+      expect(JSON.stringify(scraped.body)).not.toContain('process_cpu_seconds_total');
+    }
+    // The public /readyz answers for the gateway's own dependencies only, whatever the query.
+    const publicFull = await call(`${gateway}/readyz?full=1`);
+    expect(publicFull).toMatchObject({ status: 200, body: { status: 'ready', checks: { nats: 'ok', redis: 'ok' } } });
+    expect(Object.keys((publicFull.body as { checks: object }).checks).sort()).toEqual(['nats', 'redis']);
+    // On the health port: the probes and the full check, which names the service that is down (wallet).
+    expect(await call(`${gatewayHealth}/healthz`)).toMatchObject({ status: 200, body: { status: 'ok' } });
+    expect(await call(`${gatewayHealth}/readyz`)).toMatchObject({ status: 200, body: { status: 'ready', checks: { nats: 'ok', redis: 'ok' } } });
+    expect(await call(`${gatewayHealth}/readyz?full=1`)).toMatchObject({
+      status: 503,
+      body: { status: 'unavailable', checks: { gvault: 'ok', wallet: 'unavailable', nats: 'ok', redis: 'ok' } },
+    });
   });
 });

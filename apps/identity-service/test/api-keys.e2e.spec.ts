@@ -1,6 +1,8 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- HTTP bodies are checked by the assertions, not by types */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { SUBJECTS } from '@service/contracts';
+import { connectNats, NatsRequester, SubjectClient } from '@service/nats';
 import { callGateway, type HttpReply, startTestSystem, type TestSystem } from '@service/testing';
 
 /** Two gateway replicas and identity-service, as built processes on the real PostgreSQL, NATS and Redis. */
@@ -214,6 +216,37 @@ describe('revocation, rolling and expiry', () => {
     expect((await ping(rolled.body.key, gatewayB)).status).toBe(200);
   });
 
+  it('rolls a key once: the successor keeps its expiry, and a second roll during the grace period is refused', async () => {
+    const owner = await tokenOf(freshOrg());
+    const expiresAt = new Date(Date.now() + 3_600_000).toISOString();
+    const old = await createKey(owner, { expiresAt });
+    const rolled = await call(owner, 'POST', `/v2/api-keys/${old.id}/roll`, { expiresInSeconds: 600 });
+    expect(rolled.status).toBe(201);
+    secrets.push(rolled.body.key);
+    expect(rolled.body.expiresAt).toBe(expiresAt);
+    expect((await ping(old.key)).status).toBe(200);
+    const again = await call(owner, 'POST', `/v2/api-keys/${old.id}/roll`, { expiresInSeconds: 600 });
+    if (again.body.key) secrets.push(again.body.key);
+    expect(again).toEqual({ status: 404, body: { error: 'API key not found, expired or already rolled.', code: 'api_key_not_found' } });
+    const concurrent = await createKey(owner);
+    const replies = await Promise.all([0, 1, 2].map(() => call(owner, 'POST', `/v2/api-keys/${concurrent.id}/roll`, { expiresInSeconds: 600 })));
+    for (const reply of replies) if (reply.body.key) secrets.push(reply.body.key);
+    expect(replies.map((reply) => reply.status).sort()).toEqual([201, 404, 404]);
+    const ids = (await call(owner, 'GET', '/v2/api-keys')).body.data.map((key: any) => key.id);
+    expect(ids).toHaveLength(4);
+    expect(ids).toEqual(expect.arrayContaining([old.id, rolled.body.id, concurrent.id]));
+  });
+
+  it('refuses to roll an expired key, which would otherwise mint a key that never expires', async () => {
+    const owner = await tokenOf(freshOrg());
+    const expiring = await createKey(owner, { expiresAt: new Date(Date.now() + 1_000).toISOString() });
+    await within(4_000, async () => (await ping(expiring.key)).status === 401);
+    const rolled = await call(owner, 'POST', `/v2/api-keys/${expiring.id}/roll`);
+    if (rolled.body.key) secrets.push(rolled.body.key);
+    expect(rolled).toMatchObject({ status: 404, body: { code: 'api_key_not_found' } });
+    expect((await call(owner, 'GET', '/v2/api-keys')).body.data.map((key: any) => key.id)).toEqual([expiring.id]);
+  });
+
   it('stops a key at its expiry', async () => {
     const owner = await tokenOf(freshOrg());
     const created = await createKey(owner, { expiresAt: new Date(Date.now() + 1_500).toISOString() });
@@ -261,6 +294,34 @@ describe('refusals and redaction', () => {
       expect(lines.filter((line) => line.includes(random))).toEqual([]);
     }
     expect(lines.filter((line) => /Bearer /i.test(line))).toEqual([]);
+  });
+});
+
+describe('organization ids', () => {
+  const INVALID_TOKEN = { status: 401, body: { error: 'Unauthorized', message: 'The access token is invalid.', code: 'unauthenticated' } };
+
+  it('refuses a token whose org is not an organization id (the internal "*" of every organization, NATS subject characters)', async () => {
+    for (const org of ['*', 'org.a', 'org.>', 'org a']) {
+      expect(await ping(await tokenOf(org))).toEqual(INVALID_TOKEN);
+      expect(await call(await tokenOf(org), 'POST', '/v2/api-keys', { name: 'ci', role: 'owner' })).toEqual(INVALID_TOKEN);
+    }
+    expect((await ping(await tokenOf('org-1'))).status).toBe(200);
+  });
+
+  it('makes no key for a malformed organization id, whoever asks (the operator CLI sends its request over NATS)', async () => {
+    const connection = await connectNats({ url: system.natsUrl, name: 'api-keys-e2e' });
+    try {
+      const identity = new SubjectClient(new NatsRequester(connection, 5_000));
+      for (const orgId of ['*', 'org.a']) {
+        const ctx = { orgId, principalId: 'operator-cli', role: 'owner' as const, requestId: randomUUID() };
+        const attempt = identity.request(SUBJECTS.identity.apiKeysCreate, { ctx, name: 'all', role: 'owner' });
+        const made = await attempt.catch((error: unknown) => error);
+        if (!(made instanceof Error)) secrets.push((made as { key: string }).key);
+        expect(made).toMatchObject({ code: 'validation_error' });
+      }
+    } finally {
+      await connection.close();
+    }
   });
 });
 

@@ -137,21 +137,42 @@ export async function bootstrapService(options: {
 }
 
 function startProbeServer(health: HealthService, port: number): Promise<Server> {
+  return serveProbes(port, () =>
+    health.check().then(
+      (result) => ({ status: 200, body: result }),
+      (error: Error) => ({ status: 503, body: { status: 'unavailable', reason: error.message } }),
+    ),
+  );
+}
+
+/** A readiness answer: the HTTP status and the JSON body. */
+export interface ProbeAnswer {
+  readonly status: number;
+  readonly body: object;
+}
+
+/**
+ * The probe and metrics server of a process, on its own port (`HEALTH_PORT`), never the public
+ * one: `GET /healthz` (the process is up), `GET /readyz` (what `readiness` answers; it gets the
+ * query string, e.g. the gateway's `full=1`) and `GET /metrics` (Prometheus text).
+ */
+export function serveProbes(port: number, readiness: (query: URLSearchParams) => Promise<ProbeAnswer>, host?: string): Promise<Server> {
   const server = createServer((request, response) => {
     const reply = (status: number, body: object) => {
       response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     };
-    if (request.url === '/healthz') return reply(200, { status: 'ok' });
-    if (request.url === '/metrics') {
+    const url = new URL(request.url ?? '/', 'http://probe');
+    if (url.pathname === '/healthz') return reply(200, { status: 'ok' });
+    if (url.pathname === '/metrics') {
       metricsText().then(
         (text) => response.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE }).end(text),
         (error: Error) => reply(500, { error: error.message }),
       );
       return;
     }
-    if (request.url === '/readyz') {
-      health.check().then(
-        (result) => reply(200, result),
+    if (url.pathname === '/readyz') {
+      readiness(url.searchParams).then(
+        (answer) => reply(answer.status, answer.body),
         (error: Error) => reply(503, { status: 'unavailable', reason: error.message }),
       );
       return;
@@ -159,6 +180,6 @@ function startProbeServer(health: HealthService, port: number): Promise<Server> 
     reply(404, { error: 'Not found' });
   });
   return new Promise((resolve, reject) => {
-    server.once('error', reject).listen(port, () => resolve(server));
+    server.once('error', reject).listen({ port, host }, () => resolve(server));
   });
 }

@@ -11,7 +11,7 @@ export interface TestSystem {
   readonly auth: TestAuth;
   readonly services: Map<ServiceName, AppProcess>;
   /** The gateways this system started (none when it runs on its worker's shared gateway). */
-  readonly gateways: { url: string; process: AppProcess }[];
+  readonly gateways: { url: string; healthUrl: string; process: AppProcess }[];
   /** The first gateway's base URL: the shared one, or the first of `gateways`. */
   readonly gatewayUrl: string;
   /** The run's NATS server (JetStream enabled): its own, or its Jest worker's shared one. */
@@ -19,7 +19,7 @@ export interface TestSystem {
   /** Environment a service of this system runs with. */
   serviceEnv(service: ServiceName): Record<string, string>;
   startService(service: ServiceName): Promise<AppProcess>;
-  startGateway(env?: Record<string, string>): Promise<{ url: string; process: AppProcess }>;
+  startGateway(env?: Record<string, string>): Promise<{ url: string; healthUrl: string; process: AppProcess }>;
   stop(): Promise<void>;
 }
 
@@ -46,7 +46,7 @@ export async function startTestSystem(options: {
   const stream = isolatedEventStream(runId, nats.url);
   const schemas = new Map<ServiceName, IsolatedSchema>();
   const services = new Map<ServiceName, AppProcess>();
-  const gateways: { url: string; process: AppProcess }[] = [];
+  const gateways: { url: string; healthUrl: string; process: AppProcess }[] = [];
 
   const serviceEnv = (service: ServiceName): Record<string, string> => {
     const schema = schemas.get(service);

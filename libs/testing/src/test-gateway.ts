@@ -1,13 +1,24 @@
 import type { TestAuth } from './auth.js';
 import { TEST_REDIS_URL } from './infra.js';
+import { freePort } from './nats-server.js';
 import { type AppProcess, startApp } from './processes.js';
 
-/** The built gateway as a process on `natsUrl`, trusting `auth`'s key, on an ephemeral loopback port. */
-export async function startTestGateway(natsUrl: string, auth: TestAuth, env: Record<string, string> = {}): Promise<{ url: string; process: AppProcess }> {
+/**
+ * The built gateway as a process on `natsUrl`, trusting `auth`'s key, on an ephemeral loopback
+ * port; its probe and metrics server (`/metrics`, `/readyz?full=1`) on a free port of its own
+ * (`healthUrl`), unless `env` sets `HEALTH_PORT`.
+ */
+export async function startTestGateway(
+  natsUrl: string,
+  auth: TestAuth,
+  env: Record<string, string> = {},
+): Promise<{ url: string; healthUrl: string; process: AppProcess }> {
+  const healthPort = env['HEALTH_PORT'] ?? String(await freePort());
   const process = await startApp(
     'gateway',
     {
       PORT: '0',
+      HEALTH_PORT: healthPort,
       HOST: '127.0.0.1',
       NATS_URL: natsUrl,
       REDIS_URL: TEST_REDIS_URL,
@@ -19,7 +30,7 @@ export async function startTestGateway(natsUrl: string, auth: TestAuth, env: Rec
     },
     (line) => line.includes('gateway listening'),
   );
-  return { url: `http://127.0.0.1:${listeningPort(process.lines)}`, process };
+  return { url: `http://127.0.0.1:${listeningPort(process.lines)}`, healthUrl: `http://127.0.0.1:${healthPort}`, process };
 }
 
 function listeningPort(lines: readonly string[]): number {

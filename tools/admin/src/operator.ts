@@ -1,4 +1,4 @@
-import { type ResponseOf, type Subject, type WireRequestOf } from '@service/contracts';
+import { isOrgId, ORG_ID_FORMAT, type ResponseOf, type Subject, type WireRequestOf } from '@service/contracts';
 import { connectNats, NatsRequester, SubjectClient } from '@service/nats';
 
 /** Deploying waits for confirmations, so operator requests get far longer than API requests. */
@@ -6,6 +6,7 @@ const OPERATOR_TIMEOUT_MS = 180_000;
 
 /** Who sends an operator request: the CLI, as an owner of `orgId`. */
 export function operatorContext(orgId: string): WireRequestOf<Subject>['ctx'] {
+  if (!isOrgId(orgId)) throw new Error(`--org must be an organization id (${ORG_ID_FORMAT}), got ${JSON.stringify(orgId)}`);
   return { orgId, principalId: 'operator-cli', role: 'owner', requestId: `admin-${Date.now()}` };
 }
 

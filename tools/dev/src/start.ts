@@ -15,6 +15,8 @@ import { checkDependencies } from './dependencies.js';
  * child and restarts nothing.
  */
 const env = process.env;
+/** The gateway's probe and metrics server (`/metrics`, `/readyz?full=1`): never the public `PORT`. */
+const GATEWAY_HEALTH_PORT = env['GATEWAY_HEALTH_PORT'] ?? '9464';
 const settings = {
   PORT: env['PORT'] ?? '3000',
   SERVICE_ENV: env['SERVICE_ENV'] ?? 'sandbox',
@@ -23,7 +25,8 @@ const settings = {
   REDIS_URL: env['REDIS_URL'] ?? 'redis://127.0.0.1:6379',
   RATE_LIMIT_READ_PER_MINUTE: env['RATE_LIMIT_READ_PER_MINUTE'] ?? '1000',
   RATE_LIMIT_WRITE_PER_MINUTE: env['RATE_LIMIT_WRITE_PER_MINUTE'] ?? '300',
-  WEBHOOK_ALLOW_PRIVATE_URLS: env['WEBHOOK_ALLOW_PRIVATE_URLS'] ?? 'true',
+  // Receivers on this machine; any other host must resolve to public addresses.
+  WEBHOOK_PRIVATE_HOST_ALLOWLIST: env['WEBHOOK_PRIVATE_HOST_ALLOWLIST'] ?? '127.0.0.1,localhost',
   // Dev-only key, the same as docker/compose.yaml's; production reads it from a Secret.
   WEBHOOK_SECRET_ENCRYPTION_KEY: env['WEBHOOK_SECRET_ENCRYPTION_KEY'] ?? '6465762d6f6e6c792d776562686f6f6b2d6b65792d6e6f742d612d7365637265',
   // Dev-only pepper of API key hashes, the same as docker/compose.yaml's; production reads it from a Secret.
@@ -233,7 +236,13 @@ const chainEnv = await localChainEnv();
 for (const app of APPS.slice(1)) {
   startApp(app, { HEALTH_PORT: '0', ...(app === 'gvault-service' ? chainEnv.gvault : {}), ...(app === 'microvault-service' ? chainEnv.microvault : {}) });
 }
-startApp('gateway', { AUTH_PUBLIC_KEY: keys.publicKeyPem, AUTH_ISSUER: DEV_ISSUER, AUTH_AUDIENCE: DEV_AUDIENCE, HOST: '127.0.0.1' });
+startApp('gateway', {
+  AUTH_PUBLIC_KEY: keys.publicKeyPem,
+  AUTH_ISSUER: DEV_ISSUER,
+  AUTH_AUDIENCE: DEV_AUDIENCE,
+  HOST: '127.0.0.1',
+  HEALTH_PORT: GATEWAY_HEALTH_PORT,
+});
 
 const baseUrl = `http://127.0.0.1:${settings.PORT}`;
 if (!(await waitUntilReady(baseUrl, 60_000))) {
@@ -246,6 +255,7 @@ const token = await mintDevToken({ orgId: DEMO_ORG_ID, role: 'owner', sub: 'user
 say(`
 Service API ready at ${baseUrl} (${settings.SERVICE_ENV})
   docs:    ${baseUrl}/v2/docs
+  health:  http://127.0.0.1:${GATEWAY_HEALTH_PORT} (the gateway's /metrics and /readyz?full=1)
   API key: organization ${DEMO_ORG_ID}, role owner, no expiry (more: POST /v2/api-keys, or npm run -s admin -- api-keys create --org <id> --role <role> --name <name>)
   token:   organization ${DEMO_ORG_ID}, role owner, valid 24 h (more: npm run -s token -- --org <id> --role <role>)
   MicroVault of ${DEMO_ORG_ID}: ${demoVault}

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ROLES, type Role } from '@service/contracts';
+import { isOrgId, ORG_ID_FORMAT, ROLES, type Role } from '@service/contracts';
 import { mintDevToken } from './dev-auth.js';
 
 const usage = 'usage: npm run -s token -- --org <orgId> --role <owner|admin|member> [--sub <id>] [--ttl <seconds>]';
@@ -18,6 +18,7 @@ try {
   fail((error as Error).message);
 }
 if (!values.org) fail('--org is required');
+if (!isOrgId(values.org)) fail(`--org must be an organization id (${ORG_ID_FORMAT}): the gateway refuses any other`);
 if (!values.role || !(ROLES as readonly string[]).includes(values.role)) fail('--role must be owner, admin or member');
 const ttl = values.ttl === undefined ? undefined : Number(values.ttl);
 if (ttl !== undefined && (!Number.isInteger(ttl) || ttl < 1)) fail('--ttl must be a whole number of seconds');

@@ -18,12 +18,14 @@ afterAll(async () => {
 
 it('npm start runs the whole system, prints a working API key and dev token, restarts an app killed with SIGKILL and stops every app on Ctrl-C', async () => {
   const port = await freePort();
+  const healthPort = await freePort();
   nats = await startIsolatedNats();
   const launcher = spawn(process.execPath, ['--import', 'tsx', 'tools/dev/src/start.ts'], {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
       PORT: String(port),
+      GATEWAY_HEALTH_PORT: String(healthPort),
       DATABASE_URL: `postgresql://postgres@127.0.0.1:5432/${database}`,
       NATS_URL: nats.url,
       LOCAL_CHAIN_PORT: String(await freePort()),
@@ -60,6 +62,11 @@ it('npm start runs the whole system, prints a working API key and dev token, res
     expect(withKey.status).toBe(200);
   }
   expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+  // The gateway's metrics and full readiness check: on its health port, printed, never on the public port.
+  expect(output.join('\n')).toContain(`health:  http://127.0.0.1:${healthPort} (the gateway's /metrics and /readyz?full=1)`);
+  expect((await fetch(`http://127.0.0.1:${healthPort}/metrics`)).status).toBe(200);
+  expect((await fetch(`http://127.0.0.1:${healthPort}/readyz?full=1`)).status).toBe(200);
+  expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).not.toBe(200);
 
   // An app that dies is restarted, not the end of the system: SIGKILL identity-service (behind
   // API keys and /v2/api-keys) and the API answers again through the gateway.

@@ -62,11 +62,13 @@ describe('docker/compose.yaml', () => {
     expect(REQUIRED_ENV[app].filter((name) => !(name in env))).toEqual([]);
     for (const group of ONE_OF_ENV[app] ?? []) expect(group.filter((name) => name in env)).not.toEqual([]);
     expect(interpolate(env['SERVICE_ENV'])).toBe('sandbox');
+    expect(interpolate(env['HEALTH_PORT'])).toBe('8080');
     if (app === GATEWAY) {
       expect(interpolate(env['PORT'])).toBe(String(GATEWAY_PORT));
+      // Its health check reads the health port (metrics and the full readiness check are not public).
+      expect(JSON.stringify(services[app].healthcheck?.test)).toContain('127.0.0.1:8080/readyz');
     } else {
       expect(interpolate(env['DATABASE_SCHEMA'])).toBe(SCHEMA[app]);
-      expect(interpolate(env['HEALTH_PORT'])).toBe('8080');
     }
   });
 
@@ -76,10 +78,10 @@ describe('docker/compose.yaml', () => {
     expect(published).toEqual([]);
   });
 
-  it('gives the webhook service a 64-hex dev key and allows private URLs (sandbox)', () => {
+  it('gives the webhook service a 64-hex dev key and no private receiver host unless one is set', () => {
     const env = services['webhook-service'].environment ?? {};
     expect(interpolate(env['WEBHOOK_SECRET_ENCRYPTION_KEY'])).toMatch(/^[0-9a-f]{64}$/);
-    expect(interpolate(env['WEBHOOK_ALLOW_PRIVATE_URLS'])).toBe('true');
+    expect(interpolate(env['WEBHOOK_PRIVATE_HOST_ALLOWLIST'])).toBe('');
   });
 
   it('starts services after healthy infrastructure and completed migrations, and the gateway after NATS and Redis', () => {

@@ -161,7 +161,8 @@ describe.each(overlays)('k8s overlay %s', (overlay) => {
     expect(container.image).toMatch(new RegExp(`/${app}:[\\w][\\w.-]*$`));
     expect(container.image).not.toMatch(/:latest$/);
 
-    const expectedPort = app === GATEWAY ? GATEWAY_PORT : HEALTH_PORT;
+    // Every app, the gateway too, is probed on its health port (which also serves /metrics).
+    const expectedPort = HEALTH_PORT;
     expect(container.readinessProbe?.httpGet?.path).toBe('/readyz');
     expect(container.livenessProbe?.httpGet?.path).toBe('/healthz');
     expect(port(container, container.readinessProbe)).toBe(expectedPort);
@@ -169,7 +170,8 @@ describe.each(overlays)('k8s overlay %s', (overlay) => {
     if (container.startupProbe) expect(container.startupProbe.httpGet?.path).toBe('/healthz');
 
     const env = containerEnv(render(overlay), container);
-    expect(plainValue(env.get(app === GATEWAY ? 'PORT' : 'HEALTH_PORT'))).toBe(String(expectedPort));
+    expect(plainValue(env.get('HEALTH_PORT'))).toBe(String(HEALTH_PORT));
+    if (app === GATEWAY) expect(plainValue(env.get('PORT'))).toBe(String(GATEWAY_PORT));
 
     const preStop = container.lifecycle?.preStop;
     const sleep = preStop?.exec?.command?.[0] === 'sleep' ? Number(preStop.exec.command[1]) : preStop?.sleep?.seconds;
@@ -261,11 +263,11 @@ describe('k8s environment differences', () => {
     expect(plainValue(gateway.get('NATS_REQUEST_TIMEOUT_MS'))).toBe('3000');
     expect(plainValue(gateway.get('RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE'))).toBe('60');
     expect(plainValue(gateway.get('CLIENT_ADDRESS_HEADER'))).toBe('x-forwarded-for');
-    expect(plainValue(webhookEnv('production').get('WEBHOOK_ALLOW_PRIVATE_URLS'))).toBe('false');
+    expect(plainValue(webhookEnv('production').get('WEBHOOK_PRIVATE_HOST_ALLOWLIST'))).toBe('');
   });
 
-  it('sandbox allows private webhook URLs', () => {
-    expect(plainValue(webhookEnv('sandbox').get('WEBHOOK_ALLOW_PRIVATE_URLS'))).toBe('true');
+  it('sandbox forbids private webhook URLs too: no host may be private', () => {
+    expect(plainValue(webhookEnv('sandbox').get('WEBHOOK_PRIVATE_HOST_ALLOWLIST'))).toBe('');
   });
 
   it('production keeps at least two replicas of every app and more of the gateway', () => {

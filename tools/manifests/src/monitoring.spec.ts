@@ -6,8 +6,6 @@ import type { IDeployment } from 'kubernetes-models/apps/v1';
 import {
   APPS,
   BACKLOG_APPS,
-  GATEWAY,
-  GATEWAY_PORT,
   HEALTH_PORT,
   OVERLAYS,
   appContainer,
@@ -61,7 +59,8 @@ describe.each(overlays)('monitoring and autoscaling in %s', (overlay) => {
   it.each(APPS)('%s is scraped: prometheus.io annotations and a PodMonitor on its metrics port', (app) => {
     const objects = render(overlay);
     const deployment = findOne<IDeployment>(objects, 'Deployment', app);
-    const port = app === GATEWAY ? GATEWAY_PORT : HEALTH_PORT;
+    // The gateway's public port serves no /metrics: every app is scraped on its health port.
+    const port = HEALTH_PORT;
     expect(deployment.spec?.template.metadata?.annotations).toMatchObject({
       'prometheus.io/scrape': 'true',
       'prometheus.io/port': String(port),

@@ -67,6 +67,7 @@ export const REQUIRED_ENV: Record<App, string[]> = {
   gateway: [
     ...COMMON_ENV,
     'PORT',
+    'HEALTH_PORT',
     'REDIS_URL',
     'AUTH_ISSUER',
     'AUTH_AUDIENCE',
@@ -77,7 +78,7 @@ export const REQUIRED_ENV: Record<App, string[]> = {
   'wallet-service': SERVICE_ENV,
   'gvault-service': [...SERVICE_ENV, 'CHAIN_RPC_URL_ETHEREUM', 'CHAIN_RPC_URL_ETHEREUM_SEPOLIA', 'CHAIN_CONFIRMATIONS'],
   'microvault-service': [...SERVICE_ENV, 'SEPOLIA_RPC_URL', 'MICROVAULT_OPERATOR_KEY', 'CHAIN_CONFIRMATIONS'],
-  'webhook-service': [...SERVICE_ENV, 'WEBHOOK_SECRET_ENCRYPTION_KEY', 'WEBHOOK_ALLOW_PRIVATE_URLS'],
+  'webhook-service': [...SERVICE_ENV, 'WEBHOOK_SECRET_ENCRYPTION_KEY', 'WEBHOOK_PRIVATE_HOST_ALLOWLIST'],
   'activity-service': SERVICE_ENV,
   'identity-service': [...SERVICE_ENV, 'IDENTITY_KEY_PEPPER'],
 };

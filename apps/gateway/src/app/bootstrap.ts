@@ -1,9 +1,10 @@
 import 'reflect-metadata';
+import type { Server } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { collectProcessMetrics } from '@service/metrics';
 import { connectNats, ForwardedJson, type SubjectClient } from '@service/nats';
-import { NestPinoLogger } from '@service/service-runtime';
+import { NestPinoLogger, serveProbes } from '@service/service-runtime';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -13,6 +14,7 @@ import { ApiKeyVerifier, identityAuthority, natsKeyBroadcasts } from './auth/api
 import { BearerAuth } from './auth/bearer-auth.js';
 import { TokenVerifier } from './auth/token-verifier.js';
 import { OpenApiDocument } from './docs/docs.controller.js';
+import { HealthController, wantsFullCheck } from './health/health.controller.js';
 import { buildOpenApiDocument } from './docs/openapi.js';
 import { clientErrorHandler, frameworkErrors } from './http/framework-errors.js';
 import { HttpErrorFilter } from './http/http-exception.filter.js';
@@ -28,6 +30,8 @@ export interface RunningGateway {
   readonly app: NestFastifyApplication;
   /** Base URL the gateway listens on, e.g. http://127.0.0.1:3000 */
   readonly url: string;
+  /** Base URL of the probe and metrics server (`HEALTH_PORT`), e.g. http://127.0.0.1:9464; undefined when it is off. */
+  readonly healthUrl: string | undefined;
   close(): Promise<void>;
 }
 
@@ -102,12 +106,29 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
   }
   app.get(OpenApiDocument).document = buildOpenApiDocument(app);
 
+  const probes: { server?: Server } = {};
+  // Registered before listening (Fastify takes no hooks after): the probe server closes with the app.
+  app.getHttpAdapter().getInstance().addHook('onClose', (_instance, done) => {
+    if (!probes.server) return done();
+    probes.server.close(() => done());
+    probes.server.closeAllConnections();
+  });
   await app.listen(config.PORT, config.HOST);
   const address = app.getHttpAdapter().getInstance().server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
-  logger.info({ port }, 'gateway listening');
-  return { app, url: `http://${host}:${port}`, close: () => app.close() };
+  // Metrics and the full readiness check (which names every service) stay off the public port.
+  const health = app.get(HealthController);
+  if (config.HEALTH_PORT > 0) probes.server = await serveProbes(config.HEALTH_PORT, (query) => health.check(wantsFullCheck(query)), config.HOST);
+  const probeAddress = probes.server?.address();
+  const healthPort = typeof probeAddress === 'object' && probeAddress ? probeAddress.port : undefined;
+  logger.info({ port, healthPort: healthPort ?? null }, 'gateway listening');
+  return {
+    app,
+    url: `http://${host}:${port}`,
+    healthUrl: healthPort === undefined ? undefined : `http://${host}:${healthPort}`,
+    close: () => app.close(),
+  };
 }
 
 /**

@@ -66,6 +66,14 @@ describe('ApiKeyVerifier', () => {
     expect(authority.authenticate).toHaveBeenCalledTimes(2);
   });
 
+  it('refuses a key of an organization id outside the format (the internal "every organization" *), as any key that does not work', async () => {
+    for (const orgId of ['*', 'org.a', 'org >']) {
+      const { verifier } = setUp(async () => ({ keyId: KEY_ID, orgId, role: 'owner', expiresAt: null }));
+      await expect(verifier.verify(KEY)).rejects.toMatchObject({ code: 'unauthenticated', message: 'The API key is invalid, expired or revoked.' });
+      expect(verifier.recall(KEY)).toBeUndefined();
+    }
+  });
+
   it('refuses a malformed or oversized value without asking', async () => {
     const { verifier, authority } = setUp(valid());
     for (const key of ['service_', `service_sandbox_${'a'.repeat(200)}`, 'service_sandbox_a b', 'service_sandbox_é']) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
-import { type ApiKeyPrincipal, BROADCASTS, type BroadcastPayloadOf, type RequestContext, SUBJECTS } from '@service/contracts';
+import { type ApiKeyPrincipal, BROADCASTS, type BroadcastPayloadOf, isOrgId, type RequestContext, SUBJECTS } from '@service/contracts';
 import { ServiceError } from '@service/errors';
 import type { SubjectClient } from '@service/nats';
 import { ConcurrencyLimit } from './concurrency-limit.js';
@@ -137,6 +137,8 @@ export class ApiKeyVerifier {
     }
     const now = Date.now();
     if ((this.revoked.get(found.keyId) ?? 0) > now) return this.refuse(key);
+    // A key stored for an org outside the format (`*` is the internal "every organization") works nowhere.
+    if (!isOrgId(found.orgId)) return this.refuse(key);
     const expiresAt = found.expiresAt === null ? Number.POSITIVE_INFINITY : Date.parse(found.expiresAt);
     const principal: Principal = { principalId: `key_${found.keyId}`, orgId: found.orgId, role: found.role };
     return this.remember(key, found.keyId, principal, Math.min(now + API_KEY_CACHE_TTL_MS, expiresAt));

@@ -1,6 +1,6 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
-import { ROLES, type Role } from '@service/contracts';
+import { isOrgId, ROLES, type Role } from '@service/contracts';
 import { ServiceError } from '@service/errors';
 
 export interface Principal {
@@ -94,6 +94,8 @@ function toPrincipal(payload: JWTPayload): Principal {
   if (typeof role !== 'string' || !(ROLES as readonly string[]).includes(role)) {
     throw unauthenticated('The access token has no valid role claim.');
   }
+  // An org outside the format (`*` is the internal "every organization") is not an organization.
+  if (!isOrgId(org)) throw unauthenticated('The access token is invalid.');
   return { principalId: sub, orgId: org, role: role as Role };
 }
 

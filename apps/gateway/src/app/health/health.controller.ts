@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { Controller, Get, Inject, Query, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { type RequestContext, SERVICES, healthSubjectOf } from '@service/contracts';
-import { METRICS_CONTENT_TYPE, metricsText } from '@service/metrics';
 import type { SubjectClient } from '@service/nats';
+import type { ProbeAnswer } from '@service/service-runtime';
 import type { FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
 import { SERVICES_CLIENT } from '../services.js';
@@ -13,7 +13,10 @@ import { Public } from '../http/public-route.js';
 
 const CHECK_TIMEOUT_MS = 1_000;
 
-/** Probes for the orchestrator, outside /v2 and without authentication. */
+/**
+ * Probes on the public port, outside /v2 and without authentication: `/healthz` and `/readyz`.
+ * `/metrics` and the full readiness check are on `HEALTH_PORT` only (`bootstrap.ts`).
+ */
 @ApiExcludeController()
 @Controller()
 export class HealthController {
@@ -32,17 +35,26 @@ export class HealthController {
 
   /**
    * Ready to serve: the gateway's own dependencies, NATS and Redis, answer. A service that is
-   * down answers 503 on its own routes and must not take every gateway pod out of the Service,
-   * so its health subject is asked only with `?full=1` (for humans and debugging).
+   * down answers 503 on its own routes and must not take every gateway pod out of the Service.
+   * The full check (every service's health subject) is served only on `HEALTH_PORT`.
    */
   @Get('readyz')
   @Public()
-  async readyz(@Query('full') full: string | undefined, @Res() reply: FastifyReply): Promise<void> {
+  async readyz(@Res() reply: FastifyReply): Promise<void> {
+    const answer = await this.check(false);
+    void reply.status(answer.status).send(answer.body);
+  }
+
+  /**
+   * The readiness answer: NATS and Redis, and with `full` (`/readyz?full=1` on `HEALTH_PORT`, for
+   * humans and debugging) every service's health subject, naming the service that is down.
+   */
+  async check(full: boolean): Promise<ProbeAnswer> {
     const checks: Record<string, Promise<unknown>> = {
       nats: this.nats.isClosed() ? Promise.reject(new Error('closed')) : this.nats.flush(),
       redis: withTimeout(this.redis.ping()),
     };
-    if (full === '1' || full === 'true') {
+    if (full) {
       for (const service of SERVICES) {
         checks[service] = this.requester.request(healthSubjectOf(service), { ctx: probeContext() }, { timeoutMs: CHECK_TIMEOUT_MS });
       }
@@ -52,15 +64,14 @@ export class HealthController {
     const status: Record<string, 'ok' | 'unavailable'> = {};
     names.forEach((name, index) => (status[name] = results[index]?.status === 'fulfilled' ? 'ok' : 'unavailable'));
     const ready = Object.values(status).every((value) => value === 'ok');
-    void reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', checks: status });
+    return { status: ready ? 200 : 503, body: { status: ready ? 'ready' : 'unavailable', checks: status } };
   }
+}
 
-  /** Prometheus metrics of this process, for the scraper (outside /v2, no authentication). */
-  @Get('metrics')
-  @Public()
-  async metrics(@Res() reply: FastifyReply): Promise<void> {
-    void reply.header('content-type', METRICS_CONTENT_TYPE).send(await metricsText());
-  }
+/** `full=1` or `full=true` of the health port's `/readyz`. */
+export function wantsFullCheck(query: URLSearchParams): boolean {
+  const full = query.get('full');
+  return full === '1' || full === 'true';
 }
 
 /** Who asks a service's health subject: the gateway itself, with a request id for the logs. */

@@ -25,8 +25,8 @@ function admit(request: FastifyRequest, principal: Principal): string {
   return `${principal.orgId}:${principal.principalId}`;
 }
 
-/** The probes' and the scraper's paths: neither in the access log nor in the HTTP metrics. */
-const UNOBSERVED_PATHS = new Set(['/metrics', '/healthz', '/readyz']);
+/** The probes' routes on the public port: neither in the access log nor in the HTTP metrics. */
+const UNOBSERVED_PATHS = new Set(['/healthz', '/readyz']);
 
 function decide(decision: RateDecision, endpoint: EndpointClass, reply: FastifyReply, done: HookDone): void {
   if (decision.allowed) return done();

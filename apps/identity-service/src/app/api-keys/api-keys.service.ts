@@ -18,11 +18,13 @@ import type { IdentityConfig } from '../../config.js';
 import type { ApiKey } from '../../generated/prisma/client.js';
 import { generateKey, isKeyOf, keyHashOf, last4Of, sameHash } from '../domain/api-key-secret.js';
 import { toApiKeyView, toCreatedView } from '../domain/api-key.view.js';
-import { expiryOf, isUsable, requireMayGrant, rolledEndOf, successorExpiryOf } from '../domain/key-rules.js';
+import { expiryOf, isRollable, isUsable, requireMayGrant, requireOrgId, rolledEndOf, successorExpiryOf } from '../domain/key-rules.js';
 import { ApiKeysRepository, type NewApiKeyRow } from '../repositories/api-keys.repository.js';
 import { EndAnnouncer } from './end-announcer.js';
 
 const notFound = () => new ServiceError('api_key_not_found', 'API key not found.');
+/** Rolling a key that expired or was already rolled: the same code as a revoked key, which it is about to be. */
+const notRollable = () => new ServiceError('api_key_not_found', 'API key not found, expired or already rolled.');
 /** One answer for an unknown, revoked or expired key and a key of the other environment. */
 const keyLookups = counter({
   name: 'identity_api_key_lookups_total',
@@ -68,16 +70,19 @@ export class ApiKeysService {
   }
 
   /**
-   * A new key of the same name and role; the old one keeps working for `expiresInSeconds` (0: it is
-   * revoked at once and every gateway told).
+   * A new key of the same name, role and expiry; the old one keeps working for `expiresInSeconds`
+   * (0: it is revoked at once and every gateway told). Only a working key that was not rolled yet
+   * is rolled: an expired one would otherwise turn into a key that never expires, and a rolled
+   * one (in its grace period) into a second successor.
    */
   async roll(ctx: RequestContext, keyId: string, expiresInSeconds = 0): Promise<CreatedApiKeyDto> {
     const old = await this.find(ctx.orgId, keyId);
     requireMayGrant(ctx.role, old.role as Role);
     const now = new Date();
-    const { row, secret } = this.newKey(ctx, { name: old.name, role: old.role as Role, expiresAt: successorExpiryOf(old.expiresAt, now) });
-    const created = await this.keys.roll(old.id, rolledEndOf(old.expiresAt, expiresInSeconds, now), row);
-    if (!created) throw notFound();
+    if (!isRollable(old, now)) throw notRollable();
+    const { row, secret } = this.newKey(ctx, { name: old.name, role: old.role as Role, expiresAt: successorExpiryOf(old.expiresAt) });
+    const created = await this.keys.roll(old.id, rolledEndOf(old.expiresAt, expiresInSeconds, now), row, now);
+    if (!created) throw notRollable();
     if (expiresInSeconds <= 0) await this.announcer.announceNow();
     return toCreatedView(created, secret);
   }
@@ -105,6 +110,7 @@ export class ApiKeysService {
   }
 
   private newKey(ctx: RequestContext, fields: { name: string; role: Role; expiresAt: Date | null }): { row: NewApiKeyRow; secret: string } {
+    requireOrgId(ctx.orgId);
     const secret = generateKey(this.config.SERVICE_ENV);
     return {
       secret,

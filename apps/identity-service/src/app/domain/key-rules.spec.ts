@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { type Role, SUBJECTS } from '@service/contracts';
 import { requireRole } from '@service/service-runtime';
-import { expiryOf, isUsable, requireMayGrant, rolledEndOf, successorExpiryOf } from './key-rules.js';
+import { expiryOf, isRollable, isUsable, requireMayGrant, requireOrgId, rolledEndOf, successorExpiryOf } from './key-rules.js';
 
 const now = new Date('2026-11-24T10:00:00.000Z');
 const later = (seconds: number) => new Date(now.getTime() + seconds * 1000);
@@ -43,9 +43,22 @@ describe('expiry', () => {
     expect(rolledEndOf(null, 0, now)).toEqual({ revokedAt: now });
     expect(rolledEndOf(null, 3600, now)).toEqual({ expiresAt: later(3600) });
     expect(rolledEndOf(later(60), 3600, now)).toEqual({ expiresAt: later(60) });
-    expect(successorExpiryOf(later(60), now)).toEqual(later(60));
-    expect(successorExpiryOf(null, now)).toBeNull();
-    expect(successorExpiryOf(later(-1), now)).toBeNull();
+    expect(successorExpiryOf(later(60))).toEqual(later(60));
+    expect(successorExpiryOf(null)).toBeNull();
+  });
+
+  it('rolls a key once, and only while it works', () => {
+    expect(isRollable({ revokedAt: null, expiresAt: null, successorId: null }, now)).toBe(true);
+    expect(isRollable({ revokedAt: null, expiresAt: later(1), successorId: null }, now)).toBe(true);
+    expect(isRollable({ revokedAt: null, expiresAt: later(-1), successorId: null }, now)).toBe(false);
+    expect(isRollable({ revokedAt: null, expiresAt: now, successorId: null }, now)).toBe(false);
+    expect(isRollable({ revokedAt: now, expiresAt: null, successorId: null }, now)).toBe(false);
+    expect(isRollable({ revokedAt: null, expiresAt: later(60), successorId: '0b8f7a4e-0000-4000-8000-000000000002' }, now)).toBe(false);
+  });
+
+  it('stores keys only for a well-formed organization id', () => {
+    expect(() => requireOrgId('org_demo')).not.toThrow();
+    for (const orgId of ['*', 'org.a', 'org >', '']) expect(() => requireOrgId(orgId)).toThrow(expect.objectContaining({ code: 'validation_error' }));
   });
 
   it('uses a key until it is revoked or expires', () => {

@@ -1,4 +1,4 @@
-import { type Role, SUBJECTS } from '@service/contracts';
+import { isOrgId, ORG_ID_FORMAT, type Role, SUBJECTS } from '@service/contracts';
 import { ServiceError } from '@service/errors';
 import { requireRole } from '@service/service-runtime';
 
@@ -17,6 +17,11 @@ export function requireMayGrant(callerRole: Role, keyRole: Role): void {
   if (keyRole === 'owner' && callerRole !== 'owner') {
     throw new ServiceError('forbidden', 'Only an organization owner may create or manage an owner key.');
   }
+}
+
+/** A key is stored only for a well-formed organization id (never `*`, the internal "every organization"). */
+export function requireOrgId(orgId: string): void {
+  if (!isOrgId(orgId)) throw new ServiceError('validation_error', `The organization id must be ${ORG_ID_FORMAT}.`);
 }
 
 /** The expiry of a new key: absent is never; given, it must be in the future. */
@@ -38,11 +43,22 @@ export function rolledEndOf(currentExpiry: Date | null, graceSeconds: number, no
 }
 
 /**
- * The successor's expiry: the old key's, when it had one still ahead (a key made to stop on a date
- * keeps that date through rolls), otherwise none.
+ * The successor's expiry: the old key's (a key made to stop on a date keeps that date through
+ * rolls; only a key still working is rolled, so that date is ahead).
  */
-export function successorExpiryOf(currentExpiry: Date | null, now: Date): Date | null {
-  return currentExpiry && currentExpiry > now ? currentExpiry : null;
+export function successorExpiryOf(currentExpiry: Date | null): Date | null {
+  return currentExpiry;
+}
+
+/**
+ * A key is rolled once, and only while it works: an expired key would otherwise get a successor
+ * that never expires, and a key rolled with a grace period a second (third...) successor.
+ */
+export function isRollable(
+  key: { readonly revokedAt: Date | null; readonly expiresAt: Date | null; readonly successorId: string | null },
+  now: Date,
+): boolean {
+  return key.successorId === null && isUsable(key, now);
 }
 
 /** A key works until it is revoked or its expiry passes. */

@@ -47,12 +47,16 @@ export class ApiKeysRepository {
   }
 
   /**
-   * Stores the successor and ends the old key in one transaction; null when the old key was
-   * revoked meanwhile (nothing is stored then).
+   * Stores the successor and ends the old key in one transaction, recording the successor on it;
+   * null when the old key was revoked, expired or rolled meanwhile (nothing is stored then): of
+   * concurrent rolls of one key, one wins.
    */
-  roll(oldId: string, end: RolledEnd, successor: NewApiKeyRow): Promise<ApiKey | null> {
+  roll(oldId: string, end: RolledEnd, successor: NewApiKeyRow, now: Date): Promise<ApiKey | null> {
     return this.prisma.$transaction(async (tx) => {
-      const { count } = await tx.apiKey.updateMany({ where: { id: oldId, revokedAt: null }, data: end });
+      const { count } = await tx.apiKey.updateMany({
+        where: { id: oldId, revokedAt: null, successorId: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
+        data: { ...end, successorId: successor.id },
+      });
       if (count !== 1) return null;
       return tx.apiKey.create({ data: { ...successor, keyHash: new Uint8Array(successor.keyHash) } });
     });
