@@ -49,7 +49,7 @@ beforeAll(async () => {
       RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '1000000',
       NATS_REQUEST_TIMEOUT_MS: '5000',
     },
-    serviceEnv: { wallet: WALLET_ENV, webhook: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } },
+    serviceEnv: { wallet: WALLET_ENV, webhook: { WEBHOOK_PRIVATE_HOST_ALLOWLIST: '127.0.0.1' } },
   });
   gateway = system.gateways[0]!.url;
   token = await system.auth.token({ sub: `fuzz_${system.runId}`, org: 'org_fuzz', role: 'owner' });

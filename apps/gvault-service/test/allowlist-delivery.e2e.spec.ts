@@ -58,7 +58,7 @@ beforeAll(async () => {
     services: ['gvault', 'webhook'],
     serviceEnv: {
       gvault: { ...local.env, CHAIN_CONFIRMATIONS: String(CONFIRMATIONS), CHAIN_POLL_INTERVAL_MS: '50', CHAIN_START_BLOCK: '0' },
-      webhook: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_POLL_INTERVAL_MS: '50' },
+      webhook: { WEBHOOK_PRIVATE_HOST_ALLOWLIST: '127.0.0.1', WEBHOOK_POLL_INTERVAL_MS: '50' },
     },
   });
 }, 90_000);

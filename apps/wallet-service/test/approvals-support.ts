@@ -17,7 +17,7 @@ export interface Receiver {
  * webhook-service and a loopback receiver, so webhooks are seen as delivered.
  */
 export async function startSystemWithWebhooks(extraEnv: Record<string, string>): Promise<WalletSystem & { receiver: Receiver }> {
-  const base = await startWalletSystem(extraEnv, { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_POLL_INTERVAL_MS: '50' });
+  const base = await startWalletSystem(extraEnv, { WEBHOOK_PRIVATE_HOST_ALLOWLIST: '127.0.0.1', WEBHOOK_POLL_INTERVAL_MS: '50' });
   const bodies: any[] = [];
   const server = createServer((request, response) => {
     let body = '';

@@ -79,7 +79,7 @@ beforeAll(async () => {
     env: { ...WALLET_TEST_ENV, ...otel },
     gatewayEnv: { RATE_LIMIT_READ_PER_MINUTE: '100000', RATE_LIMIT_WRITE_PER_MINUTE: '100000', NATS_REQUEST_TIMEOUT_MS: '5000', ...otel },
   });
-  await base.startAlongside('webhook', { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_POLL_INTERVAL_MS: '50', ...otel });
+  await base.startAlongside('webhook', { WEBHOOK_PRIVATE_HOST_ALLOWLIST: '127.0.0.1', WEBHOOK_POLL_INTERVAL_MS: '50', ...otel });
   receiver = createServer((request, response) => {
     let body = '';
     request.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));

@@ -1,4 +1,5 @@
 import { type ConfigOf, parsers, type ServiceConfig } from '@service/service-runtime';
+import { privateHostAllowlist } from './app/domain/url-policy.js';
 
 function hexKey(raw: string): Buffer {
   if (!/^[0-9a-fA-F]{64}$/.test(raw)) throw new Error('must be 64 hex characters (32 bytes, e.g. `openssl rand -hex 32`)');
@@ -16,10 +17,11 @@ export const webhookConfigSpec = {
     description: 'AES-256-GCM key that encrypts signing secrets at rest, 64 hex characters',
     parse: hexKey,
   },
-  WEBHOOK_ALLOW_PRIVATE_URLS: {
-    description: 'true lets receivers resolve to private, loopback or link-local addresses (sandbox, local runs)',
-    default: 'false',
-    parse: parsers.boolean,
+  WEBHOOK_PRIVATE_HOST_ALLOWLIST: {
+    description:
+      'local development only: comma-separated receiver hosts (e.g. 127.0.0.1,localhost) that may be or resolve to private, loopback or link-local addresses; every other host must resolve to public addresses only; empty by default, refused in production',
+    default: '',
+    parse: privateHostAllowlist,
   },
   WEBHOOK_DELIVERY_TIMEOUT_MS: {
     description: 'how long one delivery attempt may take before it is cut and retried',

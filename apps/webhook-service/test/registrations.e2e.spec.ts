@@ -28,7 +28,9 @@ const families = [
 ];
 
 let hosts = 0;
-const freshUrl = () => `https://receiver-${(hosts += 1)}.example.com/hooks`;
+// A receiver on the test allowlist (WEBHOOK_PRIVATE_HOST_ALLOWLIST=127.0.0.1); a host name would
+// have to resolve, and only to public addresses.
+const freshUrl = () => `http://127.0.0.1:9/hooks/receiver-${(hosts += 1)}`;
 
 describe.each(families)('$path registrations', ({ path, events, foreign }) => {
   const call = (method: string, suffix = '', body?: unknown, token = tokenA) => api(ws.gateway, token, method, `${path}${suffix}`, body);
@@ -152,6 +154,25 @@ describe.each(families)('$path registrations', ({ path, events, foreign }) => {
     const listed = await family().list({ limit: 100 }).toArray();
     expect(listed.map((item) => item.id)).not.toContain(id);
     expect((await create({ url, events })).status).toBe(200);
+  });
+});
+
+describe('receiver hosts', () => {
+  const refused = { status: 400, body: { error: 'url is not allowed: its host must resolve, and only to public addresses.', code: 'validation_error' } };
+
+  it('refuses a private, loopback or IPv6 transition address whose host is not on the allowlist', async () => {
+    for (const url of ['http://10.0.0.1/hooks', 'http://127.0.0.2:9/hooks', 'http://localhost:9/hooks', 'http://[::ffff:127.0.0.1]:9/hooks', 'http://[64:ff9b::a00:1]/hooks', 'http://[2002:a00:1::1]/hooks']) {
+      const result = await api(ws.gateway, tokenA, 'POST', '/v2/webhooks', { url, events: ['portfolio_wallet.status_changed'] });
+      expect({ url, result }).toEqual({ url, result: refused });
+    }
+    const { id } = await familyOf(sdkOf(ws.gateway, tokenA), '/v2/webhooks').create({ url: freshUrl(), events: ['portfolio_wallet.status_changed'] });
+    expect(await api(ws.gateway, tokenA, 'PATCH', `/v2/webhooks/${id}`, { url: 'http://169.254.169.254/latest' })).toEqual(refused);
+  });
+
+  it('answers a host that does not resolve with a fixed message, without the resolver text', async () => {
+    const result = await api(ws.gateway, tokenA, 'POST', '/v2/webhook-endpoints', { url: 'https://no-such-receiver.invalid/hooks', events: ['portfolio_wallet.balance.updated'] });
+    expect(result).toEqual(refused);
+    expect(JSON.stringify(result.body)).not.toMatch(/ENOTFOUND|EAI_|getaddrinfo|no-such-receiver/);
   });
 });
 

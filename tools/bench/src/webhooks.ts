@@ -49,7 +49,7 @@ export async function benchWebhooks(options: WebhookBenchOptions = {}): Promise<
     suiteCleanups.push({ name: 'webhook-service schema', run: () => schema.drop() });
     const service = await startApp(
       'webhook-service',
-      { ...serviceTestEnv(schema.schema, stream), NATS_URL: system.natsUrl, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', LOG_LEVEL: 'info' },
+      { ...serviceTestEnv(schema.schema, stream), NATS_URL: system.natsUrl, WEBHOOK_PRIVATE_HOST_ALLOWLIST: '127.0.0.1', LOG_LEVEL: 'info' },
       (line) => line.includes('webhook service ready'),
     );
     suiteCleanups.push({ name: 'webhook-service', run: () => service.stop() });

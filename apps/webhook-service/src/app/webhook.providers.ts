@@ -1,5 +1,5 @@
 import type { OnApplicationShutdown, Provider } from '@nestjs/common';
-import { SERVICE_CONFIG } from '@service/service-runtime';
+import { ConfigError, SERVICE_CONFIG } from '@service/service-runtime';
 import type { WebhookConfig } from '../config.js';
 import { SecretBox } from './domain/secret-box.js';
 import type { UrlPolicy } from './domain/url-policy.js';
@@ -22,10 +22,12 @@ export const webhookProviders: Provider[] = [
   {
     provide: URL_POLICY,
     inject: [SERVICE_CONFIG],
-    useFactory: (config: WebhookConfig): UrlPolicy => ({
-      httpsOnly: config.SERVICE_ENV === 'production',
-      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
-    }),
+    useFactory: (config: WebhookConfig): UrlPolicy => {
+      if (config.SERVICE_ENV === 'production' && config.WEBHOOK_PRIVATE_HOST_ALLOWLIST.size > 0) {
+        throw new ConfigError(['WEBHOOK_PRIVATE_HOST_ALLOWLIST must be empty when SERVICE_ENV=production (it is for local development only)']);
+      }
+      return { httpsOnly: config.SERVICE_ENV === 'production', privateHosts: config.WEBHOOK_PRIVATE_HOST_ALLOWLIST };
+    },
   },
   {
     provide: WEBHOOK_SENDER,

@@ -3,8 +3,8 @@ import { describe, expect, it } from '@jest/globals';
 import { Webhook } from 'standardwebhooks';
 import { newSigningSecret, SecretBox } from './secret-box.js';
 import { signatureHeaders } from './signature.js';
-import { checkRegistrationUrl, resolveReceiver } from '../receivers/receiver-address.js';
-import { isNonPublicAddress } from './url-policy.js';
+import { checkRegistrationUrl, type HostLookup, RECEIVER_HOST_REFUSED, resolveReceiver } from '../receivers/receiver-address.js';
+import { isNonPublicAddress, privateHostAllowlist } from './url-policy.js';
 
 describe('SecretBox', () => {
   const box = new SecretBox(Buffer.alloc(32, 7));
@@ -42,14 +42,46 @@ describe('signatureHeaders', () => {
 });
 
 describe('URL policy', () => {
-  const production = { httpsOnly: true, allowPrivate: false };
+  const production = { httpsOnly: true, privateHosts: new Set<string>() };
 
   it.each(['127.0.0.1', '10.1.2.3', '172.20.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1'])(
     'treats %s as non-public',
     (address) => expect(isNonPublicAddress(address)).toBe(true),
   );
 
-  it.each(['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111'])('treats %s as public', (address) => {
+  it.each([
+    ['IPv4-mapped', '::ffff:93.184.216.34'],
+    ['IPv4-mapped, hex', '::ffff:5db8:d822'],
+    ['IPv4-compatible', '::93.184.216.34'],
+    ['IPv4-compatible, hex', '::a00:1'],
+    ['IPv4-translated', '::ffff:0:a00:1'],
+    ['NAT64', '64:ff9b::a00:1'],
+    ['NAT64 of a public address', '64:ff9b::5db8:d822'],
+    ['local-use NAT64', '64:ff9b:1::a00:1'],
+    ['6to4', '2002:a00:1::1'],
+    ['6to4, upper case', '2002:7F00:1::'],
+    ['Teredo', '2001:0:4136:e378:8000:63bf:3fff:fdd2'],
+    ['documentation', '2001:db8::1'],
+    ['discard-only', '100::1'],
+    ['scoped link-local', 'fe80::1%eth0'],
+  ])('treats %s %s as non-public (an IPv6 transition range)', (_range, address) => {
+    expect(isNonPublicAddress(address)).toBe(true);
+  });
+
+  it.each([
+    '93.184.216.34',
+    '8.8.8.8',
+    '2606:4700:4700::1111',
+    // Public neighbours of the transition ranges.
+    '::1:0:0:1',
+    '::fffe:5db8:d822',
+    '64:ff9b::1:5db8:d822',
+    '64:ff9a:ffff:ffff:ffff:ffff:ffff:ffff',
+    '2001:1::1',
+    '2001:4860:4860::8888',
+    '2003::1',
+    '2001:ffff:ffff:ffff:ffff:ffff:ffff:ffff',
+  ])('treats %s as public', (address) => {
     expect(isNonPublicAddress(address)).toBe(false);
   });
 
@@ -62,9 +94,36 @@ describe('URL policy', () => {
     await expect(checkRegistrationUrl('https://93.184.216.34/hook', production)).resolves.toBeUndefined();
   });
 
-  it('allows local receivers when private URLs are allowed, and checks the address again at delivery', async () => {
-    await expect(checkRegistrationUrl('http://127.0.0.1:9/hook', { httpsOnly: false, allowPrivate: true })).resolves.toBeUndefined();
-    await expect(resolveReceiver(new URL('http://127.0.0.1:9/'), { httpsOnly: false, allowPrivate: true })).resolves.toEqual({ address: '127.0.0.1', family: 4 });
+  it('lets only a host on the allowlist be private, and checks the address again at delivery', async () => {
+    const local = { httpsOnly: false, privateHosts: privateHostAllowlist('127.0.0.1, LocalHost') };
+    await expect(checkRegistrationUrl('http://127.0.0.1:9/hook', local)).resolves.toBeUndefined();
+    await expect(checkRegistrationUrl('http://localhost:9/hook', local)).resolves.toBeUndefined();
+    await expect(resolveReceiver(new URL('http://127.0.0.1:9/'), local)).resolves.toEqual({ address: '127.0.0.1', family: 4 });
     await expect(resolveReceiver(new URL('https://localhost/'), production)).rejects.toThrow(/private, loopback or link-local/);
+    // Another private host, and the same address under another name, are refused as in production.
+    for (const url of ['http://10.0.0.1/hook', 'http://127.0.0.2/hook', 'http://0.0.0.0/hook', 'http://[::1]/hook', 'http://[::ffff:127.0.0.1]/hook', 'http://[64:ff9b::7f00:1]/hook']) {
+      await expect(checkRegistrationUrl(url, local)).rejects.toMatchObject({ code: 'validation_error', message: RECEIVER_HOST_REFUSED });
+    }
+    const rebinding: HostLookup = async () => [{ address: '127.0.0.1', family: 4 }];
+    await expect(resolveReceiver(new URL('http://rebind.example.com/'), local, rebinding)).rejects.toThrow(/private, loopback or link-local/);
+  });
+
+  it('reads the allowlist: host names and IP addresses, lower-cased; anything else refused with a clear message', () => {
+    expect([...privateHostAllowlist('')]).toEqual([]);
+    expect([...privateHostAllowlist('127.0.0.1,localhost, Host.Docker.Internal ,::1,')]).toEqual(['127.0.0.1', 'localhost', 'host.docker.internal', '[::1]']);
+    for (const bad of ['*', '*.example.com', 'http://localhost', 'localhost:3000', '10.0.0.0/8', 'a b', 'host/path']) {
+      expect(() => privateHostAllowlist(bad)).toThrow(/must be comma-separated host names or IP addresses without scheme, port, path or wildcard/);
+    }
+  });
+
+  it('answers a host that does not resolve with a fixed message, and hands the resolver text to the log only', async () => {
+    const failing: HostLookup = async () => {
+      throw Object.assign(new Error('getaddrinfo ENOTFOUND nowhere.invalid'), { code: 'ENOTFOUND' });
+    };
+    const logged: string[] = [];
+    const refused = checkRegistrationUrl('https://nowhere.invalid/hook', production, (detail) => logged.push(detail.message), failing);
+    await expect(refused).rejects.toMatchObject({ code: 'validation_error', message: RECEIVER_HOST_REFUSED });
+    await expect(refused.catch((error: Error) => error.message)).resolves.not.toMatch(/ENOTFOUND|getaddrinfo/);
+    expect(logged).toEqual(['getaddrinfo ENOTFOUND nowhere.invalid']);
   });
 });

@@ -3,7 +3,7 @@ import { type HostLookup, ReceiverAddresses, type ResolvedAddress } from './rece
 
 const PUBLIC: ResolvedAddress = { address: '93.184.216.34', family: 4 };
 const OTHER: ResolvedAddress = { address: '93.184.216.35', family: 4 };
-const production = { httpsOnly: true, allowPrivate: false };
+const production = { httpsOnly: true, privateHosts: new Set<string>() };
 
 /** A resolver that answers from `answers` (by host, in turn) and counts its lookups. */
 function resolver(answers: Record<string, (ResolvedAddress[] | Error)[]>) {
@@ -62,5 +62,17 @@ describe('ReceiverAddresses', () => {
     await expect(addresses.resolve(new URL('https://93.184.216.34/'))).resolves.toEqual(PUBLIC);
     await expect(addresses.resolve(new URL('https://[::1]/'))).rejects.toThrow(/private, loopback or link-local/);
     expect(lookups).toEqual(['mixed.example.com']);
+  });
+
+  it('refuses, at delivery, a host that resolves into an IPv6 transition range, unless the host is on the allowlist', async () => {
+    const transition = ['::ffff:a00:1', '::a00:1', '::ffff:0:a00:1', '64:ff9b::a00:1', '2002:a00:1::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2'];
+    const answers = Object.fromEntries(transition.map((address, index) => [`t${index}.example.com`, [[{ address, family: 6 as const }]]]));
+    const { lookupHost } = resolver({ ...answers, 'dev.example.com': [[{ address: '64:ff9b::a00:1', family: 6 }]] });
+    const addresses = new ReceiverAddresses(production, lookupHost);
+    for (const index of transition.keys()) {
+      await expect(addresses.resolve(new URL(`https://t${index}.example.com/`))).rejects.toThrow(/private, loopback or link-local/);
+    }
+    const local = new ReceiverAddresses({ httpsOnly: false, privateHosts: new Set(['dev.example.com']) }, lookupHost);
+    await expect(local.resolve(new URL('http://dev.example.com/'))).resolves.toEqual({ address: '64:ff9b::a00:1', family: 6 });
   });
 });

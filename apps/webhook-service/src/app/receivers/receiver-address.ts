@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { ServiceError } from '@service/errors';
-import { isNonPublicAddress, parseReceiverUrl, type UrlPolicy } from '../domain/url-policy.js';
+import { isNonPublicAddress, mayBePrivate, parseReceiverUrl, type UrlPolicy } from '../domain/url-policy.js';
 
 export interface ResolvedAddress {
   readonly address: string;
@@ -14,18 +14,30 @@ export type HostLookup = (host: string) => Promise<ResolvedAddress[]>;
 const systemLookup: HostLookup = async (host) =>
   (await lookup(host, { all: true })).map((entry) => ({ address: entry.address, family: entry.family as 4 | 6 }));
 
+/** A receiver's host resolved to no address, or to one the policy refuses. */
+export class ReceiverAddressError extends Error {
+  constructor(
+    readonly reason: 'unresolved' | 'not_allowed',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ReceiverAddressError';
+  }
+}
+
 /**
- * Where a delivery may connect: every address the host resolves to must pass the policy, and the
- * caller connects to the one returned, so a DNS answer cannot change between check and connect.
+ * Where a delivery may connect: every address the host resolves to must pass the policy (a
+ * non-public one only for a host on the policy's allowlist), and the caller connects to the one
+ * returned, so a DNS answer cannot change between check and connect.
  */
 export async function resolveReceiver(url: URL, policy: UrlPolicy, lookupHost: HostLookup = systemLookup): Promise<ResolvedAddress> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const literal = isIP(host);
   const addresses: ResolvedAddress[] = literal ? [{ address: host, family: literal as 4 | 6 }] : await lookupHost(host);
   const first = addresses[0];
-  if (!first) throw new Error(`${host} does not resolve`);
-  if (!policy.allowPrivate && addresses.some((entry) => isNonPublicAddress(entry.address))) {
-    throw new Error(`${host} resolves to a private, loopback or link-local address`);
+  if (!first) throw new ReceiverAddressError('unresolved', `${host} does not resolve`);
+  if (!mayBePrivate(url, policy) && addresses.some((entry) => isNonPublicAddress(entry.address))) {
+    throw new ReceiverAddressError('not_allowed', `${host} resolves to a private, loopback or link-local address`);
   }
   return first;
 }
@@ -67,13 +79,26 @@ export class ReceiverAddresses {
   }
 }
 
-/** The registration-time check: `validation_error` naming what is wrong with the URL. */
-export async function checkRegistrationUrl(raw: string, policy: UrlPolicy): Promise<void> {
+/** What a registration answers for a host that does not resolve, or not to public addresses only. */
+export const RECEIVER_HOST_REFUSED = 'url is not allowed: its host must resolve, and only to public addresses.';
+
+/**
+ * The registration-time check: `validation_error` naming what is wrong with the URL. A host that
+ * does not resolve or resolves to a refused address gets one fixed message (no resolver or socket
+ * text, nothing telling an internal name that exists from one that does not); `onRefused` sees
+ * the detail for the service's log.
+ */
+export async function checkRegistrationUrl(
+  raw: string,
+  policy: UrlPolicy,
+  onRefused: (detail: Error) => void = () => undefined,
+  lookupHost: HostLookup = systemLookup,
+): Promise<void> {
   const url = parseReceiverUrl(raw, policy);
-  if (policy.allowPrivate) return;
   try {
-    await resolveReceiver(url, policy);
+    await resolveReceiver(url, policy, lookupHost);
   } catch (error) {
-    throw new ServiceError('validation_error', `url is not allowed: ${(error as Error).message}.`);
+    onRefused(error as Error);
+    throw new ServiceError('validation_error', RECEIVER_HOST_REFUSED);
   }
 }

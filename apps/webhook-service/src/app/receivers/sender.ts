@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { UrlPolicy } from '../domain/url-policy.js';
+import { DeliveryTimeout, shownDeliveryError } from './delivery-errors.js';
 import { ReceiverAddresses } from './receiver-address.js';
 
 export interface SendResult {
@@ -9,7 +10,10 @@ export interface SendResult {
   readonly status: number | null;
   readonly retryAfter: string | null;
   readonly ms: number;
+  /** What the delivery feed shows: `HTTP <status>` or one of {@link shownDeliveryError}'s phrases. */
   readonly error: string | null;
+  /** The socket's or resolver's own message, for the service's log and traces only. */
+  readonly detail?: string;
 }
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -49,7 +53,7 @@ export class WebhookSender {
       const { status, retryAfter } = await this.post(url, lookup, body, headers, started);
       return { status, retryAfter, ms: elapsed(), error: status >= 200 && status < 300 ? null : `HTTP ${status}` };
     } catch (error) {
-      return { status: null, retryAfter: null, ms: elapsed(), error: (error as Error).message };
+      return { status: null, retryAfter: null, ms: elapsed(), error: shownDeliveryError(error), detail: (error as Error).message };
     }
   }
 
@@ -68,7 +72,7 @@ export class WebhookSender {
         headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'service-webhooks/1' },
       });
       const remaining = Math.max(1, this.timeoutMs - (performance.now() - started));
-      const timer = setTimeout(() => request.destroy(new Error(`timed out after ${this.timeoutMs} ms`)), remaining);
+      const timer = setTimeout(() => request.destroy(new DeliveryTimeout(this.timeoutMs)), remaining);
       request.once('error', (error) => {
         clearTimeout(timer);
         reject(error);

@@ -12,6 +12,8 @@ import type {
 } from '@service/contracts';
 import { ServiceError } from '@service/errors';
 import { NewestFirst } from '@service/pagination';
+import { SERVICE_LOGGER } from '@service/service-runtime';
+import type { Logger } from 'pino';
 import { storedDescription, toCreatedView, toRegistrationView } from '../domain/registration.view.js';
 import { newSigningSecret, type SecretBox } from '../domain/secret-box.js';
 import type { UrlPolicy } from '../domain/url-policy.js';
@@ -28,12 +30,13 @@ export class RegistrationsService {
     private readonly registrations: RegistrationsRepository,
     @Inject(SECRET_BOX) private readonly secrets: SecretBox,
     @Inject(URL_POLICY) private readonly policy: UrlPolicy,
+    @Inject(SERVICE_LOGGER) private readonly logger: Logger,
   ) {}
 
   async create(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.webhook.registrationsCreate>): Promise<CreatedWebhookRegistrationDto> {
     const { url, family } = input;
     const events = distinct(input.events);
-    await checkRegistrationUrl(url, this.policy);
+    await this.checkUrl(ctx, url);
     const secret = newSigningSecret();
     const row = await this.registrations.transaction(async (tx) => {
       await this.refuseDuplicate(tx, ctx.orgId, family, url);
@@ -61,7 +64,7 @@ export class RegistrationsService {
 
   async update(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.webhook.registrationsUpdate>): Promise<WebhookRegistrationDto> {
     const { url } = input;
-    if (url !== undefined) await checkRegistrationUrl(url, this.policy);
+    if (url !== undefined) await this.checkUrl(ctx, url);
     const changes: RegistrationChanges = {
       url,
       events: input.events === undefined ? undefined : distinct(input.events),
@@ -92,6 +95,13 @@ export class RegistrationsService {
   }
 
   /** Under the URL's lock, held until the transaction ends, so two concurrent registrations cannot both pass. */
+  /** The URL check; the reason a host was refused goes to the log only, never to the caller. */
+  private checkUrl(ctx: RequestContext, url: string): Promise<void> {
+    return checkRegistrationUrl(url, this.policy, (detail) =>
+      this.logger.info({ orgId: ctx.orgId, host: new URL(url).hostname, reason: detail.message }, 'refused a webhook receiver host'),
+    );
+  }
+
   private async refuseDuplicate(tx: RegistrationsDb, orgId: string, family: WebhookFamily, url: string): Promise<void> {
     await this.registrations.lockUrl(tx, orgId, family, url);
     if (await this.registrations.hasActiveUrl(tx, orgId, family, url)) {

@@ -515,7 +515,7 @@ describe('DeliveryDispatcher', () => {
       WEBHOOK_CONCURRENCY_PER_ENDPOINT: 4,
       WEBHOOK_RETRY_SCHEDULE_SCALE: 1,
     } as WebhookConfig;
-    const sender = new WebhookSender({ httpsOnly: false, allowPrivate: true }, config.WEBHOOK_DELIVERY_TIMEOUT_MS);
+    const sender = new WebhookSender({ httpsOnly: false, privateHosts: new Set(['127.0.0.1']) }, config.WEBHOOK_DELIVERY_TIMEOUT_MS);
     const dispatcher = new DeliveryDispatcher(db, config, pino({ level: 'silent' }), box, sender);
     dispatcher.onApplicationBootstrap();
     try {

@@ -140,7 +140,8 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
       this.answer(delivery);
     }
     if (result.status !== null) span?.setAttribute('http.response.status_code', result.status);
-    endSpan(span, result.error ?? undefined);
+    endSpan(span, result.detail ?? result.error ?? undefined);
+    if (result.detail) this.logger.debug({ deliveryId: delivery.id, registrationId: delivery.registration_id, shown: result.error, detail: result.detail }, 'webhook attempt not answered');
     try {
       const completion = this.completionOf(delivery, result);
       await this.recorder.record({ delivery, responseStatus: result.status, responseMs: result.ms, error: result.error }, completion);
