@@ -63,6 +63,27 @@ export const webhookConfigSpec = {
     default: '32',
     parse: parsers.integer(1, 1024),
   },
+  WEBHOOK_CONCURRENCY_PER_ORGANIZATION: {
+    description:
+      "requests open to all of one organization's receivers across replicas; claims take the organizations with due deliveries in turn, so one tenant's slow receivers cannot hold every slot",
+    // The per-endpoint default: one organization's busiest receiver keeps its rate (the bench's one
+    // registration), its other receivers share the same slots, and half of one replica's slots stay
+    // for the others.
+    default: '32',
+    parse: parsers.integer(1, 4096),
+  },
+  WEBHOOK_MAX_REGISTRATIONS_PER_ORGANIZATION: {
+    description: "active registrations one organization may hold in each family (`webhooks`, `webhook-endpoints`, gvault's); one more is refused with 409 webhook_limit_reached",
+    // Stripe's limit on webhook endpoints per account.
+    default: '16',
+    parse: parsers.integer(1, 1_000),
+  },
+  WEBHOOK_SLOW_RECEIVER_TIMEOUT_MS: {
+    description:
+      'timeout of the attempts to a receiver whose last attempt from this replica timed out, until it answers within it again (capped at WEBHOOK_DELIVERY_TIMEOUT_MS), so a receiver that holds connections holds slots for less time',
+    default: '5000',
+    parse: parsers.integer(50, 120_000),
+  },
 };
 
 export type WebhookConfig = ServiceConfig & ConfigOf<typeof webhookConfigSpec>;

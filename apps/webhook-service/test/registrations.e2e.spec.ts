@@ -157,6 +157,36 @@ describe.each(families)('$path registrations', ({ path, events, foreign }) => {
   });
 });
 
+describe('registration limit', () => {
+  const LIMIT = 16; // WEBHOOK_MAX_REGISTRATIONS_PER_ORGANIZATION's default
+  const events = [...PORTFOLIO_WALLET_WEBHOOK_EVENTS];
+  const limitReached = { status: 409, body: { error: expect.any(String), code: 'webhook_limit_reached' } };
+
+  it('refuses one registration past the limit of a family with 409 webhook_limit_reached, also when two race for the last place', async () => {
+    const token = await ws.token('org_limit');
+    const create = (path = '/v2/webhooks') => api(ws.gateway, token, 'POST', path, { url: freshUrl(), events });
+    const ids: string[] = [];
+    for (let index = 0; index < LIMIT; index += 1) {
+      const created = await create();
+      expect(created.status).toBe(200);
+      ids.push(String(created.body['id']));
+    }
+    expect(await create()).toEqual(limitReached);
+    expect(await rejection(familyOf(sdkOf(ws.gateway, token), '/v2/webhooks').create({ url: freshUrl(), events }))).toEqual(limitReached);
+    // Each family counts apart; another organization is not affected.
+    expect((await api(ws.gateway, token, 'POST', '/v2/webhook-endpoints', { url: freshUrl(), events: [...WEBHOOK_ENDPOINT_EVENTS] })).status).toBe(200);
+    expect((await api(ws.gateway, await ws.token('org_limit_other'), 'POST', '/v2/webhooks', { url: freshUrl(), events })).status).toBe(200);
+
+    // A deletion frees one place: of two creates at once, one takes it.
+    expect((await api(ws.gateway, token, 'DELETE', `/v2/webhooks/${ids[0]}`)).status).toBe(200);
+    const raced = await Promise.all([create(), create()]);
+    expect(raced.map((result) => result.status).sort()).toEqual([200, 409]);
+    expect(raced.find((result) => result.status === 409)).toEqual(limitReached);
+    const listed = await familyOf(sdkOf(ws.gateway, token), '/v2/webhooks').list({ limit: 100 }).toArray();
+    expect(listed).toHaveLength(LIMIT);
+  });
+});
+
 describe('receiver hosts', () => {
   const refused = { status: 400, body: { error: 'url is not allowed: its host must resolve, and only to public addresses.', code: 'validation_error' } };
 

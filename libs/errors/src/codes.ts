@@ -39,6 +39,8 @@ export const ERROR_STATUS = {
   /** An unknown pending activity, or another organization's. */
   activity_not_found: 404,
   webhook_duplicate_url: 409,
+  /** The organization holds the most webhook registrations of the family (issue 41). */
+  webhook_limit_reached: 409,
   duplicate_request_id: 409,
   request_id_conflict: 409,
   workflow_conflict: 409,

@@ -18,8 +18,8 @@ describe('error codes', () => {
     const approvals = `approval_quorum_unreachable invalid_stamp stale_stamp approver_not_authorized approval_request_mismatch
       approver_not_found activity_not_found approver_duplicate_key approval_already_voted approval_expired approvers_required
       approval_flow_changed`.split(/\s+/);
-    // The gateway's refusal of an oversized body (issue 36).
-    const added = ['api_key_not_found', 'request_too_large', ...approvals];
+    // The gateway's refusal of an oversized body (issue 36); the cap on webhook registrations (issue 41).
+    const added = ['api_key_not_found', 'request_too_large', 'webhook_limit_reached', ...approvals];
     expect(Object.keys(ERROR_STATUS).sort()).toEqual([...spec, ...added].sort());
     expect(statusOf('api_key_not_found')).toBe(404);
     expect(statusOf('invalid_stamp')).toBe(401);

@@ -481,7 +481,10 @@ async function setUp(clients: number, cleanups: Cleanup[]): Promise<Setup> {
     serviceEnv: {
       wallet: { WALLET_DEPOSIT_SETTLEMENT_MS: '50', WALLET_REBALANCE_PROCESSING_MS: '100', WALLET_PAYOUT_STEP_MS: '50', WALLET_WORKER_POLL_MS: '50', ...profilerEnv('wallet') },
       activity: profilerEnv('activity'),
-      webhook: { WEBHOOK_PRIVATE_HOST_ALLOWLIST: '127.0.0.1', ...(process.env['BENCH_WEBHOOK_PER_ENDPOINT'] ? { WEBHOOK_CONCURRENCY_PER_ENDPOINT: process.env['BENCH_WEBHOOK_PER_ENDPOINT'] } : {}), ...profilerEnv('webhook') },
+      webhook: { WEBHOOK_PRIVATE_HOST_ALLOWLIST: '127.0.0.1', ...(process.env['BENCH_WEBHOOK_PER_ENDPOINT']
+          ? // The benched organization has one registration: its organization cap follows the endpoint's.
+            { WEBHOOK_CONCURRENCY_PER_ENDPOINT: process.env['BENCH_WEBHOOK_PER_ENDPOINT'], WEBHOOK_CONCURRENCY_PER_ORGANIZATION: process.env['BENCH_WEBHOOK_PER_ENDPOINT'] }
+          : {}), ...profilerEnv('webhook') },
     },
   });
   cleanups.push({ name: 'wallets system', run: () => system.stop() });

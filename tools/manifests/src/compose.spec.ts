@@ -1,6 +1,23 @@
 import { describe, it, expect } from '@jest/globals';
+import type { IDeployment } from 'kubernetes-models/apps/v1';
 import { parse } from 'yaml';
-import { APPS, GATEWAY, GATEWAY_PORT, ONE_OF_ENV, REQUIRED_ENV, SCHEMA, SERVICES, readWorkspaceFile } from './support.js';
+import {
+  APPS,
+  appContainer,
+  containerEnv,
+  findOne,
+  GATEWAY,
+  GATEWAY_PORT,
+  ONE_OF_ENV,
+  OVERLAYS,
+  type Overlay,
+  plainValue,
+  REQUIRED_ENV,
+  readWorkspaceFile,
+  render,
+  SCHEMA,
+  SERVICES,
+} from './support.js';
 
 interface ComposeService {
   image?: string;
@@ -82,6 +99,15 @@ describe('docker/compose.yaml', () => {
     const env = services['webhook-service'].environment ?? {};
     expect(interpolate(env['WEBHOOK_SECRET_ENCRYPTION_KEY'])).toMatch(/^[0-9a-f]{64}$/);
     expect(interpolate(env['WEBHOOK_PRIVATE_HOST_ALLOWLIST'])).toBe('');
+  });
+
+  it.each(Object.keys(OVERLAYS) as Overlay[])("sets webhook-service's tenant limits as the Kubernetes overlay %s does", (overlay) => {
+    const env = services['webhook-service'].environment ?? {};
+    const objects = render(overlay);
+    const kube = containerEnv(objects, appContainer(findOne<IDeployment>(objects, 'Deployment', 'webhook-service')));
+    for (const name of ['WEBHOOK_CONCURRENCY_PER_ORGANIZATION', 'WEBHOOK_SLOW_RECEIVER_TIMEOUT_MS', 'WEBHOOK_MAX_REGISTRATIONS_PER_ORGANIZATION']) {
+      expect({ name, value: interpolate(env[name]) }).toEqual({ name, value: plainValue(kube.get(name)) ?? 'unset in Kubernetes' });
+    }
   });
 
   it('starts services after healthy infrastructure and completed migrations, and the gateway after NATS and Redis', () => {

@@ -32,6 +32,7 @@ export const ERROR_CODES = [
   "approver_not_found",
   "activity_not_found",
   "webhook_duplicate_url",
+  "webhook_limit_reached",
   "duplicate_request_id",
   "request_id_conflict",
   "workflow_conflict",

@@ -14,6 +14,8 @@ export interface SendResult {
   readonly error: string | null;
   /** The socket's or resolver's own message, for the service's log and traces only. */
   readonly detail?: string;
+  /** The attempt was cut at its timeout: the receiver held the connection without answering. */
+  readonly timedOut?: boolean;
 }
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -21,7 +23,8 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
 /**
  * POSTs one delivery. The connection goes to the address the policy approved (no second DNS
  * lookup; a host's checked address is kept for a few seconds, see {@link ReceiverAddresses}),
- * keep-alive sockets are reused across deliveries, and the whole exchange is cut at `timeoutMs`.
+ * keep-alive sockets are reused across deliveries, and the whole exchange is cut at `timeoutMs`
+ * (or the shorter timeout a call asks for).
  * The receiver's body is read and dropped, at most 64 KiB.
  */
 export class WebhookSender {
@@ -40,7 +43,7 @@ export class WebhookSender {
     this.addresses = addresses ?? new ReceiverAddresses(policy);
   }
 
-  async send(rawUrl: string, body: string, headers: Record<string, string>): Promise<SendResult> {
+  async send(rawUrl: string, body: string, headers: Record<string, string>, timeoutMs = this.timeoutMs): Promise<SendResult> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     try {
@@ -50,10 +53,11 @@ export class WebhookSender {
         if ((options as { all?: boolean }).all) callback(null, [target] as never);
         else callback(null, target.address, target.family);
       };
-      const { status, retryAfter } = await this.post(url, lookup, body, headers, started);
+      const { status, retryAfter } = await this.post(url, lookup, body, headers, started, timeoutMs);
       return { status, retryAfter, ms: elapsed(), error: status >= 200 && status < 300 ? null : `HTTP ${status}` };
     } catch (error) {
-      return { status: null, retryAfter: null, ms: elapsed(), error: shownDeliveryError(error), detail: (error as Error).message };
+      const result = { status: null, retryAfter: null, ms: elapsed(), error: shownDeliveryError(error), detail: (error as Error).message };
+      return error instanceof DeliveryTimeout ? { ...result, timedOut: true } : result;
     }
   }
 
@@ -61,7 +65,7 @@ export class WebhookSender {
     for (const agent of Object.values(this.agents)) agent.destroy();
   }
 
-  private post(url: URL, lookup: LookupFunction, body: string, headers: Record<string, string>, started: number) {
+  private post(url: URL, lookup: LookupFunction, body: string, headers: Record<string, string>, started: number, timeoutMs: number) {
     const transport = url.protocol === 'https:' ? https : http;
     const agent = url.protocol === 'https:' ? this.agents['https:'] : this.agents['http:'];
     return new Promise<{ status: number; retryAfter: string | null }>((resolve, reject) => {
@@ -71,8 +75,8 @@ export class WebhookSender {
         lookup,
         headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'service-webhooks/1' },
       });
-      const remaining = Math.max(1, this.timeoutMs - (performance.now() - started));
-      const timer = setTimeout(() => request.destroy(new DeliveryTimeout(this.timeoutMs)), remaining);
+      const remaining = Math.max(1, timeoutMs - (performance.now() - started));
+      const timer = setTimeout(() => request.destroy(new DeliveryTimeout(timeoutMs)), remaining);
       request.once('error', (error) => {
         clearTimeout(timer);
         reject(error);

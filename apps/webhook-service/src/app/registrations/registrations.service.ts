@@ -12,8 +12,9 @@ import type {
 } from '@service/contracts';
 import { ServiceError } from '@service/errors';
 import { NewestFirst } from '@service/pagination';
-import { SERVICE_LOGGER } from '@service/service-runtime';
+import { SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
 import type { Logger } from 'pino';
+import type { WebhookConfig } from '../../config.js';
 import { storedDescription, toCreatedView, toRegistrationView } from '../domain/registration.view.js';
 import { newSigningSecret, type SecretBox } from '../domain/secret-box.js';
 import type { UrlPolicy } from '../domain/url-policy.js';
@@ -31,6 +32,7 @@ export class RegistrationsService {
     @Inject(SECRET_BOX) private readonly secrets: SecretBox,
     @Inject(URL_POLICY) private readonly policy: UrlPolicy,
     @Inject(SERVICE_LOGGER) private readonly logger: Logger,
+    @Inject(SERVICE_CONFIG) private readonly config: WebhookConfig,
   ) {}
 
   async create(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.webhook.registrationsCreate>): Promise<CreatedWebhookRegistrationDto> {
@@ -39,6 +41,7 @@ export class RegistrationsService {
     await this.checkUrl(ctx, url);
     const secret = newSigningSecret();
     const row = await this.registrations.transaction(async (tx) => {
+      await this.refuseOverLimit(tx, ctx.orgId, family);
       await this.refuseDuplicate(tx, ctx.orgId, family, url);
       return this.registrations.create(tx, {
         id: randomUUID(),
@@ -94,7 +97,6 @@ export class RegistrationsService {
     return row;
   }
 
-  /** Under the URL's lock, held until the transaction ends, so two concurrent registrations cannot both pass. */
   /** The URL check; the reason a host was refused goes to the log only, never to the caller. */
   private checkUrl(ctx: RequestContext, url: string): Promise<void> {
     return checkRegistrationUrl(url, this.policy, (detail) =>
@@ -102,6 +104,16 @@ export class RegistrationsService {
     );
   }
 
+  /** Under the family's lock, held until the transaction ends, so two concurrent creates at the limit cannot both pass. */
+  private async refuseOverLimit(tx: RegistrationsDb, orgId: string, family: WebhookFamily): Promise<void> {
+    const limit = this.config.WEBHOOK_MAX_REGISTRATIONS_PER_ORGANIZATION;
+    await this.registrations.lockFamily(tx, orgId, family);
+    if ((await this.registrations.countActive(tx, orgId, family)) >= limit) {
+      throw new ServiceError('webhook_limit_reached', `The organization already has ${limit} webhook registrations of this kind; delete one to add another.`);
+    }
+  }
+
+  /** Under the URL's lock, held until the transaction ends, so two concurrent registrations cannot both pass. */
   private async refuseDuplicate(tx: RegistrationsDb, orgId: string, family: WebhookFamily, url: string): Promise<void> {
     await this.registrations.lockUrl(tx, orgId, family, url);
     if (await this.registrations.hasActiveUrl(tx, orgId, family, url)) {

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { ALL_ORGANIZATIONS, type DomainEvent } from '@service/contracts';
@@ -44,6 +44,8 @@ const LEASE_MS = 60_000;
 /** A lease the tests wait out; long enough that the checks made while it holds run inside it. */
 const SHORT_LEASE_MS = 1_000;
 const CAP = 16;
+/** The per-endpoint cap, and an organization cap that the tests of other things never reach. */
+const CAPS = { perEndpoint: CAP, perOrganization: 1_000 };
 
 async function addRegistration(options: { org?: string; family?: string; events?: string[]; deleted?: boolean } = {}): Promise<string> {
   const id = randomUUID();
@@ -59,7 +61,7 @@ async function addRegistration(options: { org?: string; family?: string; events?
 async function addDue(registrationId: string, count: number, ageMs = 60_000): Promise<string[]> {
   const { rows } = await admin.query<{ id: string }>(
     `INSERT INTO deliveries (id, org_id, family, registration_id, source_event_id, event_type, body, status, next_attempt_at)
-     SELECT gen_random_uuid(), 'org_a', 'webhooks', $1, gen_random_uuid(), 't', '{"n":' || i || '}', 'pending',
+     SELECT gen_random_uuid(), (SELECT org_id FROM registrations WHERE id = $1), 'webhooks', $1, gen_random_uuid(), 't', '{"n":' || i || '}', 'pending',
             now() - make_interval(secs => ($2 - i)::double precision / 1000)
        FROM generate_series(1, $3) AS i
      RETURNING id::text AS id`,
@@ -113,7 +115,7 @@ describe('claimDue', () => {
     const cRows = await addDue(c as string, 100, 30_000);
     await addDue(d as string, 3, 10_000);
 
-    const first = await claimDue(db, 64, CAP, LEASE_MS);
+    const first = await claimDue(db, 64, CAPS, LEASE_MS);
     const counts = countBy(first.deliveries);
     expect(counts.get(slow as string)).toBeUndefined();
     expect(counts.get(b as string)).toBe(CAP - 6);
@@ -130,7 +132,7 @@ describe('claimDue', () => {
     }
 
     // Every registration with due rows is at its cap now: nothing more, but rows are still waiting.
-    const second = await claimDue(db, 64, CAP, LEASE_MS);
+    const second = await claimDue(db, 64, CAPS, LEASE_MS);
     expect(second.deliveries).toEqual([]);
     expect(second.more).toBe(true);
   });
@@ -139,27 +141,27 @@ describe('claimDue', () => {
     const [busy, other] = [await addRegistration(), await addRegistration()];
     await addDue(busy as string, 5_000, 60_000);
     const otherRows = await addDue(other as string, 5, 1_000);
-    const first = await claimDue(db, 64, CAP, LEASE_MS);
+    const first = await claimDue(db, 64, CAPS, LEASE_MS);
     expect(countBy(first.deliveries)).toEqual(new Map([[busy, CAP], [other, 5]]));
     expect(new Set(first.deliveries.filter((x) => x.registration_id === other).map((x) => x.id))).toEqual(new Set(otherRows));
     expect(first.more).toBe(true);
     // The backlog's registration is at its cap: nothing more until one of its attempts ends.
-    expect(await claimDue(db, 64, CAP, LEASE_MS)).toEqual({ deliveries: [], more: true });
+    expect(await claimDue(db, 64, CAPS, LEASE_MS)).toEqual({ deliveries: [], more: true });
   });
 
   it("frees a registration's slots for the attempts whose receiver answered, before they are written, and never claims those again", async () => {
     const busy = await addRegistration();
     await addDue(busy, CAP + 10);
-    const first = await claimDue(db, 64, CAP, LEASE_MS);
+    const first = await claimDue(db, 64, CAPS, LEASE_MS);
     expect(first.deliveries).toHaveLength(CAP);
-    expect(await claimDue(db, 64, CAP, LEASE_MS)).toEqual({ deliveries: [], more: true });
+    expect(await claimDue(db, 64, CAPS, LEASE_MS)).toEqual({ deliveries: [], more: true });
     const answered = first.deliveries.slice(0, 3).map((claimed) => claimed.id);
-    const second = await claimDue(db, 64, CAP, LEASE_MS, answered);
+    const second = await claimDue(db, 64, CAPS, LEASE_MS, answered);
     expect(second.deliveries).toHaveLength(3);
     const claimedTwice = second.deliveries.filter((claimed) => first.deliveries.some((earlier) => earlier.id === claimed.id));
     expect(claimedTwice).toEqual([]);
     // Another replica does not know they were answered: for it they count until written.
-    expect((await claimDue(db, 64, CAP, LEASE_MS)).deliveries).toEqual([]);
+    expect((await claimDue(db, 64, CAPS, LEASE_MS)).deliveries).toEqual([]);
   });
 
   it('passes over registrations whose rows are all due later, and claims none of them', async () => {
@@ -167,7 +169,7 @@ describe('claimDue', () => {
     await addDue(later as string, 2_000);
     await admin.query(`UPDATE deliveries SET status = 'retry_scheduled', next_attempt_at = now() + interval '1 hour' WHERE registration_id = $1`, [later]);
     const nowRows = await addDue(now as string, 3);
-    const claim = await claimDue(db, 64, CAP, LEASE_MS);
+    const claim = await claimDue(db, 64, CAPS, LEASE_MS);
     expect(new Set(claim.deliveries.map((x) => x.id))).toEqual(new Set(nowRows));
     expect(claim.more).toBe(false);
   });
@@ -175,13 +177,13 @@ describe('claimDue', () => {
   it('claims no more than the limit and says when nothing is left behind', async () => {
     const a = await addRegistration();
     await addDue(a, 10);
-    const limited = await claimDue(db, 4, CAP, LEASE_MS);
+    const limited = await claimDue(db, 4, CAPS, LEASE_MS);
     expect(limited.deliveries).toHaveLength(4);
     expect(limited.more).toBe(true);
-    const rest = await claimDue(db, 64, CAP, LEASE_MS);
+    const rest = await claimDue(db, 64, CAPS, LEASE_MS);
     expect(rest.deliveries).toHaveLength(6);
     expect(rest.more).toBe(false);
-    expect(await claimDue(db, 64, CAP, LEASE_MS)).toEqual({ deliveries: [], more: false });
+    expect(await claimDue(db, 64, CAPS, LEASE_MS)).toEqual({ deliveries: [], more: false });
   });
 
   it('lets replicas claiming at once never take the same delivery nor, together, more than the cap', async () => {
@@ -189,10 +191,62 @@ describe('claimDue', () => {
     for (const registration of registrations) await addDue(registration, 500);
     for (let round = 0; round < 5; round += 1) {
       await admin.query('UPDATE deliveries SET lease_until = NULL');
-      const claims = await Promise.all([0, 1, 2, 3].map(() => claimDue(db, 20, CAP, LEASE_MS)));
+      const claims = await Promise.all([0, 1, 2, 3].map(() => claimDue(db, 20, CAPS, LEASE_MS)));
       const all = claims.flatMap((claim) => claim.deliveries);
       expect(new Set(all.map((d) => d.id)).size).toBe(all.length);
       for (const count of countBy(all).values()) expect(count).toBeLessThanOrEqual(CAP);
+    }
+  });
+
+  it("caps an organization's attempts in flight across its registrations and replicas, and claims another organization's delivery in the same round", async () => {
+    const PER_ORGANIZATION = 20;
+    const caps = { perEndpoint: CAP, perOrganization: PER_ORGANIZATION };
+    // One tenant with three hanging receivers and a large backlog, older than anything else; five of
+    // its attempts are in flight with another replica.
+    const hog = [await addRegistration({ org: 'org_hog' }), await addRegistration({ org: 'org_hog' }), await addRegistration({ org: 'org_hog' })];
+    const hogRows = (await Promise.all(hog.map((registration) => addDue(registration, 200, 90_000)))).flat();
+    await leaseElsewhere(hogRows.slice(0, 5));
+    const small = await addRegistration({ org: 'org_small' });
+    const [smallRow] = await addDue(small, 1, 1_000);
+
+    const first = await claimDue(db, 64, caps, LEASE_MS);
+    const hogClaimed = first.deliveries.filter((claimed) => hog.includes(claimed.registration_id));
+    expect(hogClaimed).toHaveLength(PER_ORGANIZATION - 5);
+    expect(first.deliveries.filter((claimed) => claimed.registration_id === small).map((claimed) => claimed.id)).toEqual([smallRow]);
+    expect(first.more).toBe(true);
+
+    // The tenant is at its cap: nothing more of it, however many slots are free; the other
+    // organization's next delivery goes at once.
+    expect(await claimDue(db, 64, caps, LEASE_MS)).toEqual({ deliveries: [], more: true });
+    const [next] = await addDue(small, 1, 10);
+    expect((await claimDue(db, 64, caps, LEASE_MS)).deliveries.map((claimed) => claimed.id)).toEqual([next]);
+    // One of its attempts answered: one slot of its own again.
+    const answered = hogClaimed.slice(0, 1).map((claimed) => claimed.id);
+    expect((await claimDue(db, 64, caps, LEASE_MS, answered)).deliveries.filter((claimed) => hog.includes(claimed.registration_id))).toHaveLength(1);
+  });
+
+  it('takes the organizations with due rows in turn when there are fewer free slots than due rows', async () => {
+    const [a, b, c] = [await addRegistration({ org: 'org_a' }), await addRegistration({ org: 'org_b' }), await addRegistration({ org: 'org_c' })];
+    await addDue(a, 50, 90_000);
+    await addDue(b, 50, 60_000);
+    await addDue(c, 2, 1_000);
+    // Oldest first would give all six to org_a: one turn each, then a second one each.
+    expect(countBy((await claimDue(db, 6, CAPS, LEASE_MS)).deliveries)).toEqual(new Map([[a, 2], [b, 2], [c, 2]]));
+    // Within a turn the oldest go first: org_c has no rows left, org_a's are older than org_b's.
+    expect(countBy((await claimDue(db, 3, CAPS, LEASE_MS)).deliveries)).toEqual(new Map([[a, 2], [b, 1]]));
+  });
+
+  it("lets replicas claiming at once take, together, no more than an organization's cap", async () => {
+    const caps = { perEndpoint: CAP, perOrganization: 20 };
+    const registrations = [await addRegistration({ org: 'org_hog' }), await addRegistration({ org: 'org_hog' }), await addRegistration({ org: 'org_hog' })];
+    for (const registration of registrations) await addDue(registration, 100);
+    for (let round = 0; round < 5; round += 1) {
+      await admin.query('UPDATE deliveries SET lease_until = NULL');
+      const claims = await Promise.all([0, 1, 2, 3].map((replica) => claimDue(db, replica === 0 ? 64 : 7, caps, LEASE_MS)));
+      const all = claims.flatMap((claim) => claim.deliveries);
+      expect(new Set(all.map((d) => d.id)).size).toBe(all.length);
+      expect(all.length).toBeGreaterThan(0);
+      expect(all.length).toBeLessThanOrEqual(caps.perOrganization);
     }
   });
 
@@ -201,7 +255,7 @@ describe('claimDue', () => {
     const gone = await addRegistration({ deleted: true });
     const [liveId] = await addDue(live, 1);
     const [goneId] = await addDue(gone, 1);
-    const claimed = (await claimDue(db, 64, CAP, LEASE_MS)).deliveries;
+    const claimed = (await claimDue(db, 64, CAPS, LEASE_MS)).deliveries;
     const flags = new Map(claimed.map((row) => [row.id, row.registration_deleted]));
     expect(flags.get(liveId as string)).toBe(false);
     expect(flags.get(goneId as string)).toBe(true);
@@ -211,11 +265,11 @@ describe('claimDue', () => {
     const a = await addRegistration();
     const [id] = await addDue(a, 1);
     // A lease long enough that the second claim surely runs inside it on a slow CI machine.
-    const [first] = (await claimDue(db, 64, CAP, SHORT_LEASE_MS)).deliveries;
+    const [first] = (await claimDue(db, 64, CAPS, SHORT_LEASE_MS)).deliveries;
     expect(first?.id).toBe(id);
-    expect((await claimDue(db, 64, CAP, SHORT_LEASE_MS)).deliveries).toEqual([]);
+    expect((await claimDue(db, 64, CAPS, SHORT_LEASE_MS)).deliveries).toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, SHORT_LEASE_MS + 100));
-    const [again] = (await claimDue(db, 64, CAP, LEASE_MS)).deliveries;
+    const [again] = (await claimDue(db, 64, CAPS, LEASE_MS)).deliveries;
     expect(again).toMatchObject({ id, attempt_count: 2 });
     expect(again?.emission_id).not.toBe(first?.emission_id);
   });
@@ -225,7 +279,7 @@ describe('recordAttempts', () => {
   it('writes a batch of outcomes in one statement, each as its own statement did before', async () => {
     const a = await addRegistration();
     await addDue(a, 5);
-    const claimed = (await claimDue(db, 64, CAP, LEASE_MS)).deliveries;
+    const claimed = (await claimDue(db, 64, CAPS, LEASE_MS)).deliveries;
     const [done, retried, failed, stale, cancelled] = claimed as [ClaimedDelivery, ClaimedDelivery, ClaimedDelivery, ClaimedDelivery, ClaimedDelivery];
     // The registration's deletion cancelled this one while it was in flight.
     await admin.query(`UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, last_error = 'deleted' WHERE id = $1`, [cancelled.id]);
@@ -254,7 +308,7 @@ describe('recordAttempts', () => {
   it('still completes a delivery cancelled in flight when the receiver took it (2xx)', async () => {
     const a = await addRegistration();
     await addDue(a, 1);
-    const [claimed] = (await claimDue(db, 64, CAP, LEASE_MS)).deliveries as [ClaimedDelivery];
+    const [claimed] = (await claimDue(db, 64, CAPS, LEASE_MS)).deliveries as [ClaimedDelivery];
     await admin.query(`UPDATE deliveries SET status = 'failed', next_attempt_at = NULL WHERE id = $1`, [claimed.id]);
     await recordAttempts(db, [{ attempt: ok(claimed), completion: { kind: 'completed' } }]);
     expect(await delivery(claimed.id)).toMatchObject({ status: 'completed', last_error: null });
@@ -263,7 +317,7 @@ describe('recordAttempts', () => {
   it('never waits on a row another transaction holds: it reports it, and records it once released', async () => {
     const a = await addRegistration();
     await addDue(a, 2);
-    const [held, free] = (await claimDue(db, 64, CAP, LEASE_MS)).deliveries as [ClaimedDelivery, ClaimedDelivery];
+    const [held, free] = (await claimDue(db, 64, CAPS, LEASE_MS)).deliveries as [ClaimedDelivery, ClaimedDelivery];
     const holder = await admin.connect();
     try {
       await holder.query('BEGIN');
@@ -287,7 +341,7 @@ describe('recordAttempts', () => {
     const other = await addRegistration();
     const [, ...pending] = await addDue(a, 3);
     const [untouched] = await addDue(other, 1);
-    const [gone] = (await claimDue(db, 1, CAP, LEASE_MS)).deliveries as [ClaimedDelivery];
+    const [gone] = (await claimDue(db, 1, CAPS, LEASE_MS)).deliveries as [ClaimedDelivery];
     await recordAttempt(db, answered(gone, 410), { kind: 'failed', disableRegistration: true });
     expect(await delivery(gone.id)).toMatchObject({ status: 'failed', last_error: 'HTTP 410', lease_until: null });
     for (const id of pending) expect(await delivery(id)).toMatchObject({ status: 'failed', next_attempt_at: null, last_error: expect.stringContaining('410') });
@@ -312,7 +366,7 @@ describe('AttemptRecorder', () => {
   it('writes attempts that end together in one statement, and one ending alone at once', async () => {
     const a = await addRegistration();
     await addDue(a, 11);
-    const [alone, ...together] = (await claimDue(db, 64, CAP, LEASE_MS)).deliveries as [ClaimedDelivery, ...ClaimedDelivery[]];
+    const [alone, ...together] = (await claimDue(db, 64, CAPS, LEASE_MS)).deliveries as [ClaimedDelivery, ...ClaimedDelivery[]];
     const sql = counting(db);
     const recorder = new AttemptRecorder(sql, { maxBatch: 128 });
     // Attempts ending in one turn.
@@ -329,7 +383,7 @@ describe('AttemptRecorder', () => {
   it('writes the attempts that end while a batch is being written together in the next one, without waiting for more', async () => {
     const a = await addRegistration();
     await addDue(a, 4);
-    const [first, ...later] = (await claimDue(db, 64, CAP, LEASE_MS)).deliveries as [ClaimedDelivery, ...ClaimedDelivery[]];
+    const [first, ...later] = (await claimDue(db, 64, CAPS, LEASE_MS)).deliveries as [ClaimedDelivery, ...ClaimedDelivery[]];
     const sql = counting(db);
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
@@ -357,7 +411,7 @@ describe('AttemptRecorder', () => {
   it('loses nothing when the process dies before the write: the delivery is attempted again once its lease ran out', async () => {
     const a = await addRegistration();
     const [id] = await addDue(a, 1);
-    const [first] = (await claimDue(db, 64, CAP, SHORT_LEASE_MS)).deliveries as [ClaimedDelivery];
+    const [first] = (await claimDue(db, 64, CAPS, SHORT_LEASE_MS)).deliveries as [ClaimedDelivery];
     // A database that never answers stands for a process killed before the batch went out.
     const dead: SqlExecutor & { $transaction: never } = {
       $queryRawUnsafe: () => new Promise<never>(() => undefined),
@@ -368,10 +422,10 @@ describe('AttemptRecorder', () => {
 
     // Not final, not lost: still pending and leased, its emission open.
     expect(await delivery(id!)).toMatchObject({ status: 'pending', attempt_count: 1, lease_until: expect.any(Date) });
-    expect((await claimDue(db, 64, CAP, LEASE_MS)).deliveries).toEqual([]);
+    expect((await claimDue(db, 64, CAPS, LEASE_MS)).deliveries).toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, SHORT_LEASE_MS + 100));
 
-    const [again] = (await claimDue(db, 64, CAP, LEASE_MS)).deliveries as [ClaimedDelivery];
+    const [again] = (await claimDue(db, 64, CAPS, LEASE_MS)).deliveries as [ClaimedDelivery];
     expect(again).toMatchObject({ id, attempt_count: 2 });
     await new AttemptRecorder(db, { maxBatch: 128 }).record(ok(again), { kind: 'completed' });
     expect(await delivery(id!)).toMatchObject({ status: 'completed', attempt_count: 2, lease_until: null });
@@ -422,7 +476,7 @@ describe('fanOut', () => {
       expect(row.org_id).toBe(row.registration_id === foreign ? 'org_b' : 'org_a');
     }
     // Claimable right away, with the body exactly as recorded.
-    const claimed = await claimDue(db, 64, CAP, LEASE_MS);
+    const claimed = await claimDue(db, 64, CAPS, LEASE_MS);
     expect(claimed.deliveries).toHaveLength(5);
   });
 
@@ -490,6 +544,13 @@ describe('fanOut', () => {
 });
 
 describe('DeliveryDispatcher', () => {
+  /** A dispatcher on the test database with the real sender, which may reach receivers on loopback. */
+  function loopbackDispatcher(config: Partial<WebhookConfig>, box: SecretBox) {
+    const full = { WEBHOOK_POLL_INTERVAL_MS: 50, WEBHOOK_RETRY_SCHEDULE_SCALE: 1, ...config } as WebhookConfig;
+    const sender = new WebhookSender({ httpsOnly: false, privateHosts: new Set(['127.0.0.1']) }, full.WEBHOOK_DELIVERY_TIMEOUT_MS);
+    return { sender, dispatcher: new DeliveryDispatcher(db, full, pino({ level: 'silent' }), box, sender) };
+  }
+
   it('fails a delivery whose registration was deleted after it was recorded, without sending it', async () => {
     // A real receiver on loopback and the real sender: only the live registration's delivery may arrive.
     const received: string[] = [];
@@ -508,15 +569,10 @@ describe('DeliveryDispatcher', () => {
     // The race the flag closes: the consumer recorded the delivery, then the registration went.
     await admin.query('UPDATE registrations SET deleted_at = now() WHERE id = $1', [gone]);
 
-    const config = {
-      WEBHOOK_DELIVERY_TIMEOUT_MS: 2_000,
-      WEBHOOK_POLL_INTERVAL_MS: 50,
-      WEBHOOK_CONCURRENCY: 8,
-      WEBHOOK_CONCURRENCY_PER_ENDPOINT: 4,
-      WEBHOOK_RETRY_SCHEDULE_SCALE: 1,
-    } as WebhookConfig;
-    const sender = new WebhookSender({ httpsOnly: false, privateHosts: new Set(['127.0.0.1']) }, config.WEBHOOK_DELIVERY_TIMEOUT_MS);
-    const dispatcher = new DeliveryDispatcher(db, config, pino({ level: 'silent' }), box, sender);
+    const { sender, dispatcher } = loopbackDispatcher(
+      { WEBHOOK_DELIVERY_TIMEOUT_MS: 2_000, WEBHOOK_CONCURRENCY: 8, WEBHOOK_CONCURRENCY_PER_ENDPOINT: 4, WEBHOOK_CONCURRENCY_PER_ORGANIZATION: 8 },
+      box,
+    );
     dispatcher.onApplicationBootstrap();
     try {
       for (let waited = 0; waited < 10_000; waited += 50) {
@@ -536,5 +592,53 @@ describe('DeliveryDispatcher', () => {
     expect(await emissionsOf(goneDelivery as string)).toEqual([
       expect.objectContaining({ attempt_number: 1, response_status: null, error_message: 'The registration was deleted; nothing was sent.' }),
     ]);
+  });
+
+  it('gives a receiver whose attempt timed out the shorter timeout until it answers in time again', async () => {
+    // A receiver on loopback that holds the connection without answering, then answers, as scripted.
+    const script: ('hang' | 200)[] = ['hang', 'hang', 200, 'hang', 200];
+    const held: ServerResponse[] = [];
+    const receiver = createServer((request, response) => {
+      request.resume().on('end', () => ((script.shift() ?? 200) === 'hang' ? held.push(response) : response.writeHead(200).end()));
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const box = new SecretBox(randomBytes(32));
+    const registration = await addRegistration();
+    await admin.query('UPDATE registrations SET secret_enc = $1, url = $2', [box.seal(newSigningSecret()), `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`]);
+    // One attempt at a time, retried at once: each attempt's timeout is the one its predecessor left.
+    const { sender, dispatcher } = loopbackDispatcher(
+      {
+        WEBHOOK_DELIVERY_TIMEOUT_MS: 1_000,
+        WEBHOOK_SLOW_RECEIVER_TIMEOUT_MS: 100,
+        WEBHOOK_POLL_INTERVAL_MS: 20,
+        WEBHOOK_CONCURRENCY: 1,
+        WEBHOOK_CONCURRENCY_PER_ENDPOINT: 1,
+        WEBHOOK_CONCURRENCY_PER_ORGANIZATION: 1,
+        WEBHOOK_RETRY_SCHEDULE_SCALE: 0.001,
+      },
+      box,
+    );
+    const completed = async (id: string) => {
+      for (const started = Date.now(); Date.now() - started < 10_000; await new Promise((resolve) => setTimeout(resolve, 20))) {
+        if ((await delivery(id)).status === 'completed') return;
+      }
+    };
+    const errors = async (id: string) => (await emissionsOf(id)).map((emission) => emission.error_message ?? emission.response_status);
+    dispatcher.onApplicationBootstrap();
+    try {
+      const [first] = await addDue(registration, 1);
+      await completed(first as string);
+      // Answered in time: the next delivery gets the full timeout again.
+      const [second] = await addDue(registration, 1, 10);
+      await completed(second as string);
+      expect(await errors(first as string)).toEqual(['timed out after 1000 ms', 'timed out after 100 ms', 200]);
+      expect(await errors(second as string)).toEqual(['timed out after 1000 ms', 200]);
+    } finally {
+      await dispatcher.beforeApplicationShutdown();
+      sender.close();
+      for (const response of held) response.destroy();
+      receiver.closeAllConnections();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 });

@@ -32,6 +32,16 @@ export interface ClaimedDelivery {
  * moment pick the same rows of a registration, so SKIP LOCKED leaves the later one nothing beyond
  * the cap.
  *
+ * Per-organization cap and fair turns: the requests in flight per organization are the sum of its
+ * registrations' (same count), and an organization gets at most `perOrganization` ($6) minus that
+ * many more, however many registrations it has. The rows each registration offers are numbered
+ * per organization, oldest first (its turn), and the claim takes every organization's first turn,
+ * then every second turn, and so on (oldest first within a turn): organizations with due rows
+ * share a claim round-robin, so one with a large backlog to slow receivers takes at most its
+ * share of the free slots and at most its cap in all, and another's single due delivery is
+ * claimed in the same round. Replicas claiming at the same moment number the same rows the same
+ * way, so SKIP LOCKED leaves the later one nothing beyond the organization's cap either.
+ *
  * Which rows: the registrations with due rows are found by a walk over the index on
  * (registration_id, next_attempt_at), one probe per registration with rows to send now or later
  * (its earliest row says whether it has any due; a registration with only future retries costs a
@@ -50,6 +60,8 @@ const CLAIM_SQL = `
 WITH RECURSIVE busy AS (
   SELECT registration_id, count(*) AS n FROM deliveries
    WHERE lease_until >= now() AND id <> ALL ($5::uuid[]) GROUP BY registration_id
+), busy_org AS (
+  SELECT r.org_id, sum(busy.n)::bigint AS n FROM busy JOIN registrations r ON r.id = busy.registration_id GROUP BY r.org_id
 ), walk AS (
   (SELECT registration_id, next_attempt_at, 1 AS depth FROM deliveries
     WHERE next_attempt_at IS NOT NULL ORDER BY registration_id, next_attempt_at LIMIT 1)
@@ -61,20 +73,26 @@ WITH RECURSIVE busy AS (
       ORDER BY d.registration_id, d.next_attempt_at LIMIT 1) AS n
    WHERE walk.depth < $4::int
 ), due AS (
-  SELECT registration_id FROM walk WHERE next_attempt_at <= now()
+  SELECT walk.registration_id, r.org_id FROM walk JOIN registrations r ON r.id = walk.registration_id
+   WHERE walk.next_attempt_at <= now()
 ), room AS (
-  SELECT due.registration_id, greatest(least($2::int - coalesce(b.n, 0), $1::int), 0) AS take
+  SELECT due.registration_id, due.org_id,
+         greatest(least($6::int - coalesce(o.n, 0), $1::int), 0) AS org_take,
+         greatest(least($2::int - coalesce(b.n, 0), $6::int - coalesce(o.n, 0), $1::int), 0) AS take
     FROM due LEFT JOIN busy b ON b.registration_id = due.registration_id
+    LEFT JOIN busy_org o ON o.org_id = due.org_id
 ), window_rows AS (
-  SELECT w.id, w.registration_id, w.next_attempt_at FROM room
+  SELECT w.id, w.registration_id, room.org_id, room.org_take, w.next_attempt_at FROM room
    CROSS JOIN LATERAL (
      SELECT d.id, d.registration_id, d.next_attempt_at FROM deliveries d
       WHERE d.registration_id = room.registration_id AND d.next_attempt_at <= now()
         AND (d.lease_until IS NULL OR d.lease_until < now())
       ORDER BY d.next_attempt_at LIMIT room.take) AS w
    WHERE room.take > 0
+), turns AS (
+  SELECT id, next_attempt_at, org_take, row_number() OVER (PARTITION BY org_id ORDER BY next_attempt_at, id) AS turn FROM window_rows
 ), candidates AS (
-  SELECT id FROM window_rows ORDER BY next_attempt_at, id LIMIT $1::int
+  SELECT id FROM turns WHERE turn <= org_take ORDER BY turn, next_attempt_at, id LIMIT $1::int
 ), locked AS (
   SELECT d.id FROM deliveries d
    WHERE d.id = ANY (ARRAY(SELECT id FROM candidates))
@@ -111,13 +129,29 @@ export interface Claim {
   readonly more: boolean;
 }
 
+/** Requests in flight across replicas that a claim keeps to (`WEBHOOK_CONCURRENCY_PER_*`). */
+export interface ClaimCaps {
+  /** Per registration (its receiver). */
+  readonly perEndpoint: number;
+  /** Per organization, all its registrations together. */
+  readonly perOrganization: number;
+}
+
 /**
  * Claims up to `limit` due deliveries (see {@link CLAIM_SQL}). `answered`: this replica's attempts
  * whose receiver has answered and which are not written yet; they no longer count against their
- * registration's cap (their leases still keep them from being claimed again).
+ * registration's and organization's caps (their leases still keep them from being claimed again).
  */
-export async function claimDue(db: SqlExecutor, limit: number, perEndpoint: number, leaseMs: number, answered: readonly string[] = []): Promise<Claim> {
-  const rows = await db.$queryRawUnsafe<(ClaimedDelivery | { id: null })[]>(CLAIM_SQL, limit, perEndpoint, leaseMs, CLAIM_REGISTRATIONS, answered);
+export async function claimDue(db: SqlExecutor, limit: number, caps: ClaimCaps, leaseMs: number, answered: readonly string[] = []): Promise<Claim> {
+  const rows = await db.$queryRawUnsafe<(ClaimedDelivery | { id: null })[]>(
+    CLAIM_SQL,
+    limit,
+    caps.perEndpoint,
+    leaseMs,
+    CLAIM_REGISTRATIONS,
+    answered,
+    caps.perOrganization,
+  );
   const deliveries = rows.filter((row): row is ClaimedDelivery => row.id !== null);
   return { deliveries, more: deliveries.length < rows.length };
 }

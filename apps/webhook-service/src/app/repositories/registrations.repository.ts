@@ -30,6 +30,11 @@ export interface RegistrationChanges {
 
 const stored = (description: unknown) => (description === null ? Prisma.DbNull : (description as Prisma.InputJsonValue));
 
+/** A transaction-scoped advisory lock on a text key, held until `tx` ends. */
+async function advisoryLock(tx: RegistrationsDb, key: string): Promise<void> {
+  await tx.$queryRawUnsafe('SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtextextended($1, 0))) AS l', key);
+}
+
 /** Registrations of the three families; every read is scoped by organization and family. */
 @Injectable()
 export class RegistrationsRepository {
@@ -51,7 +56,20 @@ export class RegistrationsRepository {
 
   /** Serialises registrations of one URL until `tx` ends, so two concurrent creates cannot both pass the duplicate check. */
   async lockUrl(tx: RegistrationsDb, orgId: string, family: string, url: string): Promise<void> {
-    await tx.$queryRawUnsafe('SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtextextended($1, 0))) AS l', `${orgId}\n${family}\n${url}`);
+    await advisoryLock(tx, `${orgId}\n${family}\n${url}`);
+  }
+
+  /**
+   * Serialises creates of one organization's family until `tx` ends, so two concurrent creates at
+   * the limit cannot both pass the count. Taken before {@link lockUrl}, always in that order.
+   */
+  async lockFamily(tx: RegistrationsDb, orgId: string, family: string): Promise<void> {
+    await advisoryLock(tx, `registrations\n${orgId}\n${family}`);
+  }
+
+  /** Active registrations of the organization in one family. */
+  countActive(tx: RegistrationsDb, orgId: string, family: string): Promise<number> {
+    return tx.registration.count({ where: { orgId, family, deletedAt: null } });
   }
 
   async hasActiveUrl(tx: RegistrationsDb, orgId: string, family: string, url: string): Promise<boolean> {

@@ -20,6 +20,9 @@ const RECORD_BATCH = 128;
 /** What a delivery of a registration deleted after it was recorded gets instead of being sent. */
 const REGISTRATION_DELETED: SendResult = { status: null, retryAfter: null, ms: 0, error: 'The registration was deleted; nothing was sent.' };
 
+/** Slow receivers one replica remembers at most; past that the longest remembered is forgotten. */
+const SLOW_RECEIVERS_KEPT = 10_000;
+
 /** The metric label of each way an attempt is recorded. */
 const OUTCOME: Record<Completion['kind'], AttemptOutcome> = { completed: 'delivered', retry: 'retry_scheduled', failed: 'failed' };
 
@@ -33,6 +36,12 @@ const OUTCOME: Record<Completion['kind'], AttemptOutcome> = { completed: 'delive
  * together, at once unless a batch is being written, else in the next batch. An endpoint's slot
  * frees up when its receiver answers: the next claim may take it while the attempt is still being
  * written (the lease keeps that delivery from being claimed again).
+ *
+ * A claim keeps to the per-endpoint and per-organization caps across replicas and takes the
+ * organizations with due deliveries in turn ({@link claimDue}). A receiver that holds connections:
+ * once an attempt to it is cut at the delivery timeout, this replica gives its next attempts the
+ * shorter `WEBHOOK_SLOW_RECEIVER_TIMEOUT_MS` until one is answered within it, so it holds its
+ * organization's slots for less time.
  */
 @Injectable()
 export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -41,6 +50,8 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
   private readonly inFlightTo = new Map<string, number>();
   /** Attempts whose receiver has answered and which are not written yet: their endpoint slots are free. */
   private readonly answered = new Set<string>();
+  /** Registrations whose last attempt from this replica was cut at its timeout, longest remembered first. */
+  private readonly slow = new Set<string>();
   private readonly leaseMs: number;
   private readonly loop: PollingLoop;
   private readonly recorder: AttemptRecorder;
@@ -97,7 +108,8 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
       this.backlog = true;
       return;
     }
-    const { deliveries, more } = await claimDue(this.sql, free, this.config.WEBHOOK_CONCURRENCY_PER_ENDPOINT, this.leaseMs, [...this.answered]);
+    const caps = { perEndpoint: this.config.WEBHOOK_CONCURRENCY_PER_ENDPOINT, perOrganization: this.config.WEBHOOK_CONCURRENCY_PER_ORGANIZATION };
+    const { deliveries, more } = await claimDue(this.sql, free, caps, this.leaseMs, [...this.answered]);
     this.backlog = more;
     for (const delivery of deliveries) {
       const registration = delivery.registration_id;
@@ -139,6 +151,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     } finally {
       this.answer(delivery);
     }
+    if (result !== REGISTRATION_DELETED) this.noteTimeliness(delivery.registration_id, result);
     if (result.status !== null) span?.setAttribute('http.response.status_code', result.status);
     endSpan(span, result.detail ?? result.error ?? undefined);
     if (result.detail) this.logger.debug({ deliveryId: delivery.id, registrationId: delivery.registration_id, shown: result.error, detail: result.detail }, 'webhook attempt not answered');
@@ -165,7 +178,24 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
       'service-event-type': delivery.event_type,
       ...signatureHeaders(secret, delivery.id, delivery.body, Math.floor(Date.now() / 1000)),
     };
-    return this.sender.send(delivery.url, delivery.body, headers);
+    return this.sender.send(delivery.url, delivery.body, headers, this.timeoutFor(delivery.registration_id));
+  }
+
+  /** The full delivery timeout, or the shorter one for a receiver whose last attempt timed out. */
+  private timeoutFor(registration: string): number {
+    const full = this.config.WEBHOOK_DELIVERY_TIMEOUT_MS;
+    return this.slow.has(registration) ? Math.min(this.config.WEBHOOK_SLOW_RECEIVER_TIMEOUT_MS, full) : full;
+  }
+
+  /** Cut at its timeout: slow from now on; answered (any status): in time again. Other failures change nothing. */
+  private noteTimeliness(registration: string, result: SendResult): void {
+    if (result.timedOut) {
+      this.slow.delete(registration);
+      this.slow.add(registration);
+      if (this.slow.size > SLOW_RECEIVERS_KEPT) this.slow.delete(this.slow.values().next().value as string);
+    } else if (result.status !== null) {
+      this.slow.delete(registration);
+    }
   }
 
   private completionOf(delivery: ClaimedDelivery, result: SendResult): Completion {
