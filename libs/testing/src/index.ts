@@ -10,3 +10,5 @@ export * from './polling.js';
 export * from './private-postgres.js';
 export * from './rejection.js';
 export * from './shared-edge.js';
+export * from './sql-columns.js';
+export * from './sql-text.js';

@@ -1,0 +1,18 @@
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from '@jest/globals';
+import { checkColumnLists } from '@service/testing';
+
+/** Every hand-written column list of the service's SQL against prisma/schema.prisma (`checkColumnLists`, libs/testing). */
+const report = checkColumnLists(fileURLToPath(new URL('../../..', import.meta.url)));
+
+describe('column lists of the SQL of microvault-service', () => {
+  it('are found (the signer lease)', () => {
+    const found = report.lists.map((list) => `${list.file}: ${list.kind} ${list.table}`);
+    expect(found).toContain('app/repositories/signer-lease.repository.ts: insert signer_lease');
+    expect(found).toContain('app/repositories/signer-lease.repository.ts: update signer_lease');
+  });
+
+  it('name only columns of the Prisma models, read under the models’ field names', () => {
+    expect(report.unknown).toEqual([]);
+  });
+});
