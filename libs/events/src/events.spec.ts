@@ -148,16 +148,19 @@ describe('outbox and relay', () => {
     } as unknown as JetStreamClient;
     const relay = new OutboxRelay({ source: 'wallet', db, js: stalled, jsm, logger, ...streamConfig() });
     const draining = relay.drain();
-    await waitFor(() => publishing === 2);
-    // Both publishes are in flight at once; meanwhile a writer commits, and the outbox's rows and
-    // the relay's own row can be locked (NOWAIT fails on a held lock).
-    await db.$transaction(enqueued(6));
-    const locked = await db.$transaction(async (tx) => [
-      ...(await tx.$queryRawUnsafe<{ id: string }[]>('SELECT id::text AS id FROM outbox_events WHERE id = ANY($1::uuid[]) FOR UPDATE NOWAIT', ids)),
-      ...(await tx.$queryRawUnsafe<{ id: string }[]>('SELECT name AS id FROM outbox_relay FOR UPDATE NOWAIT')),
-    ]);
-    expect(locked).toHaveLength(3);
-    release();
+    try {
+      await waitFor(() => publishing === 2);
+      // Both publishes are in flight at once; meanwhile a writer commits, and the outbox's rows and
+      // the relay's own row can be locked (NOWAIT fails on a held lock).
+      await db.$transaction(enqueued(6));
+      const locked = await db.$transaction(async (tx) => [
+        ...(await tx.$queryRawUnsafe<{ id: string }[]>('SELECT id::text AS id FROM outbox_events WHERE id = ANY($1::uuid[]) FOR UPDATE NOWAIT', ids)),
+        ...(await tx.$queryRawUnsafe<{ id: string }[]>('SELECT name AS id FROM outbox_relay FOR UPDATE NOWAIT')),
+      ]);
+      expect(locked).toHaveLength(3);
+    } finally {
+      release();
+    }
     await expect(draining).rejects.toThrow('no JetStream ack');
     // Recorded up to the first event; the one that failed and the one written meanwhile are next.
     expect(await unpublished()).toBe(2);
@@ -178,12 +181,18 @@ describe('outbox and relay', () => {
         return id;
       });
     const first = open(7);
-    await waitFor(() => written);
-    const later = await db.$transaction(enqueued(8));
-    // Committed, but after the open transaction took its id: it could still commit rows before it.
-    expect(await unpublished()).toBe(1);
-    expect(await relayOf().drain()).toBe(0);
-    finish('commit');
+    let later: string;
+    // Whatever fails here, the open transaction ends: left open, it would hold up every relay on
+    // the server and keep Jest from exiting.
+    try {
+      await waitFor(() => written);
+      later = await db.$transaction(enqueued(8));
+      // Committed, but after the open transaction took its id: it could still commit rows before it.
+      expect(await unpublished()).toBe(1);
+      expect(await relayOf().drain()).toBe(0);
+    } finally {
+      finish('commit');
+    }
     const earlier = await first;
     const before = await streamMessages();
     expect(await relayOf().drain()).toBe(2);
@@ -201,10 +210,14 @@ describe('outbox and relay', () => {
       await ended;
       throw new Error('rolled back');
     });
-    await waitFor(() => written);
-    const later = await db.$transaction(enqueued(10));
-    expect(await relayOf().drain()).toBe(0);
-    rollBack();
+    let later: string;
+    try {
+      await waitFor(() => written);
+      later = await db.$transaction(enqueued(10));
+      expect(await relayOf().drain()).toBe(0);
+    } finally {
+      rollBack();
+    }
     await expect(open).rejects.toThrow('rolled back');
     const before = await streamMessages();
     expect(await relayOf().drain()).toBe(1);
