@@ -1,4 +1,5 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { ALL_ORGANIZATIONS } from '@service/contracts';
 import { PollingLoop } from '@service/events';
 import { chainErrorLogFields, toChecksumAddress } from '@service/evm';
 import { OutboxRelayService, SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
@@ -6,7 +7,7 @@ import type { Logger } from 'pino';
 import type { GVaultConfig } from '../../config.js';
 import { type AllowlistTarget, confirmedHead } from '../chain/allowlist-target.js';
 import { ALLOWLIST_TARGET } from '../injection.js';
-import { AllowlistChangesRepository, type AllowlistUpdatedData } from '../repositories/allowlist-changes.repository.js';
+import { AllowlistChangesRepository, type AllowlistUpdatedEvent } from '../repositories/allowlist-changes.repository.js';
 import { ALLOWLIST_UPDATED_EVENT } from './allowlist-abi.js';
 import { AllowlistService } from './allowlist.service.js';
 
@@ -95,7 +96,7 @@ export class AllowlistFollower implements OnApplicationBootstrap, BeforeApplicat
         allowed: log.args.allowed,
         blockNumber: log.blockNumber,
       };
-      return { row, event: this.eventData(log, address) };
+      return { row, event: this.allowlistUpdated(log, address) };
     });
     const changed = await this.changes.applyRange(this.cursorId, entries, lastBlock);
     if (changed.length === 0) return;
@@ -103,14 +104,19 @@ export class AllowlistFollower implements OnApplicationBootstrap, BeforeApplicat
     for (const address of changed) this.allowlist.forget(address);
   }
 
-  private eventData(log: AllowlistChangeLog, address: `0x${string}`): AllowlistUpdatedData {
+  /** What a change announces: `gvault.allowlist.updated`, to every organization. */
+  private allowlistUpdated(log: AllowlistChangeLog, address: `0x${string}`): AllowlistUpdatedEvent {
     return {
-      gVaultId: this.target.gVaultId,
-      chain: this.target.chain,
-      address,
-      allowed: log.args.allowed,
-      blockNumber: log.blockNumber.toString(),
-      txHash: log.transactionHash,
+      type: 'gvault.allowlist.updated',
+      orgId: ALL_ORGANIZATIONS,
+      payload: {
+        gVaultId: this.target.gVaultId,
+        chain: this.target.chain,
+        address,
+        allowed: log.args.allowed,
+        blockNumber: log.blockNumber.toString(),
+        txHash: log.transactionHash,
+      },
     };
   }
 }

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { ALL_ORGANIZATIONS, type GTokenEventData } from '@service/contracts';
-import { enqueueEvent } from '@service/events';
+import { enqueueEvent, type NewEvent } from '@service/events';
 import { PrismaService } from '../prisma.service.js';
 
-export const ALLOWLIST_UPDATED = 'gvault.allowlist.updated';
-export type AllowlistUpdatedData = GTokenEventData[typeof ALLOWLIST_UPDATED];
+/** The event a stored allowlist change is written with, as the follower builds it. */
+export type AllowlistUpdatedEvent = NewEvent<'gvault.allowlist.updated'>;
 
 /** One allowlist change read from the chain, keyed by its log (txHash, logIndex). */
 export interface AllowlistChangeRow {
@@ -19,7 +18,7 @@ export interface AllowlistChangeRow {
 
 /**
  * The followed allowlist's stored side: the position (last applied block) per followed contract
- * and the changes applied so far, each written once with its `gvault.allowlist.updated` event.
+ * and the changes applied so far, each written once with the event its caller built for it.
  */
 @Injectable()
 export class AllowlistChangesRepository {
@@ -37,12 +36,13 @@ export class AllowlistChangesRepository {
   }
 
   /**
-   * In one transaction: each change not stored yet, with its event (to every organization) in the
-   * outbox, and the cursor moved to `lastBlock`. Resolves to the addresses of the new changes.
+   * In one transaction: each change not stored yet, with its event in the outbox (a change
+   * already stored writes nothing), and the cursor moved to `lastBlock`. Resolves to the
+   * addresses of the new changes.
    */
   applyRange(
     cursorId: string,
-    changes: readonly { row: AllowlistChangeRow; event: AllowlistUpdatedData }[],
+    changes: readonly { row: AllowlistChangeRow; event: AllowlistUpdatedEvent }[],
     lastBlock: bigint,
   ): Promise<`0x${string}`[]> {
     return this.prisma.$transaction(async (tx) => {
@@ -50,7 +50,7 @@ export class AllowlistChangesRepository {
       for (const { row, event } of changes) {
         const { count } = await tx.allowlistChange.createMany({ data: row, skipDuplicates: true });
         if (count === 0) continue;
-        await enqueueEvent(tx, { type: ALLOWLIST_UPDATED, orgId: ALL_ORGANIZATIONS, payload: event });
+        await enqueueEvent(tx, event);
         fresh.push(row.address);
       }
       // A replica that got further may be moved back here; it only re-reads logs the key ignores.

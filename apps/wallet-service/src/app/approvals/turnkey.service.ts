@@ -14,10 +14,10 @@ import { COMPLETED, CONSENSUS_NEEDED, outcomeOf, pendingView, REJECTED } from '.
 import { parseStamp, stampSigns } from '../domain/customer-approvals/stamp.js';
 import { canonicalPayload, checkRequest, turnkeyRequestOf } from '../domain/customer-approvals/turnkey-request.js';
 import { legsOf } from '../domain/withdrawal-view.js';
-import { approveSetup } from '../deposit-addresses/setup-changes.js';
+import { approveSetup, rejectSetup } from '../deposit-addresses/setup-changes.js';
 import { WalletFeature } from '../environment/wallet-feature.js';
 import { addEndActivity, findActivity, findApproverByKey, listPendingActivities, recordVote, votesOn } from '../repositories/approvals.repository.js';
-import { getApproval, setSetupStatus } from '../repositories/deposit-address-approvals.repository.js';
+import { getApproval } from '../repositories/deposit-address-approvals.repository.js';
 import { openLedger } from '../repositories/positions.repository.js';
 import type { WalletTx } from '../repositories/wallet-sql.js';
 import { lockWallet } from '../repositories/wallets.repository.js';
@@ -95,7 +95,7 @@ export class TurnkeyService extends WalletFeature {
     if (activity.kind === 'deposit_address_setup') {
       const row = await getApproval(tx, activity.setupId as string);
       if (outcome === COMPLETED) return (await approveSetup(tx, { wallet, row, seed: this.env.seed, now })).status;
-      return (await setSetupStatus(tx, row, 'rejected', now)).status;
+      return (await rejectSetup(tx, row, now)).status;
     }
     const row = await findWithdrawal(tx, wallet.id, activity.withdrawalId as string);
     const step = { tx, wallet, ledger: await openLedger(tx, wallet.id, this.env, now), env: this.env, now };

@@ -6,6 +6,7 @@ import type { Wallet } from '../../generated/prisma/client.js';
 import { policyFrom } from '../approvals/policy-in-force.js';
 import { deriveDepositAddresses } from '../domain/addresses/deposit-addresses.js';
 import { setupView } from '../domain/deposit-address-view.js';
+import { approvalChanged } from '../domain/wallet-events.js';
 import { WalletFeature } from '../environment/wallet-feature.js';
 import { addActivity, readApprovalRules } from '../repositories/approvals.repository.js';
 import { addStartSetup, findSetup } from '../repositories/deposit-address-approvals.repository.js';
@@ -79,6 +80,7 @@ export class DepositAddressesService extends WalletFeature {
       now,
     });
     const row = addStartSetup(writes, { id: setupId, wallet, chain, activityId: activity.id, dueAt: validBefore, now, existing });
+    writes.addEvent(approvalChanged(row, now));
     await writes.run(tx);
     return row;
   }

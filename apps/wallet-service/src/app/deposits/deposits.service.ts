@@ -4,11 +4,13 @@ import type { DepositDto, DepositListDto, RequestContext, RequestOf, SUBJECTS } 
 import { ServiceError } from '@service/errors';
 import { parseUsd } from '@service/money';
 import { KeysetPage } from '@service/pagination';
+import type { Deposit } from '../../generated/prisma/client.js';
 import { deriveDepositAddresses } from '../domain/addresses/deposit-addresses.js';
 import { normalizedTxHash, simulatedTxHash } from '../domain/addresses/tx-hash.js';
 import { depositView } from '../domain/deposit-view.js';
 import { listFiltersOf } from '../domain/list-filters.js';
 import { checkChainToken, tokensOf } from '../domain/positions.js';
+import { depositChanged } from '../domain/wallet-events.js';
 import { WalletFeature } from '../environment/wallet-feature.js';
 import { createDeposit, findDeposit, findDepositByTxHash, listDeposits } from '../repositories/deposits.repository.js';
 import { lockWallet, requireWallet } from '../repositories/wallets.repository.js';
@@ -31,7 +33,7 @@ export class DepositsService extends WalletFeature {
     const chain = input.chain ?? this.env.chains[0] ?? '';
     const { token } = checkChainToken(chain, input.token ?? tokensOf(chain)[0] ?? '', this.env.allChains);
     const now = new Date();
-    // Plain pg: the lock, then the deposit and its event with COMMIT.
+    // Plain pg: the lock, then the deposit and its event (`deposit.status_changed`, processing) with COMMIT.
     const deposit = await this.sql.$transaction(async (tx) => {
       const wallet = await lockWallet(tx, ctx.orgId, input.walletId);
       if (wallet.status === 'creating' || wallet.status === 'failed') {
@@ -40,7 +42,7 @@ export class DepositsService extends WalletFeature {
       if (!(chain in (wallet.depositAddresses as Record<string, string>))) {
         throw new ServiceError('unsupported_chain', `Wallet ${wallet.id} has no ${chain} deposit address; enable it first.`);
       }
-      return createDeposit(tx, {
+      const row: Deposit = {
         id: randomUUID(),
         walletId: wallet.id,
         orgId: ctx.orgId,
@@ -49,9 +51,13 @@ export class DepositsService extends WalletFeature {
         chain,
         fromAddress: senderAddress(chain),
         txHash: simulatedTxHash(chain),
+        status: 'processing',
         settleAt: new Date(now.getTime() + this.env.config.WALLET_DEPOSIT_SETTLEMENT_MS),
         createdAt: now,
-      });
+        completedAt: null,
+      };
+      await createDeposit(tx, row, [depositChanged(row, now)]);
+      return row;
     });
     this.publishEvents();
     return depositView(deposit);

@@ -8,9 +8,9 @@ import { positionsView, valuePositions } from '../domain/wallet-view.js';
 import { WalletFeature } from '../environment/wallet-feature.js';
 import { addResponse, lockWalletAndClaimThen } from '../repositories/idempotency-keys.repository.js';
 import { ledgerQuery } from '../repositories/positions.repository.js';
-import { addRebalance } from '../repositories/rebalances.repository.js';
 import { findWallet } from '../repositories/wallets.repository.js';
 import { Writes } from '../repositories/writes.js';
+import { addNewRebalance } from './rebalance-changes.js';
 
 @Injectable()
 export class RebalancesService extends WalletFeature {
@@ -31,9 +31,9 @@ export class RebalancesService extends WalletFeature {
       );
       if (!claim.fresh) return { response: claim.response as AllocationResponseDto, created: false };
       checkAllocatable(wallet, ledger, moves);
-      // The workflow, the held positions, its event and the remembered answer: one statement.
+      // The workflow, the held positions, its event (`rebalance.status_changed`, created) and the remembered answer: one statement.
       const writes = new Writes();
-      const response = allocationResponse(addRebalance(writes, { wallet, ledger, moves, requestId: input.requestId, now }));
+      const response = allocationResponse(addNewRebalance(writes, { wallet, ledger, moves, requestId: input.requestId, now }));
       addResponse(writes, key, response);
       await writes.run(tx);
       return { response, created: true };

@@ -1,18 +1,10 @@
 import type { DepositAddressApproval } from '../../generated/prisma/client.js';
-import { approvalView } from '../domain/deposit-address-view.js';
-import { addWalletEvent } from './events.repository.js';
 import type { WalletTx } from './wallet-sql.js';
-import { Writes } from './writes.js';
+import type { Writes } from './writes.js';
 
 /** The deposit_address_approvals table's columns under their model names. */
 const APPROVAL_COLUMNS = `id::text AS id, wallet_id::text AS "walletId", org_id AS "orgId", chain, status, activity_id::text AS "activityId",
   due_at AS "dueAt", created_at AS "createdAt", updated_at AS "updatedAt"`;
-
-function addAnnouncement(writes: Writes, row: DepositAddressApproval, now: Date): void {
-  addWalletEvent(writes, { orgId: row.orgId, walletId: row.walletId, observedAt: now }, 'portfolio_wallet.approval.status_changed', {
-    approval: approvalView(row),
-  });
-}
 
 export async function findSetup(tx: WalletTx, walletId: string, chain: string): Promise<DepositAddressApproval | null> {
   const [row] = await tx.$queryRawUnsafe<DepositAddressApproval[]>(
@@ -25,8 +17,8 @@ export async function findSetup(tx: WalletTx, walletId: string, chain: string): 
 
 /**
  * The setup of a chain's deposit address waiting for its approvers' activity until `dueAt`
- * (`pending`): a new row, or the row of an earlier attempt that was rejected or failed. Announced,
- * as part of the statement's `writes`; the row as written.
+ * (`pending`): a new row, or the row of an earlier attempt that was rejected or failed, as part
+ * of the statement's `writes`; the row as written.
  */
 export function addStartSetup(
   writes: Writes,
@@ -49,26 +41,16 @@ export function addStartSetup(
                ${bind(dueAt.toISOString(), '::timestamptz')}, ${bind(now.toISOString(), '::timestamptz')}, ${bind(now.toISOString(), '::timestamptz')})`,
     );
   }
-  addAnnouncement(writes, row, now);
   return row;
 }
 
-/** `pending` -> `approved`, `rejected` or `failed`, announced. One round trip; the row as written. */
-export async function setSetupStatus(tx: WalletTx, row: DepositAddressApproval, status: 'approved' | 'rejected' | 'failed', now: Date): Promise<DepositAddressApproval> {
-  const writes = new Writes();
-  const changed = addSetupStatus(writes, row, status, now);
-  await writes.run(tx);
-  return changed;
-}
-
-/** {@link setSetupStatus} as part of the statement's `writes`. */
+/** `pending` -> `approved`, `rejected` or `failed`, as part of the statement's `writes`; the row as written. */
 export function addSetupStatus(writes: Writes, row: DepositAddressApproval, status: 'approved' | 'rejected' | 'failed', now: Date): DepositAddressApproval {
   const changed = { ...row, status, updatedAt: now };
   const { bind } = writes;
   writes.add(
     `UPDATE deposit_address_approvals SET status = ${bind(status, '::text')}, updated_at = ${bind(now.toISOString(), '::timestamptz')} WHERE id = ${bind(row.id, '::uuid')}`,
   );
-  addAnnouncement(writes, changed, now);
   return changed;
 }
 

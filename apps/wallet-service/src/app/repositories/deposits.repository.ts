@@ -1,42 +1,34 @@
 import { ServiceError } from '@service/errors';
 import type { KeysetPage } from '@service/pagination';
 import type { Deposit } from '../../generated/prisma/client.js';
-import { depositView } from '../domain/deposit-view.js';
 import type { ListWhere } from '../domain/list-filters.js';
 import type { Tx } from './db.js';
 import type { WalletTx } from './wallet-sql.js';
-import { addWalletEvent } from './events.repository.js';
+import type { WalletEvent } from '../domain/wallet-events.js';
 import { Writes } from './writes.js';
 
-type NewDeposit = Pick<Deposit, 'id' | 'walletId' | 'orgId' | 'amount' | 'token' | 'chain' | 'fromAddress' | 'txHash' | 'settleAt' | 'createdAt'>;
-
-const depositResource = (row: Deposit) => ({ deposit: depositView(row) });
-
-/** A deposit in `processing`, announced: one statement; the row as written. */
-export async function createDeposit(tx: WalletTx, deposit: NewDeposit): Promise<Deposit> {
-  const row: Deposit = { ...deposit, status: 'processing', completedAt: null };
+/** A new deposit (in `processing`) with the events its caller announces it with: one statement. */
+export async function createDeposit(tx: WalletTx, row: Deposit, events: readonly WalletEvent[]): Promise<void> {
   const writes = new Writes();
   const { bind } = writes;
   writes.add(
     `INSERT INTO deposits (id, wallet_id, org_id, amount, token, chain, from_address, tx_hash, status, settle_at, created_at)
      VALUES (${bind(row.id, '::uuid')}, ${bind(row.walletId, '::uuid')}, ${bind(row.orgId, '::text')}, ${bind(row.amount.toString(), '::bigint')}, ${bind(row.token, '::text')},
-             ${bind(row.chain, '::text')}, ${bind(row.fromAddress, '::text')}, ${bind(row.txHash, '::text')}, 'processing', ${bind(row.settleAt.toISOString(), '::timestamptz')},
+             ${bind(row.chain, '::text')}, ${bind(row.fromAddress, '::text')}, ${bind(row.txHash, '::text')}, ${bind(row.status, '::text')}, ${bind(row.settleAt.toISOString(), '::timestamptz')},
              ${bind(row.createdAt.toISOString(), '::timestamptz')})`,
   );
-  addWalletEvent(writes, { orgId: row.orgId, walletId: row.walletId, observedAt: row.createdAt }, 'portfolio_wallet.deposit.status_changed', depositResource(row));
+  for (const event of events) writes.addEvent(event);
   await writes.run(tx);
-  return row;
 }
 
 /**
- * `processing` -> `completed`, announced, as part of the statement's `writes` (the caller adds
- * the money that landed first); the row as written.
+ * `processing` -> `completed`, as part of the statement's `writes` (the caller adds the money
+ * that landed first); the row as written.
  */
 export function addCompleteDeposit(writes: Writes, row: Deposit, now: Date): Deposit {
   const completed: Deposit = { ...row, status: 'completed', completedAt: now };
   const { bind } = writes;
   writes.add(`UPDATE deposits SET status = 'completed', completed_at = ${bind(now.toISOString(), '::timestamptz')} WHERE id = ${bind(row.id, '::uuid')}`);
-  addWalletEvent(writes, { orgId: row.orgId, walletId: row.walletId, observedAt: now }, 'portfolio_wallet.deposit.status_changed', depositResource(completed));
   return completed;
 }
 

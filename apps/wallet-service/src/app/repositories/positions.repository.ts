@@ -1,11 +1,9 @@
 import { type Query, runQuery } from '@service/sql';
-import { formatUsd } from '@service/money';
 import type { Valuation } from '../domain/chains.js';
 import { Ledger, type PositionRow } from '../domain/ledger.js';
-import { addWalletEvent } from './events.repository.js';
 import type { Running } from '../domain/wallet-status.js';
 import type { WalletTx } from './wallet-sql.js';
-import { Writes } from './writes.js';
+import type { Writes } from './writes.js';
 
 /** The wallet's positions, valued at `now`; the caller holds the wallet's row lock. */
 export function openLedger(tx: WalletTx, walletId: string, valuation: Valuation, now: Date): Promise<Ledger> {
@@ -125,25 +123,18 @@ export function positionsOf(stored: StoredPositions): PositionRow[] {
   }));
 }
 
-/** Writes every changed position back; `position.updated` events for them when `announce`. One round trip. */
-export async function saveLedger(tx: WalletTx, ledger: Ledger, scope: { orgId: string; observedAt: Date }, announce: boolean): Promise<void> {
-  const writes = new Writes();
-  addLedger(writes, ledger, scope, announce);
-  await writes.run(tx);
-}
-
-/** {@link saveLedger} as part of the statement's `writes`: all changed positions in one upsert. */
-export function addLedger(writes: Writes, ledger: Ledger, scope: { orgId: string; observedAt: Date }, announce: boolean): void {
+/**
+ * Every position the ledger changed since it was last saved, in one upsert, as part of the
+ * statement's `writes`; the ledger counts them as saved. A caller that announces them builds
+ * their events (`positionsUpdated`) before.
+ */
+export function addLedger(writes: Writes, ledger: Ledger): void {
   const { walletId } = ledger;
   const { bind } = writes;
-  const rows = ledger.changed().map((row) => {
-    if (announce) {
-      addWalletEvent(writes, { ...scope, walletId }, 'portfolio_wallet.position.updated', {
-        position: { id: row.positionId, kind: row.kind, amountUsd: formatUsd(row.amount) },
-      });
-    }
-    return `(${bind(walletId, '::uuid')}, ${bind(row.positionId, '::text')}, ${bind(row.kind, '::text')}, ${bind(row.amount.toString(), '::bigint')}, ${bind(row.reserved.toString(), '::bigint')}, ${bind(row.earned.toString(), '::bigint')}, ${bind(row.accruedAt.toISOString(), '::timestamptz')})`;
-  });
+  const rows = ledger.changed().map(
+    (row) =>
+      `(${bind(walletId, '::uuid')}, ${bind(row.positionId, '::text')}, ${bind(row.kind, '::text')}, ${bind(row.amount.toString(), '::bigint')}, ${bind(row.reserved.toString(), '::bigint')}, ${bind(row.earned.toString(), '::bigint')}, ${bind(row.accruedAt.toISOString(), '::timestamptz')})`,
+  );
   if (rows.length > 0) {
     writes.add(
       `INSERT INTO positions (wallet_id, position_id, kind, amount, reserved, earned, accrued_at) VALUES ${rows.join(', ')}
@@ -152,9 +143,4 @@ export function addLedger(writes: Writes, ledger: Ledger, scope: { orgId: string
     );
   }
   ledger.saved();
-}
-
-/** `portfolio_wallet.balance.updated` with the wallet's totals after the change, as part of the statement's `writes`. */
-export function addBalanceEvent(writes: Writes, ledger: Ledger, scope: { orgId: string; observedAt: Date }): void {
-  addWalletEvent(writes, { ...scope, walletId: ledger.walletId }, 'portfolio_wallet.balance.updated', { balance: ledger.balance() });
 }

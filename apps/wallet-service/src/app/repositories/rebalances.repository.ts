@@ -4,35 +4,18 @@ import type { Rebalance } from '../../generated/prisma/client.js';
 import type { Valuation } from '../domain/chains.js';
 import { instructionsView, type Move, reserveOutflows } from '../domain/instructions.js';
 import type { Ledger } from '../domain/ledger.js';
-import { rebalanceObject, type RebalanceStatus } from '../domain/rebalance-view.js';
-import { addWalletEvent } from './events.repository.js';
+import type { RebalanceStatus } from '../domain/rebalance-view.js';
 import { addLedger, ledgersForRebalancesQuery } from './positions.repository.js';
 import type { Running } from '../domain/wallet-status.js';
-import type { WalletTx } from './wallet-sql.js';
-import { Writes } from './writes.js';
+import type { Writes } from './writes.js';
 
-function addRebalanceEvent(writes: Writes, row: Rebalance, observedAt: Date): void {
-  addWalletEvent(writes, { orgId: row.orgId, walletId: row.walletId, observedAt }, 'portfolio_wallet.rebalance.status_changed', {
-    rebalance: rebalanceObject(row),
-  });
-}
+export type NewRebalance = { wallet: { id: string; orgId: string }; ledger: Ledger; moves: Move[]; requestId?: string; now: Date };
 
 /**
- * Creates a workflow in `created`, holding what each source gives up (as much as it has free now;
- * a plan's buys may be funded by its own sells), and announces it.
- */
-export async function createRebalance(tx: WalletTx, input: NewRebalance): Promise<Rebalance> {
-  const writes = new Writes();
-  const row = addRebalance(writes, input);
-  await writes.run(tx);
-  return row;
-}
-
-type NewRebalance = { wallet: { id: string; orgId: string }; ledger: Ledger; moves: Move[]; requestId?: string; now: Date };
-
-/**
- * {@link createRebalance} as part of the statement's `writes` (the row, the held positions and the
- * event in one round trip); the row is known before it is written, so it is returned at once.
+ * A workflow in `created`, holding what each source gives up (as much as it has free now; a
+ * plan's buys may be funded by its own sells), as part of the statement's `writes` (the row and
+ * the held positions in one round trip); the row is known before it is written, so it is returned
+ * at once.
  */
 export function addRebalance(writes: Writes, input: NewRebalance): Rebalance {
   const { wallet, ledger, moves, now } = input;
@@ -54,8 +37,7 @@ export function addRebalance(writes: Writes, input: NewRebalance): Rebalance {
      VALUES (${bind(row.id, '::uuid')}, ${bind(row.walletId, '::uuid')}, ${bind(row.orgId, '::text')}, ${bind(row.requestId, '::uuid')}, ${bind(row.status, '::text')},
              ${bind(JSON.stringify(row.allocations), '::jsonb')}, ${bind(JSON.stringify(row.reservations), '::jsonb')}, ${bind(now.toISOString(), '::timestamptz')}, ${bind(now.toISOString(), '::timestamptz')})`,
   );
-  addLedger(writes, ledger, { orgId: wallet.orgId, observedAt: now }, false);
-  addRebalanceEvent(writes, row, now);
+  addLedger(writes, ledger);
   return row;
 }
 
@@ -100,21 +82,19 @@ export function rebalanceStepsQuery(steps: readonly { walletId: string; rebalanc
   };
 }
 
-/** The workflow moves to `processing`, to run again at `nextRunAt`; announced. Part of the statement's `writes`. */
-export function addStartProcessing(writes: Writes, row: Rebalance, nextRunAt: Date, now: Date): Rebalance {
+/** The workflow moves to `processing`, to run again at `nextRunAt`. Part of the statement's `writes`. */
+export function addStartProcessing(writes: Writes, row: Rebalance, nextRunAt: Date): Rebalance {
   const next: Rebalance = { ...row, status: 'processing', nextRunAt };
   const { bind } = writes;
   writes.add(`UPDATE rebalances SET status = 'processing', next_run_at = ${bind(nextRunAt.toISOString(), '::timestamptz')} WHERE id = ${bind(row.id, '::uuid')}`);
-  addRebalanceEvent(writes, next, now);
   return next;
 }
 
-/** The workflow ends in `status`; announced. Part of the statement's `writes`. */
+/** The workflow ends in `status`. Part of the statement's `writes`. */
 export function addFinish(writes: Writes, row: Rebalance, status: RebalanceStatus, now: Date): Rebalance {
   const done: Rebalance = { ...row, status, completedAt: now };
   const { bind } = writes;
   writes.add(`UPDATE rebalances SET status = ${bind(status, '::text')}, completed_at = ${bind(now.toISOString(), '::timestamptz')} WHERE id = ${bind(row.id, '::uuid')}`);
-  addRebalanceEvent(writes, done, now);
   return done;
 }
 

@@ -4,12 +4,12 @@ import { type Query, runQuery, type SqlExecutor } from '@service/sql';
 import type { Position, Wallet } from '../../generated/prisma/client.js';
 import { walletNotFound } from '../domain/errors.js';
 import type { ListWhere } from '../domain/list-filters.js';
-import { type Strategy, strategyView } from '../domain/strategy.js';
-import { activityStatus, followsActivity, type Running } from '../domain/wallet-status.js';
+import type { Strategy } from '../domain/strategy.js';
+import type { WalletEvent } from '../domain/wallet-events.js';
+import type { Running } from '../domain/wallet-status.js';
 import type { Tx } from './db.js';
 import type { WalletDb, WalletTx } from './wallet-sql.js';
 import { addForgetProvision } from './due-work.repository.js';
-import { addWalletEvent } from './events.repository.js';
 import { positionsJson, positionsOf, runningColumns, type StoredPositions } from './positions.repository.js';
 import { Writes } from './writes.js';
 
@@ -169,14 +169,12 @@ export async function updateLabel(db: Tx, orgId: string, walletId: string, label
   if (updated.count === 0) throw walletNotFound(walletId);
 }
 
-/** The wallet's new targets, announced as the strategy in force. One statement. */
-export async function updateStrategy(tx: WalletTx, wallet: { id: string; orgId: string }, strategy: Strategy, now: Date): Promise<void> {
+/** The wallet's new targets, with the events its caller announces them with. One statement. */
+export async function updateStrategy(tx: WalletTx, walletId: string, strategy: Strategy, now: Date, events: readonly WalletEvent[]): Promise<void> {
   const writes = new Writes();
   const { bind } = writes;
-  writes.add(`UPDATE wallets SET strategy = ${bind(JSON.stringify(strategy), '::jsonb')}, updated_at = ${bind(now.toISOString(), '::timestamptz')} WHERE id = ${bind(wallet.id, '::uuid')}`);
-  addWalletEvent(writes, { orgId: wallet.orgId, walletId: wallet.id, observedAt: now }, 'portfolio_wallet.strategy.status_changed', {
-    strategy: { status: 'active', allocations: strategyView(strategy) },
-  });
+  writes.add(`UPDATE wallets SET strategy = ${bind(JSON.stringify(strategy), '::jsonb')}, updated_at = ${bind(now.toISOString(), '::timestamptz')} WHERE id = ${bind(walletId, '::uuid')}`);
+  for (const event of events) writes.addEvent(event);
   await writes.run(tx);
 }
 
@@ -188,39 +186,20 @@ export function addDepositAddresses(writes: Writes, walletId: string, depositAdd
   );
 }
 
-/** Moves a wallet to a new status and announces it; the same status again is no change and no event. One round trip. */
-export async function setWalletStatus(tx: WalletTx, wallet: Wallet, status: WalletStatus, now: Date, extra: { depositAddresses?: Record<string, string> } = {}): Promise<void> {
-  const writes = new Writes();
-  addWalletStatus(writes, wallet, status, now, extra);
-  await writes.run(tx);
-}
-
 /**
- * {@link setWalletStatus} as part of the statement's `writes`. Nothing indexes the status, so the
- * update is HOT; a wallet leaving `creating` leaves `wallet_provisions` with it.
+ * The wallet's new status (and with `depositAddresses` its addresses), as part of the statement's
+ * `writes`. Nothing indexes the status, so the update is HOT; a wallet leaving `creating` leaves
+ * `wallet_provisions` with it. `wallet` is the row as read (its status before the change).
  */
-export function addWalletStatus(writes: Writes, wallet: Wallet, status: WalletStatus, now: Date, extra: { depositAddresses?: Record<string, string> } = {}): void {
-  if (wallet.status === status) return;
+export function addStatusUpdate(writes: Writes, wallet: Wallet, status: WalletStatus, now: Date, extra: { depositAddresses?: Record<string, string> } = {}): void {
   const { bind } = writes;
   const addresses = extra.depositAddresses === undefined ? '' : `, deposit_addresses = ${bind(JSON.stringify(extra.depositAddresses), '::jsonb')}`;
   writes.add(`UPDATE wallets SET status = ${bind(status, '::text')}, updated_at = ${bind(now.toISOString(), '::timestamptz')}${addresses} WHERE id = ${bind(wallet.id, '::uuid')}`);
   if (wallet.status === 'creating') addForgetProvision(writes, wallet.id);
-  wallet.status = status;
-  addWalletEvent(writes, { orgId: wallet.orgId, walletId: wallet.id, observedAt: now }, 'portfolio_wallet.status_changed', {
-    wallet: { id: wallet.id, status },
-  });
 }
 
-/** Sets the status the wallet's running withdrawals and rebalances imply (a `creating` or `failed` wallet keeps its own). */
-export async function refreshWalletStatus(tx: WalletTx, wallet: Wallet, now: Date): Promise<void> {
-  if (!followsActivity(wallet.status)) return;
-  const [running] = await tx.$queryRawUnsafe<Running[]>(`SELECT ${runningColumns('$1::uuid')}`, wallet.id);
-  const writes = new Writes();
-  addStatusOf(writes, wallet, running ?? { withdrawals: false, rebalances: false }, now);
-  await writes.run(tx);
-}
-
-/** {@link refreshWalletStatus} from what the caller read under the wallet lock, as part of the statement's `writes`. */
-export function addStatusOf(writes: Writes, wallet: Wallet, running: Running, now: Date): void {
-  if (followsActivity(wallet.status)) addWalletStatus(writes, wallet, activityStatus(running), now);
+/** Whether any withdrawal and any rebalance of the wallet is processing; the caller holds the wallet's lock. */
+export async function readRunning(tx: WalletTx, walletId: string): Promise<Running> {
+  const [running] = await tx.$queryRawUnsafe<Running[]>(`SELECT ${runningColumns('$1::uuid')}`, walletId);
+  return running ?? { withdrawals: false, rebalances: false };
 }

@@ -7,10 +7,8 @@ import type { ApprovalPolicyRecord } from '../domain/customer-approvals/policy.j
 import type { PositionRow } from '../domain/ledger.js';
 import { settlementOf, type SettledStatus } from '../domain/withdrawal-progress.js';
 import type { ListWhere } from '../domain/list-filters.js';
-import { legsOf, legView, withdrawalView } from '../domain/withdrawal-view.js';
 import type { Tx } from './db.js';
 import type { WalletDb, WalletTx } from './wallet-sql.js';
-import { addWalletEvent } from './events.repository.js';
 import { positionsJson, positionsOf, runningColumns, type StoredPositions } from './positions.repository.js';
 import type { Running } from '../domain/wallet-status.js';
 import type { Writes } from './writes.js';
@@ -20,18 +18,11 @@ type NewWithdrawal = Pick<
   'id' | 'walletId' | 'orgId' | 'requestId' | 'amountRequested' | 'fee' | 'destinationChain' | 'destinationAddress' | 'destinationToken' | 'nextRunAt' | 'createdAt'
 >;
 
-const scopeOf = (row: Withdrawal, now: Date) => ({ orgId: row.orgId, walletId: row.walletId, observedAt: now });
-
-const WITHDRAWAL_STATUS_CHANGED = 'portfolio_wallet.withdrawal.status_changed';
-const LEG_STATUS_CHANGED = 'portfolio_wallet.withdrawal.payout.status_changed';
-const withdrawalResource = (row: Withdrawal) => ({ withdrawal: withdrawalView(row) });
-const legResource = (row: Withdrawal, leg: PayoutLeg) => ({ withdrawalId: row.id, turnkeyActivityId: leg.turnkeyActivityId ?? null, payoutLeg: legView(leg) });
-
 /**
- * A withdrawal in `processing` with its legs, announced with each leg, as part of the statement's
- * `writes`; the row is known before it is written, so it is returned at once.
+ * A withdrawal in `processing` with its legs, as part of the statement's `writes`; the row is
+ * known before it is written, so it is returned at once.
  */
-export function addWithdrawal(writes: Writes, withdrawal: NewWithdrawal, legs: PayoutLeg[], now: Date): Withdrawal {
+export function addWithdrawal(writes: Writes, withdrawal: NewWithdrawal, legs: PayoutLeg[]): Withdrawal {
   const row: Withdrawal = { ...withdrawal, status: 'processing', amountPaid: null, payoutLegs: legs as never, failureReason: null, completedAt: null };
   const { bind } = writes;
   writes.add(
@@ -42,8 +33,6 @@ export function addWithdrawal(writes: Writes, withdrawal: NewWithdrawal, legs: P
              ${bind(row.destinationAddress, '::text')}, ${bind(row.destinationToken, '::text')}, ${bind(JSON.stringify(legs), '::jsonb')},
              ${bind(row.nextRunAt.toISOString(), '::timestamptz')}, ${bind(row.createdAt.toISOString(), '::timestamptz')})`,
   );
-  addWalletEvent(writes, scopeOf(row, now), WITHDRAWAL_STATUS_CHANGED, withdrawalResource(row));
-  for (const leg of legsOf(row)) addWalletEvent(writes, scopeOf(row, now), LEG_STATUS_CHANGED, legResource(row, leg));
   return row;
 }
 
@@ -137,14 +126,11 @@ export function payoutStepQuery(withdrawalId: string): Query<PayoutStepState> {
 
 /**
  * As part of the statement's `writes`, in one UPDATE of the row: the legs and when to look again,
- * and with `settled` the withdrawal's end (its status, what was paid: delivered minus the fee);
- * the legs that changed are announced. The row as written, known before it is written.
+ * and with `settled` the withdrawal's end (its status, what was paid: delivered minus the fee).
+ * The row as written, known before it is written.
  */
-export function addLegChanges(
-  writes: Writes,
-  input: { row: Withdrawal; legs: PayoutLeg[]; changed: ReadonlySet<PayoutLeg>; nextRunAt: Date; settled: SettledStatus | null; now: Date },
-): Withdrawal {
-  const { row, legs, changed, nextRunAt, settled, now } = input;
+export function addLegChanges(writes: Writes, input: { row: Withdrawal; legs: PayoutLeg[]; nextRunAt: Date; settled: SettledStatus | null; now: Date }): Withdrawal {
+  const { row, legs, nextRunAt, settled, now } = input;
   let saved: Withdrawal = { ...row, payoutLegs: legs as never, nextRunAt };
   const { bind } = writes;
   let settlement = '';
@@ -158,13 +144,7 @@ export function addLegChanges(
     `UPDATE withdrawals SET payout_legs = ${bind(JSON.stringify(legs), '::jsonb')}, next_run_at = ${bind(nextRunAt.toISOString(), '::timestamptz')}${settlement}
       WHERE id = ${bind(row.id, '::uuid')}`,
   );
-  for (const leg of legs) if (changed.has(leg)) addWalletEvent(writes, scopeOf(saved, now), LEG_STATUS_CHANGED, legResource(saved, leg));
   return saved;
-}
-
-/** `withdrawal.status_changed` for the row as it now is, as part of the statement's `writes`. */
-export function addWithdrawalEvent(writes: Writes, row: Withdrawal, now: Date): void {
-  addWalletEvent(writes, scopeOf(row, now), WITHDRAWAL_STATUS_CHANGED, withdrawalResource(row));
 }
 
 /**
@@ -186,11 +166,11 @@ export function addWakeWallet(writes: Writes, walletId: string, except: string, 
 
 /**
  * A settled withdrawal processes again (a leg is retried), to run now: what it paid and why not
- * all are forgotten until it settles again; announced with its changed legs, as part of the
- * statement's `writes` (the caller refreshes the wallet's status after). The row as written.
+ * all are forgotten until it settles again; as part of the statement's `writes` (the caller
+ * refreshes the wallet's status after). The row as written.
  */
-export function addReopen(writes: Writes, input: { row: Withdrawal; legs: PayoutLeg[]; changed: ReadonlySet<PayoutLeg>; now: Date }): Withdrawal {
-  const { row, legs, changed, now } = input;
+export function addReopen(writes: Writes, input: { row: Withdrawal; legs: PayoutLeg[]; now: Date }): Withdrawal {
+  const { row, legs, now } = input;
   const reopened: Withdrawal = { ...row, status: 'processing', payoutLegs: legs as never, amountPaid: null, failureReason: null, completedAt: null, nextRunAt: now };
   const { bind } = writes;
   writes.add(
@@ -198,8 +178,6 @@ export function addReopen(writes: Writes, input: { row: Withdrawal; legs: Payout
                             next_run_at = ${bind(now.toISOString(), '::timestamptz')}
       WHERE id = ${bind(row.id, '::uuid')}`,
   );
-  addWithdrawalEvent(writes, reopened, now);
-  for (const leg of legs) if (changed.has(leg)) addWalletEvent(writes, scopeOf(reopened, now), LEG_STATUS_CHANGED, legResource(reopened, leg));
   return reopened;
 }
 

@@ -1,4 +1,5 @@
-import type { BindParameter } from '@service/events';
+import type { DomainEventType } from '@service/contracts';
+import { type BindParameter, type NewEvent, outboxInsert } from '@service/events';
 import { executeWrite } from '@service/sql';
 import type { WalletTx } from './wallet-sql.js';
 
@@ -20,6 +21,17 @@ export class Writes {
   /** One INSERT, UPDATE or DELETE whose values went through {@link bind}. */
   add(sql: string): void {
     this.parts.push(sql);
+  }
+
+  /**
+   * The outbox row of an event the use case built (its type, organization and payload), written
+   * with the statement's other parts, in their order: the repositories write events, they do not
+   * decide them. The event's id.
+   */
+  addEvent<T extends DomainEventType>(event: NewEvent<T>): string {
+    const { sql, id } = outboxInsert(this.bind, event);
+    this.add(sql);
+    return id;
   }
 
   async run(tx: WalletTx): Promise<void> {

@@ -10,11 +10,12 @@ import type { PositionRow } from '../domain/ledger.js';
 import { planToTargets } from '../domain/rebalance-plans.js';
 import type { WalletRecord } from '../domain/records.js';
 import { parseStrategy, type Strategy } from '../domain/strategy.js';
+import { strategyChanged } from '../domain/wallet-events.js';
 import { valuePositions, walletView, yieldView } from '../domain/wallet-view.js';
 import { WalletFeature } from '../environment/wallet-feature.js';
 import { claimRequestId, rememberResponse } from '../repositories/idempotency-keys.repository.js';
 import { openLedger } from '../repositories/positions.repository.js';
-import { createRebalance } from '../repositories/rebalances.repository.js';
+import { createRebalance } from '../rebalances/rebalance-changes.js';
 import { WalletReads } from '../repositories/wallet-reads.js';
 import type { WalletTx } from '../repositories/wallet-sql.js';
 import {
@@ -115,8 +116,12 @@ export class WalletsService extends WalletFeature {
     return yieldView(row.id, valuePositions(row.positions, this.env.catalogue, this.env.timeScale, new Date()), this.env.catalogue);
   }
 
+  /**
+   * The new targets, announced (`strategy.status_changed`); on an autoRebalance wallet past
+   * `creating`, the rebalance that reaches them (`rebalance.status_changed`, created).
+   */
   private async applyStrategy(tx: WalletTx, wallet: WalletRecord, strategy: Strategy, now: Date): Promise<void> {
-    await updateStrategy(tx, wallet, strategy, now);
+    await updateStrategy(tx, wallet.id, strategy, now, [strategyChanged(wallet, strategy, now)]);
     if (!wallet.autoRebalance || wallet.status === 'creating') return;
     const ledger = await openLedger(tx, wallet.id, this.env, now);
     const moves = planToTargets(strategy, ledger.positions(), this.env);

@@ -10,17 +10,22 @@ import { legsOf, type StoredLeg } from '../domain/withdrawal-view.js';
 import type { WalletEnvironment } from '../environment/wallet-environment.js';
 import { FAILED } from '../domain/customer-approvals/activities.js';
 import { addEndActivity } from '../repositories/approvals.repository.js';
+import { payoutLegChanged, withdrawalChanged } from '../domain/wallet-events.js';
 import { addLedger } from '../repositories/positions.repository.js';
 import type { Running } from '../domain/wallet-status.js';
-import { addStatusOf, refreshWalletStatus } from '../repositories/wallets.repository.js';
-import { addLegChanges, addReopen, addWakeWallet, addWithdrawal, addWithdrawalEvent } from '../repositories/withdrawals.repository.js';
+import { addLegChanges, addReopen, addWakeWallet, addWithdrawal } from '../repositories/withdrawals.repository.js';
 import type { WalletTx } from '../repositories/wallet-sql.js';
 import { Writes } from '../repositories/writes.js';
+import { addStatusOf, refreshWalletStatus } from '../wallets/wallet-status-changes.js';
 
 /**
  * What a change to a withdrawal works with: the transaction (plain pg, or Prisma's where the
  * caller holds one), the locked wallet and its positions. Each change writes everything in one
- * statement (`Writes`), then, when the withdrawal's status changed, the wallet's status.
+ * statement (`Writes`), then, when the withdrawal's status changed, the wallet's status. What
+ * each change announces is built here (`domain/wallet-events.ts`) and written with it:
+ * `portfolio_wallet.withdrawal.status_changed` when the withdrawal is created, settles or
+ * reopens; `portfolio_wallet.withdrawal.payout.status_changed` for each leg created or changed;
+ * `portfolio_wallet.status_changed` when the wallet's status follows.
  */
 export interface WithdrawalStep {
   readonly tx: WalletTx;
@@ -30,6 +35,11 @@ export interface WithdrawalStep {
   readonly now: Date;
 }
 
+/** `portfolio_wallet.withdrawal.payout.status_changed` for each leg in `changed`, in the legs' order, as part of the statement's `writes`. */
+export function addLegEvents(writes: Writes, row: Withdrawal, legs: readonly StoredLeg[], changed: ReadonlySet<StoredLeg>, now: Date): void {
+  for (const leg of legs) if (changed.has(leg)) writes.addEvent(payoutLegChanged(row, leg, now));
+}
+
 /** A leg that stops waiting for approval (cancelled) ends its pending activity: no vote can release it any more. */
 function closeApproval(writes: Writes, leg: StoredLeg, now: Date): void {
   if (leg.status === 'pending_customer_approval' && leg.turnkeyActivityId) addEndActivity(writes, leg.turnkeyActivityId, FAILED, now);
@@ -37,8 +47,9 @@ function closeApproval(writes: Writes, leg: StoredLeg, now: Date): void {
 
 /**
  * Runs `writes` with the legs and when to look again, and with `settled` the withdrawal's end
- * (announced); the wallet's other running withdrawals look again now when `wake` or settled (an
- * approval slot may have freed up). Then, once settled, the wallet's status. The row as written.
+ * (announced with the changed legs); the wallet's other running withdrawals look again now when
+ * `wake` or settled (an approval slot may have freed up). Then, once settled, the wallet's status.
+ * The row as written.
  */
 async function writeLegs(
   step: WithdrawalStep,
@@ -46,9 +57,10 @@ async function writeLegs(
   input: { row: Withdrawal; legs: StoredLeg[]; changed: ReadonlySet<StoredLeg>; nextRunAt: Date; settled: SettledStatus | null; wake: boolean },
 ): Promise<Withdrawal> {
   const { tx, wallet, now } = step;
-  const { settled } = input;
+  const { legs, changed, settled } = input;
   const saved = addLegChanges(writes, { ...input, now });
-  if (settled) addWithdrawalEvent(writes, saved, now);
+  addLegEvents(writes, saved, legs, changed, now);
+  if (settled) writes.addEvent(withdrawalChanged(saved, now));
   if (settled || input.wake) addWakeWallet(writes, wallet.id, saved.id, now);
   await writes.run(tx);
   if (settled) await refreshWalletStatus(tx, wallet, now);
@@ -57,8 +69,9 @@ async function writeLegs(
 
 /**
  * A withdrawal in `processing` with one `planning` leg per source drawn on, each leg's amount
- * reserved. One round trip on any executor (plain pg on the create route): the withdrawal, its
- * events, the reserved positions and the wallet's status in one statement; the status follows
+ * reserved, announced with its legs. One round trip on any executor (plain pg on the create
+ * route): the withdrawal, its events, the reserved positions and the wallet's status in one
+ * statement; the status follows
  * from `running`, what else of the wallet was processing when its positions were read under the
  * lock (`ledgerWithRunningQuery`), and this withdrawal.
  */
@@ -88,9 +101,10 @@ export async function createWithdrawal(
       createdAt: now,
     },
     legs,
-    now,
   );
-  addLedger(writes, ledger, { orgId: wallet.orgId, observedAt: now }, false);
+  writes.addEvent(withdrawalChanged(row, now));
+  for (const leg of legsOf(row)) writes.addEvent(payoutLegChanged(row, leg, now));
+  addLedger(writes, ledger);
   // What else ran was read with the positions under the lock; this withdrawal runs too.
   addStatusOf(writes, wallet, { ...input.running, withdrawals: true }, now);
   await writes.run(tx);
@@ -109,7 +123,7 @@ export async function cancelWithdrawal(step: WithdrawalStep, row: Withdrawal): P
     ledger.release(leg.from.id, parseUsd(leg.amountUsd));
     skipLeg(leg, now);
   }
-  addLedger(writes, ledger, { orgId: row.orgId, observedAt: now }, false);
+  addLedger(writes, ledger);
   const nextRunAt = nextRunOf(legs, now, env.config.WALLET_PAYOUT_STEP_MS);
   return writeLegs(step, writes, { row, legs, changed: new Set(legs), nextRunAt, settled: 'cancelled', wake: false });
 }
@@ -150,12 +164,14 @@ export async function retryLeg(step: WithdrawalStep, row: Withdrawal, payoutId: 
   ledger.reserve(leg.from.id, amount);
   restartLeg(leg, now);
   const writes = new Writes();
-  addLedger(writes, ledger, { orgId: row.orgId, observedAt: now }, false);
+  addLedger(writes, ledger);
   if (row.status === 'processing') {
     const withdrawal = await writeLegs(step, writes, { row, legs, changed: new Set([leg]), nextRunAt: now, settled: null, wake: false });
     return { withdrawal, leg };
   }
-  const withdrawal = addReopen(writes, { row, legs, changed: new Set([leg]), now });
+  const withdrawal = addReopen(writes, { row, legs, now });
+  writes.addEvent(withdrawalChanged(withdrawal, now));
+  addLegEvents(writes, withdrawal, legs, new Set([leg]), now);
   await writes.run(tx);
   await refreshWalletStatus(tx, wallet, now);
   return { withdrawal, leg };
@@ -173,7 +189,7 @@ export async function cancelLeg(step: WithdrawalStep, row: Withdrawal, payoutId:
   closeApproval(writes, leg, now);
   ledger.release(leg.from.id, parseUsd(leg.amountUsd));
   skipLeg(leg, now, 'cancelled');
-  addLedger(writes, ledger, { orgId: row.orgId, observedAt: now }, false);
+  addLedger(writes, ledger);
   // An approval slot on the chain may have freed up: the wallet's other withdrawals look again.
   const nextRunAt = nextRunOf(legs, now, env.config.WALLET_PAYOUT_STEP_MS);
   const withdrawal = await writeLegs(step, writes, { row, legs, changed: new Set([leg]), nextRunAt, settled: settledStatus(legs), wake: true });

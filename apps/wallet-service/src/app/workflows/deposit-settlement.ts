@@ -4,16 +4,19 @@ import { cashPositionId } from '../domain/positions.js';
 import { planDepositAllocation } from '../domain/rebalance-plans.js';
 import type { Strategy } from '../domain/strategy.js';
 import type { WalletEnvironment } from '../environment/wallet-environment.js';
+import { balanceUpdated, depositChanged, positionsUpdated } from '../domain/wallet-events.js';
+import { createRebalance } from '../rebalances/rebalance-changes.js';
 import { addCompleteDeposit } from '../repositories/deposits.repository.js';
-import { addBalanceEvent, addLedger } from '../repositories/positions.repository.js';
-import { createRebalance } from '../repositories/rebalances.repository.js';
+import { addLedger } from '../repositories/positions.repository.js';
 import type { WalletTx } from '../repositories/wallet-sql.js';
 import { Writes } from '../repositories/writes.js';
 
 /**
  * `processing` -> `completed`: the amount lands in the cash position of its chain and token and,
  * on an autoRebalance wallet, a rebalance takes each source's share of it. The landing in one
- * statement (positions, deposit, their events), the rebalance in another.
+ * statement: the positions (`position.updated` for each), the deposit
+ * (`deposit.status_changed`) and the wallet's totals (`balance.updated`); the rebalance
+ * (`rebalance.status_changed`) in another.
  */
 export async function settleDeposit(
   tx: WalletTx,
@@ -24,9 +27,11 @@ export async function settleDeposit(
   const cashId = cashPositionId(deposit.chain, deposit.token);
   ledger.credit(cashId, deposit.amount);
   const writes = new Writes();
-  addLedger(writes, ledger, scope, true);
-  addCompleteDeposit(writes, deposit, now);
-  addBalanceEvent(writes, ledger, scope);
+  for (const event of positionsUpdated(ledger, scope)) writes.addEvent(event);
+  addLedger(writes, ledger);
+  const completed = addCompleteDeposit(writes, deposit, now);
+  writes.addEvent(depositChanged(completed, now));
+  writes.addEvent(balanceUpdated(ledger, scope));
   await writes.run(tx);
   if (!wallet.autoRebalance) return;
   const moves = planDepositAllocation(wallet.strategy as Strategy, cashId, deposit.amount, env);

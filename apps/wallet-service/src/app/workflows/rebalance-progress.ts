@@ -2,16 +2,20 @@ import type { Rebalance, Wallet } from '../../generated/prisma/client.js';
 import { movesOf, releaseReservations } from '../domain/instructions.js';
 import type { Ledger } from '../domain/ledger.js';
 import type { RebalanceStatus } from '../domain/rebalance-view.js';
-import { addBalanceEvent, addLedger } from '../repositories/positions.repository.js';
+import { balanceUpdated, positionsUpdated, rebalanceChanged } from '../domain/wallet-events.js';
+import { addLedger } from '../repositories/positions.repository.js';
 import { addFinish, addStartProcessing } from '../repositories/rebalances.repository.js';
 import type { Running } from '../domain/wallet-status.js';
-import { addStatusOf } from '../repositories/wallets.repository.js';
 import type { Writes } from '../repositories/writes.js';
+import { addStatusOf } from '../wallets/wallet-status-changes.js';
 
 /**
  * One step of a due workflow, under the wallet lock: `created` -> `processing` (the wallet shows
  * rebalance_active), then `processing` -> `completed` (amounts move, reservations are released)
- * or `failed`. The step's writes and events, and the wallet's status from what runs after it, go
+ * or `failed`. Announced: the rebalance (`rebalance.status_changed`) at each step; on finishing,
+ * each changed position (`position.updated`) and, completed, the wallet's totals
+ * (`balance.updated`); the wallet's status when it follows (`status_changed`). The step's writes
+ * and events, and the wallet's status from what runs after it, go
  * into `writes`, which holds at most one step of a wallet (its rows are written once). Each step
  * commits with its transaction, so a crash repeats the steps it interrupted and nothing else.
  */
@@ -19,14 +23,17 @@ export function addRebalanceStep(writes: Writes, input: { wallet: Wallet; ledger
   const { wallet, ledger, row, others, now } = input;
   const scope = { orgId: wallet.orgId, observedAt: now };
   if (row.status === 'created') {
-    addStartProcessing(writes, row, new Date(now.getTime() + input.processingMs), now);
+    const started = addStartProcessing(writes, row, new Date(now.getTime() + input.processingMs));
+    writes.addEvent(rebalanceChanged(started, now));
     addStatusOf(writes, wallet, { ...others, rebalances: true }, now);
   } else {
     releaseReservations(ledger, row.reservations);
     const status: RebalanceStatus = ledger.applyAll(movesOf(row.allocations as never)) ? 'completed' : 'failed';
-    addFinish(writes, row, status, now);
-    addLedger(writes, ledger, scope, true);
-    if (status === 'completed') addBalanceEvent(writes, ledger, scope);
+    const done = addFinish(writes, row, status, now);
+    writes.addEvent(rebalanceChanged(done, now));
+    for (const event of positionsUpdated(ledger, scope)) writes.addEvent(event);
+    addLedger(writes, ledger);
+    if (status === 'completed') writes.addEvent(balanceUpdated(ledger, scope));
     addStatusOf(writes, wallet, others, now);
   }
 }

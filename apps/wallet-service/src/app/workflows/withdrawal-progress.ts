@@ -8,20 +8,24 @@ import { approvalLapsed, awaitApproval, expireLeg, settledStatus } from '../doma
 import { movedMoney, needsApprovalElsewhere, nextConfirmingLeg, nextRunOf, planLegs, runLegs } from '../domain/withdrawal-progress.js';
 import { legsOf, type StoredLeg } from '../domain/withdrawal-view.js';
 import { addActivity, addEndActivity } from '../repositories/approvals.repository.js';
-import { addBalanceEvent, addLedger } from '../repositories/positions.repository.js';
+import { balanceUpdated, positionsUpdated, withdrawalChanged } from '../domain/wallet-events.js';
+import { addLedger } from '../repositories/positions.repository.js';
 import { takePayoutFailure } from '../repositories/sandbox-payout-failures.repository.js';
-import { addStatusOf } from '../repositories/wallets.repository.js';
-import { addLegChanges, addWakeWallet, addWithdrawalEvent, type PayoutStepState } from '../repositories/withdrawals.repository.js';
+import { addLegChanges, addWakeWallet, type PayoutStepState } from '../repositories/withdrawals.repository.js';
 import { Writes } from '../repositories/writes.js';
-import type { WithdrawalStep } from '../withdrawals/withdrawal-changes.js';
+import { addStatusOf } from '../wallets/wallet-status-changes.js';
+import { addLegEvents, type WithdrawalStep } from '../withdrawals/withdrawal-changes.js';
 
 /**
  * One stage of a due withdrawal under the wallet lock: a leg whose approval deadline passed fails
  * (its money freed, its activity `FAILED`), legs leave `planning` (one waiting for approval gets
  * its pending activity), running legs move one stage (sandbox: an armed organization's next leg
  * fails retryably), money of delivered legs leaves the wallet and that of failed legs is freed;
- * once every leg is terminal the withdrawal settles. Changed legs and the settled withdrawal are
- * announced; a stage that changes nothing announces nothing. Every write and event in one
+ * once every leg is terminal the withdrawal settles. Announced: each changed leg
+ * (`withdrawal.payout.status_changed`); when money moved, each changed position
+ * (`position.updated`) and the wallet's totals (`balance.updated`); once settled, the withdrawal
+ * (`withdrawal.status_changed`) and the wallet's status when it follows (`status_changed`). A
+ * stage that changes nothing announces nothing. Every write and event in one
  * statement (`Writes`); the sandbox's armed failure is taken before, only when a leg may confirm.
  */
 export async function advanceWithdrawal(step: WithdrawalStep, state: PayoutStepState, policy: ApprovalPolicyRecord): Promise<void> {
@@ -40,16 +44,18 @@ export async function advanceWithdrawal(step: WithdrawalStep, state: PayoutStepS
   const ran = runLegs(ledger, row, legs, { skip: new Set([...planned, ...expired]), failing: env.failingSources, failsRetryably, env, now });
   const changed = new Set([...expired, ...planned, ...ran]);
   const settled = settledStatus(legs);
-  const saved = addLegChanges(writes, { row, legs, changed, nextRunAt: nextRunOf(legs, now, env.config.WALLET_PAYOUT_STEP_MS), settled, now });
+  const saved = addLegChanges(writes, { row, legs, nextRunAt: nextRunOf(legs, now, env.config.WALLET_PAYOUT_STEP_MS), settled, now });
+  addLegEvents(writes, saved, legs, changed, now);
   const scope = { orgId: row.orgId, observedAt: now };
   if (movedMoney(ran)) {
-    addLedger(writes, ledger, scope, true);
-    addBalanceEvent(writes, ledger, scope);
+    for (const event of positionsUpdated(ledger, scope)) writes.addEvent(event);
+    addLedger(writes, ledger);
+    writes.addEvent(balanceUpdated(ledger, scope));
   } else if (expired.size > 0) {
-    addLedger(writes, ledger, scope, false);
+    addLedger(writes, ledger);
   }
   if (settled) {
-    addWithdrawalEvent(writes, saved, now);
+    writes.addEvent(withdrawalChanged(saved, now));
     addStatusOf(writes, wallet, state.others, now);
   }
   // The wallet's other withdrawals look again now: an approval slot on the chain may have freed up.

@@ -8,12 +8,13 @@ import { type WalletConfig, withWalletDefaults } from '../../config.js';
 import { WalletEnvironment } from '../environment/wallet-environment.js';
 import { openLedger } from '../repositories/positions.repository.js';
 import type { PrismaService } from '../repositories/prisma.service.js';
-import { createRebalance } from '../repositories/rebalances.repository.js';
+import { createRebalance } from '../rebalances/rebalance-changes.js';
 import { payoutStepQuery } from '../repositories/withdrawals.repository.js';
 import { RebalancesService } from '../rebalances/rebalances.service.js';
 import { WalletSql } from '../repositories/wallet-sql.js';
 import { addUnlistedProvisions } from '../repositories/due-work.repository.js';
-import { lockWallet, setWalletStatus } from '../repositories/wallets.repository.js';
+import { lockWallet } from '../repositories/wallets.repository.js';
+import { setWalletStatus } from '../wallets/wallet-status-changes.js';
 import { type Due, WorkflowSteps } from './workflow-steps.js';
 
 const ORG = 'org_steps';

@@ -12,10 +12,11 @@ import { type DueItem, forgetProvision } from '../repositories/due-work.reposito
 import { openLedger } from '../repositories/positions.repository.js';
 import { WalletSql } from '../repositories/wallet-sql.js';
 import { rebalanceStepsQuery } from '../repositories/rebalances.repository.js';
-import { lockWallet, lockWalletQuery, lockWalletsQuery, setWalletStatus } from '../repositories/wallets.repository.js';
+import { lockWallet, lockWalletQuery, lockWalletsQuery } from '../repositories/wallets.repository.js';
 import { Writes } from '../repositories/writes.js';
 import { payoutStepQuery } from '../repositories/withdrawals.repository.js';
 import { settleDeposit } from './deposit-settlement.js';
+import { setWalletStatus } from '../wallets/wallet-status-changes.js';
 import { addRebalanceStep } from './rebalance-progress.js';
 import { advanceWithdrawal } from './withdrawal-progress.js';
 
