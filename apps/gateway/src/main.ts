@@ -1,5 +1,6 @@
 import { ConfigError, createLogger, loadConfig } from '@service/service-runtime';
 import { startTracing } from '@service/tracing';
+import pino from 'pino';
 import { createGateway } from './app/bootstrap.js';
 import { checkAuthSource, gatewayConfigSpec } from './config.js';
 
@@ -9,7 +10,10 @@ try {
   if (authProblem) throw new ConfigError([authProblem]);
   // Before the logger: its lines carry the active span's ids only when tracing runs.
   startTracing('gateway');
-  await createGateway(config, createLogger('gateway', config.LOG_LEVEL));
+  // What pino writes to by default (standard output, asynchronous, flushed on exit), made here so
+  // that the access log writes to the same destination as the logger.
+  const logDestination = pino.destination({ dest: 1, sync: false });
+  await createGateway(config, createLogger('gateway', config.LOG_LEVEL, logDestination), logDestination);
 } catch (error) {
   console.error(`gateway: ${error instanceof ConfigError ? error.message : `failed to start: ${(error as Error).message}`}`);
   process.exit(1);

@@ -232,6 +232,12 @@ describe('graceful shutdown', () => {
     await exited;
     expect(gateway.process.child.signalCode).toBe('SIGTERM');
     await expect(fetch(`${gateway.url}/healthz`)).rejects.toThrow();
+    // Its access line was written on the way out, not lost with the process.
+    const accessLines = await eventually(
+      () => gateway.process.lines.filter((line) => line.includes('"route":"/v2/gvaults/yield-sources"')),
+      (found) => found.length > 0,
+    );
+    expect(accessLines.map((line) => (JSON.parse(line) as { status: number }).status)).toEqual([200]);
   });
 });
 

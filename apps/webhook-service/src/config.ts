@@ -40,7 +40,7 @@ export const webhookConfigSpec = {
   },
   WEBHOOK_EVENT_LINGER_MS: {
     description: 'how long a consumed event may wait for others before a smaller batch is written (fewer, fuller statements under load; 0 writes as soon as a writer is free)',
-    // Under the bench's write load 10 ms made four to five times fewer fan-out statements than 0.
+    // 10 ms: under write load, several times fewer and fuller fan-out statements than 0.
     default: '10',
     parse: parsers.integer(0, 1_000),
   },
@@ -49,8 +49,7 @@ export const webhookConfigSpec = {
     default: '30000',
     parse: parsers.integer(500, 600_000),
   },
-  // 64: the bench's backlog drain was the same at 256 (860-1,067 deliveries/s in single rounds
-  // of each); the per-endpoint cap below, not this one, bounds it.
+  // 64: more does not drain a backlog faster; the per-endpoint cap below, not this one, bounds it.
   WEBHOOK_CONCURRENCY: {
     description: 'delivery attempts one replica runs at the same time',
     default: '64',
@@ -59,7 +58,8 @@ export const webhookConfigSpec = {
   WEBHOOK_CONCURRENCY_PER_ENDPOINT: {
     description: 'requests open to one registration\'s receiver across replicas, so a slow receiver cannot hold every slot',
     // Deliveries per second to one receiver are at most this over the time a slot is held (claim to
-    // answer): 1,000/s at 16-30 ms under load needs 16-30 (`npm run bench`: 743/s at 16, 1,160-1,266/s at 32).
+    // answer): 1,000/s at 16-30 ms a slot needs 16-30; 32 meets the bench's backlog target
+    // (tools/bench/README.md).
     default: '32',
     parse: parsers.integer(1, 1024),
   },

@@ -54,14 +54,11 @@ interface ProtocolInternals {
 
 /**
  * Defers the client's flush of its outbound buffer from a microtask to the end of the event-loop
- * turn (`setImmediate`), unless the buffer has reached the client's own flush threshold. Measured
- * on the gateway's NATS route (one request/reply per HTTP request, 50 connections): gateway CPU per
- * request 136 -> 103 µs and nats-server's 61 -> 23 µs, as the server also reads fewer, larger
- * segments. The added latency is at most one loop turn.
- *
- * In req/s: the NATS route (GET /v2/gvaults/yield-sources, and every route through a service)
- * spent about 240 -> 170 µs of CPU per request across its processes, about 40% more req/s on two
- * cores (bench A/B, November 2026).
+ * turn (`setImmediate`), unless the buffer has reached the client's own flush threshold: the
+ * requests of one turn go out in one socket write instead of one each, and nats-server reads
+ * fewer, larger segments. The added latency is at most one loop turn. Every route through a
+ * service gains; what it buys on the NATS route is in tools/bench/README.md ("Internals of
+ * dependencies").
  *
  * This patches the client's protocol handler (`connection.protocol`), which is not public API:
  * when its shape is not the one expected, nothing is changed and false is returned. nats.js is

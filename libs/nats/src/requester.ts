@@ -195,13 +195,11 @@ function endsWithAscii(bytes: Uint8Array, text: string, end = bytes.length): boo
  * is ASCII, and no byte of a multi-byte UTF-8 sequence is, so comparing bytes is comparing text.
  *
  * Nest's reply layout is not public API: @nestjs/microservices is pinned exactly and
- * requester.spec.ts fails when the layout changes. What it buys: parsing and writing again a
- * first page of GET /v2/wallets (21 wallets, 25 KB) cost the gateway 260 µs per request
- * (micro-benchmark on the bench machine), about 15% of that route's CPU per request across its
- * processes; on GET wallet (1.2 KB) 12 µs, about 3% (issue 17 audit). Cut as bytes rather than
- * text (no decoding here, no encoding when the body is written), together with the services'
- * replies written as bytes: the list's share of the NATS route about a sixth higher in
- * alternating reads runs (tools/bench/README.md, fifth pass).
+ * requester.spec.ts fails when the layout changes. It is kept because parsing and writing again
+ * a large body (the first page of GET /v2/wallets) costs more than the 10 % of that route that
+ * such code must buy; the figures are in tools/bench/README.md ("Internals of dependencies"). The
+ * response is cut as bytes rather than text: no decoding here, no encoding when the body is
+ * written.
  */
 function responseBytes(reply: Uint8Array, token: string): Buffer | undefined {
   const tail = `,"id":"${token}"}`;

@@ -44,9 +44,9 @@ interface ReplyPacket {
  *   ({@link ReplySerializer}, through Nest's public `serializer` option).
  *
  * Replies themselves go through Nest's own reply pipeline. Writing Nest's reply packet here
- * instead (its wire format, not public API) saved gvault 12-14 µs per request: on the NATS route
- * about 6% of its req/s and on the wallet routes about 2%, less than the 10% that a dependency's
- * internals must buy on a user-facing route to stay (issue 17), so it was removed.
+ * instead (its wire format, not public API) buys less than the 10 % that a dependency's internals
+ * must buy on a route users call (tools/bench/README.md, "Internals of dependencies"), so replies
+ * do not.
  *
  * Every request answered is counted by subject and outcome with its duration
  * (`nats_server_requests_total`, `nats_server_request_duration_seconds`) when the last packet

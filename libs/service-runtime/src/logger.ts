@@ -1,20 +1,22 @@
 import type { LoggerService } from '@nestjs/common';
 import { traceLogFields, tracingEnabled } from '@service/tracing';
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
 /**
  * Structured JSON logs, one object per line, with the process name on every line and, when
  * tracing was started before (see @service/tracing), the active span's `traceId` and `spanId`.
+ * They go to standard output (pino's default destination) unless `destination` names another.
  */
-export function createLogger(name: string, level: string): Logger {
-  return pino({
+export function createLogger(name: string, level: string, destination?: DestinationStream): Logger {
+  const options = {
     name,
     level,
     base: { service: name },
     ...(tracingEnabled() && { mixin: traceLogFields }),
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: ['*.authorization', '*.secret', '*.password', 'req.headers.authorization'], censor: '[redacted]' },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /** Lets Nest's own messages go through the same JSON logger. */

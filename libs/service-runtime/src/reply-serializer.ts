@@ -13,22 +13,16 @@ const HEAD_BYTES = Buffer.from(RESPONSE_HEAD);
  * Requests that read the same rows at the same instant share one answer object (`TurnReads` and
  * `SameAnswers` in @service/sql): under 50 connections asking for the same first page, a turn
  * answers several of them with one page of 21 wallets (25 KB of JSON), and stringifying it again
- * for each was a third of wallet-service's CPU on GET /v2/wallets (`npm run bench`,
- * BENCH_CPU_PROF=1). An object answered twice in one turn is taken to be unchanged between the
+ * for each would be a large share of wallet-service's CPU on GET /v2/wallets. An object answered twice in one turn is taken to be unchanged between the
  * two answers: answers are not mutated once returned (see `SameAnswers`). The texts are forgotten
  * when the turn ends. They are kept, and the packet written, as UTF-8 bytes, which is what NATS
- * sends: encoding the reply's text for each reply was a further 8 % of wallet-service's samples on
- * the first page.
+ * sends, so the text is not encoded again for each reply.
  *
  * The text written is Nest's reply wire format, a dependency's internals: @nestjs/microservices
  * is pinned exactly, `reply-serializer.spec.ts` compares every kind of packet with Nest's own
- * serializer and `nats-server.spec.ts` the bytes on the wire with Nest's own server. What it buys
- * (tools/bench/README.md, "Internals of dependencies"), in alternating single rounds with and
- * without it: GET /v2/wallets' first page 2,512 and 2,217 -> 2,622 and 2,776 req/s (+14 % on
- * average), the machine's CPU per request 764 and 830 -> 682 and 635 µs (-17 %); at least the 10 %
- * such code must buy on a user's route; written as bytes, with the gateway forwarding them as
- * bytes, the list's share of the NATS route about a sixth higher again (fifth pass). An earlier
- * version, measured on the feed alone, bought less and was removed (November 25).
+ * serializer and `nats-server.spec.ts` the bytes on the wire with Nest's own server. On the first
+ * page of GET /v2/wallets it buys more than the 10 % such code must buy on a user's route (figures:
+ * tools/bench/README.md, "Internals of dependencies").
  */
 export class ReplySerializer implements ConsumerSerializer {
   /** This turn's response texts as UTF-8, by response object. */

@@ -21,9 +21,9 @@ export interface GroupCommitOptions<T> {
  * Hands items to `write` in batches, group-commit style: a write starts when a writer is free and
  * either a full batch waits or the oldest waiting item has waited `lingerMs`; items arriving while
  * every writer is busy go together in the next write. The event consumers' queue (webhook
- * deliveries, the activity projection): in the bench's write load a consumer that wrote as soon as
- * a writer was free wrote about three events a statement, and with 10 ms of linger four to five
- * times fewer statements (`tools/bench/README.md`).
+ * deliveries, the activity projection): under write load a consumer that writes as soon as a
+ * writer is free writes a few events a statement, and with 10 ms of linger several times fewer,
+ * fuller statements.
  */
 export class GroupCommit<T> {
   private readonly queue: T[] = [];

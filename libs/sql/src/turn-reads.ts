@@ -16,8 +16,8 @@ const MOST_PER_ROUND_TRIP = 64;
 /**
  * Reads of one event-loop turn (a page of wallets, ...) in one round trip: under load the service
  * takes several requests from one NATS socket read, and each statement of its own cost a round trip
- * and a wake-up of PostgreSQL and of this process (`npm run bench`, GET /v2/wallets with
- * BENCH_CPU_PROF=1: a quarter of the service's samples in the socket writes of `pg`'s queries).
+ * and a wake-up of PostgreSQL and of this process (the socket writes of `pg`'s queries are then a
+ * large share of a service's CPU on a list; measurements: tools/bench/README.md).
  * The reads are collected until the turn's I/O callbacks and promise chains have run
  * (`setImmediate`); identical statements (same text, same values) are read once and their
  * requests get the same result (`query.read` of the rows, once): treat it as read-only. Requests

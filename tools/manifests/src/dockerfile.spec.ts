@@ -44,7 +44,7 @@ describe('docker/Dockerfile', () => {
 
   // Node 24 LTS (supported until April 2028): Node 20 left support in April 2026, and several
   // dependencies (cookie, file-type, @prisma/streams-local) require Node 22 or later.
-  // Exactly the release CI tests on: the gateway relies on net.Socket internals (response-batch.ts).
+  // Exactly the release CI tests on, so the image runs what the tests ran on.
   it('is multi-stage on node:24-bookworm-slim, a supported LTS, pinned to the release CI tests on', () => {
     const ciNode = /^IMAGE_NODE_VERSION=(\S+)$/m.exec(readWorkspaceFile('.ci/run'))?.[1];
     expect(ciNode).toMatch(/^24\.\d+\.\d+$/);

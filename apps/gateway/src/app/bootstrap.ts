@@ -7,7 +7,7 @@ import { connectNats, ForwardedJson, type SubjectClient } from '@service/nats';
 import { NestPinoLogger, serveProbes } from '@service/service-runtime';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
-import type { Logger } from 'pino';
+import type { DestinationStream, Logger } from 'pino';
 import type { GatewayConfig } from '../config.js';
 import { AppModule } from './app.module.js';
 import { ApiKeyVerifier, identityAuthority, natsKeyBroadcasts } from './auth/api-key-verifier.js';
@@ -21,7 +21,6 @@ import { HttpErrorFilter } from './http/http-exception.filter.js';
 import { JSON_BODY_LIMITS, registerJsonBodyParser } from './http/json-body.js';
 import { registerRequestHooks } from './http/request-hooks.js';
 import { registerTracingHooks } from './http/tracing-hooks.js';
-import { writeResponsesPerTurn } from './http/response-batch.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 import { UnauthenticatedLimiter } from './rate-limit/unauthenticated-limiter.js';
 import { SERVICES_CLIENT } from './services.js';
@@ -51,7 +50,8 @@ function closeConnectionsAsTheyIdle(fastify: FastifyInstance): void {
   });
 }
 
-export async function createGateway(config: GatewayConfig, logger: Logger): Promise<RunningGateway> {
+/** `logger` writes to `logDestination`; the access log writes there too. */
+export async function createGateway(config: GatewayConfig, logger: Logger, logDestination: DestinationStream): Promise<RunningGateway> {
   collectProcessMetrics();
   // NatsRequester turns every failed request into a 503 of its own, so the client's per-request
   // stack capture (two Error objects on the hot path) would be thrown away.
@@ -94,9 +94,9 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     unauthenticated: new UnauthenticatedLimiter(limiter),
     clientAddressHeader: config.CLIENT_ADDRESS_HEADER,
     logger,
+    logDestination,
   });
   closeConnectionsAsTheyIdle(app.getHttpAdapter().getInstance());
-  writeResponsesPerTurn(app.getHttpAdapter().getInstance().server);
   app.getHttpAdapter().getInstance().setReplySerializer(serializeReply);
   app.useGlobalFilters(new HttpErrorFilter(logger));
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);

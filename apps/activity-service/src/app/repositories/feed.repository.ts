@@ -40,8 +40,8 @@ export function feedQuery(orgId: string, filters: FeedFilters, page: NewestFirst
  * ACTIVITY_QUERY_TIMEOUT_MS, so a database that is down, refuses us or hangs becomes a prompt
  * 503 `wallet_projection_unavailable` rather than the gateway's timeout. The pages asked for in one
  * event-loop turn go to PostgreSQL in one round trip (`TurnReads`): with a round trip per page, the
- * socket writes of `pg`'s queries were 29 % of the service's samples on a first page under 50
- * connections (`npm run bench`, BENCH_CPU_PROF=1).
+ * socket writes of `pg`'s queries would be a large share of the service's CPU under load
+ * (measurements: tools/bench/README.md).
  */
 @Injectable()
 export class FeedRepository implements OnApplicationShutdown {

@@ -20,8 +20,8 @@ const WRITERS = 2;
 /**
  * Builds the feed from the wallet events on the stream: one durable shared by replicas. Events
  * that arrive while earlier ones are being written, or within `ACTIVITY_EVENT_LINGER_MS` of each
- * other (10 ms by default: under the bench's write load about four times fewer transactions than
- * writing at once, for at most that much more before the feed shows an event), go together: one
+ * other (10 ms by default: under write load several times fewer transactions than writing at
+ * once, for at most that much more before the feed shows an event), go together: one
  * transaction and one upsert per batch, sent with its COMMIT in one round trip.
  */
 @Injectable()

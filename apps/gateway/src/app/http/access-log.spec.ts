@@ -1,4 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import { createLogger } from '@service/service-runtime';
 import pinoRoot, { pino } from 'pino';
@@ -15,7 +18,7 @@ function capturingLogger(level = 'info') {
   });
   const reference = createLogger('gateway', level);
   const logger = pino({ ...optionsOf(reference), level }, stream);
-  return { logger, writes };
+  return { logger, writes, stream };
 }
 
 /** The options createLogger uses, so the comparison is with the gateway's real line format. */
@@ -51,24 +54,43 @@ describe('AccessLog', () => {
     for (const sample of samples) expect([sample, quoted(sample)]).toEqual([sample, JSON.stringify(sample)]);
   });
 
-  it("reaches the logger's own destination through pino's stream symbol (non-public state: pino is pinned exactly)", async () => {
-    const { logger, writes } = capturingLogger();
-    expect(pinoRoot.symbols.streamSym in logger).toBe(true);
-    const log = AccessLog.of(logger);
+  it("writes to the destination it is given, the logger's, in order with the logger's own lines", () => {
+    const { logger, writes, stream } = capturingLogger();
+    const log = AccessLog.of(logger, stream);
     expect(log).not.toBeNull();
+    logger.info('before');
     log?.write(entry);
     log?.flush();
-    expect(writes).toHaveLength(1);
+    logger.info('after');
+    expect(writes.map((line) => (JSON.parse(line) as Record<string, unknown>)['msg'] ?? 'access')).toEqual(['before', 'access', 'after']);
     log?.close();
   });
 
+  it("writes through pino's own destination (pino.destination), the lines still buffered when closed included", () => {
+    const directory = mkdtempSync(path.join(tmpdir(), 'access-log-'));
+    try {
+      const file = path.join(directory, 'out.log');
+      const destination = pinoRoot.destination({ dest: file, sync: true });
+      const logger = createLogger('gateway', 'info', destination);
+      const log = AccessLog.of(logger, destination);
+      log?.write(entry);
+      log?.close();
+      destination.flushSync();
+      const line = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      expect(line).toMatchObject({ level: 30, service: 'gateway', name: 'gateway', requestId: 'req-1', status: 200 });
+      destination.end();
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+
   it('writes the line pino would write for the same fields, escaped', async () => {
-    const { logger, writes } = capturingLogger();
+    const { logger, writes, stream } = capturingLogger();
     logger.info({ ...entry });
     await flushed();
     const fromPino = JSON.parse(writes[0] ?? '') as Record<string, unknown>;
 
-    const log = AccessLog.of(logger);
+    const log = AccessLog.of(logger, stream);
     log?.write(entry);
     await flushed();
     const line = writes[1] ?? '';
@@ -81,8 +103,8 @@ describe('AccessLog', () => {
   });
 
   it('leaves orgId out when the request had no principal', async () => {
-    const { logger, writes } = capturingLogger();
-    const log = AccessLog.of(logger);
+    const { logger, writes, stream } = capturingLogger();
+    const log = AccessLog.of(logger, stream);
     log?.write({ ...entry, orgId: undefined, status: 401 });
     await flushed();
     expect(JSON.parse(writes[0] ?? '')).toEqual({
@@ -100,8 +122,8 @@ describe('AccessLog', () => {
   });
 
   it('carries the traceId and spanId of a traced request, as pino lines do', async () => {
-    const { logger, writes } = capturingLogger();
-    const log = AccessLog.of(logger);
+    const { logger, writes, stream } = capturingLogger();
+    const log = AccessLog.of(logger, stream);
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     const spanId = '00f067aa0ba902b7';
     log?.write({ ...entry, traceparent: `00-${traceId}-${spanId}-01` });
@@ -114,8 +136,8 @@ describe('AccessLog', () => {
   });
 
   it('writes the lines of a short while together, one line each', async () => {
-    const { logger, writes } = capturingLogger();
-    const log = AccessLog.of(logger);
+    const { logger, writes, stream } = capturingLogger();
+    const log = AccessLog.of(logger, stream);
     for (let index = 0; index < 3; index += 1) log?.write({ ...entry, requestId: `req-${index}` });
     expect(writes).toHaveLength(0);
     await flushed();
@@ -127,11 +149,12 @@ describe('AccessLog', () => {
   });
 
   it('writes what is buffered when closed, and nothing at all when info is not logged', () => {
-    const { logger, writes } = capturingLogger();
-    const log = AccessLog.of(logger);
+    const { logger, writes, stream } = capturingLogger();
+    const log = AccessLog.of(logger, stream);
     log?.write(entry);
     log?.close();
     expect(writes).toHaveLength(1);
-    expect(AccessLog.of(capturingLogger('warn').logger)).toBeNull();
+    const quiet = capturingLogger('warn');
+    expect(AccessLog.of(quiet.logger, quiet.stream)).toBeNull();
   });
 });

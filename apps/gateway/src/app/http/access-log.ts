@@ -1,5 +1,4 @@
-import type { Logger } from 'pino';
-import pinoRoot from 'pino';
+import type { DestinationStream, Logger } from 'pino';
 
 export interface AccessLogEntry {
   readonly requestId: string;
@@ -30,24 +29,18 @@ function traceFields(traceparent: string): string {
   return `,"traceId":"${traceparent.slice(3, 35)}","spanId":"${traceparent.slice(36, 52)}"`;
 }
 
-interface Destination {
-  write(chunk: string): unknown;
-}
-
 /**
  * The one log line per request, on the hot path of every call. It writes the same JSON line the
  * service's pino logger would (`level`, `time`, the logger's bindings, then the fields), but
  * serialises it directly (the fields are known; there is nothing to redact) and writes the lines
- * of up to 20 ms to the logger's own destination together, in one write instead of one per
- * request (a write per event-loop turn still cost the NATS route about 4 µs per request). Lines
- * still buffered when the process exits are written on the way out; a SIGKILL loses at most the
- * last 20 ms of access lines.
+ * of up to 20 ms together, in one write instead of one per request or per event-loop turn (a
+ * pino destination's own `write` measures its pending buffer on every call). Lines still buffered
+ * are written when the app closes (the gateway's SIGTERM shutdown) and, as far as the process can
+ * still write, when it exits; a SIGKILL loses at most the last 20 ms of access lines.
  *
- * It finds that destination through `pino.symbols.streamSym`, state pino keeps off its public API:
- * pino is pinned exactly (package.json) and access-log.spec.ts fails when the symbol no longer
- * leads to the destination. What it buys (bench, A/B, November 2026): the gateway's CPU per ping
- * 10 µs less than a pino `info` line per request (NATS route 4 µs more), about 10% of the ping
- * route's req/s (GET /v2/system/ping; 3-4% on the NATS route).
+ * It writes to the destination the logger was built on (a `pino.destination()` the gateway
+ * creates and hands to both), so access lines and other log lines share one writer and one order,
+ * through pino's public API only.
  */
 export class AccessLog {
   private buffer = '';
@@ -59,7 +52,7 @@ export class AccessLog {
   private iso = '';
 
   private constructor(
-    private readonly destination: Destination,
+    private readonly destination: DestinationStream,
     bindings: Record<string, unknown>,
   ) {
     const bound = Object.entries(bindings)
@@ -69,11 +62,12 @@ export class AccessLog {
     process.once('exit', this.flushNow);
   }
 
-  /** An access log writing where `logger` writes, or null when the logger's level hides `info`. */
-  static of(logger: Logger): AccessLog | null {
+  /**
+   * An access log with `logger`'s bindings, writing to `destination` (the one `logger` was built
+   * on), or null when the logger's level hides `info`.
+   */
+  static of(logger: Logger, destination: DestinationStream): AccessLog | null {
     if (!logger.isLevelEnabled('info')) return null;
-    const destination = (logger as unknown as Record<symbol, Destination>)[pinoRoot.symbols.streamSym];
-    if (!destination) return null;
     return new AccessLog(destination, logger.bindings());
   }
 

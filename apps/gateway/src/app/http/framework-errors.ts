@@ -23,8 +23,8 @@ const MALFORMED = { status: 400, reason: 'Bad Request', message: 'The request is
 /**
  * Requests Node's HTTP parser cannot read (headers or a URL over 16 KiB, malformed HTTP), answered
  * in the interface's shape. Ended rather than written and destroyed as Fastify's own handler does:
- * the gateway's socket writes are held until the end of the event-loop turn (`response-batch.ts`),
- * so a destroy right after the write dropped the answer and the client saw a hang-up.
+ * the connection closes once the answer has been written, so a write still pending on the socket
+ * is not dropped and the client never sees a hang-up instead of its answer.
  */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { toHttpErrorBody, toRpcError } from '@service/errors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Logger } from 'pino';
+import type { DestinationStream, Logger } from 'pino';
 import type { BearerVerifier } from '../auth/bearer-auth.js';
 import type { Principal } from '../auth/token-verifier.js';
 import { AccessLog } from './access-log.js';
@@ -89,7 +89,7 @@ async function authenticateAndLimit(
  * route that matched ({@link isPublicRoute}), so every spelling of a path that routes to a handler
  * is treated as the handler's canonical path is. One log line per request.
  */
-export function registerRequestHooks(fastify: FastifyInstance, deps: HookDeps & { logger: Logger }): void {
+export function registerRequestHooks(fastify: FastifyInstance, deps: HookDeps & { logger: Logger; logDestination: DestinationStream }): void {
   // Declared up front, so every request object has one shape instead of gaining three properties.
   fastify.decorateRequest('requestId', '');
   fastify.decorateRequest('startedAt', 0);
@@ -116,7 +116,7 @@ export function registerRequestHooks(fastify: FastifyInstance, deps: HookDeps & 
   });
 
   const metrics = new HttpMetrics();
-  const accessLog = AccessLog.of(deps.logger);
+  const accessLog = AccessLog.of(deps.logger, deps.logDestination);
   fastify.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const route = request.routeOptions.url;
     if (route !== undefined && UNOBSERVED_PATHS.has(route)) return done();

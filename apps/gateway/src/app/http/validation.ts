@@ -170,10 +170,10 @@ const queryOutcomes = new WeakMap<Type, Map<string, object | ServiceError>>();
 
 /**
  * `validateInput` of a query, remembered by its raw query string: what the query parser and the
- * DTO make of a query string depends on nothing else, and converting and checking an empty
- * query against a list's DTO (class-transformer, then class-validator's metadata walk) was 7 % of
- * the gateway's CPU samples on the first page of GET /v2/wallets (`npm run bench`,
- * BENCH_CPU_PROF=1). The instance is shared by the requests with that query string: frozen, with
+ * DTO make of a query string depends on nothing else, and converting and checking a query
+ * against a list's DTO (class-transformer, then class-validator's metadata walk) on every request
+ * is a visible share of the gateway's CPU on a list's first page (how to profile:
+ * tools/bench/README.md). The instance is shared by the requests with that query string: frozen, with
  * its lists, so no handler can change another request's input.
  */
 export function validQuery<T extends object>(dto: Type<T>, url: string, query: unknown): T {

@@ -44,8 +44,8 @@ const FIND_DUE_WORK = `SELECT kind, id, "orgId", "walletId" FROM (
 /**
  * The look goes without bitmap scans (for its own round trip only). A rebalance or withdrawal
  * leaves an entry in its worker index for each version it had while running, dead once it moved
- * on, and a bitmap scan visits every one of them and never marks one dead: the look took 1.6, 6.3,
- * then 9.3 ms over the wallet bench's windows (before a vacuum). An index scan in the index's
+ * on, and a bitmap scan visits every one of them and never marks one dead, so the look grows
+ * slower with every write until a vacuum. An index scan in the index's
  * order marks those it finds dead, and later scans skip them. Without the setting, the planner
  * takes a bitmap scan and a sort whenever it expects fewer running rows than `take`.
  */

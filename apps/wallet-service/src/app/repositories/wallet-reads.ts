@@ -16,9 +16,9 @@ interface Waiting {
 /**
  * Single-wallet reads (GET wallet, its yield) of one event-loop turn, read in one statement.
  * Under load a turn carries many: the service reads several requests from one NATS socket read,
- * and each read of its own cost a statement's protocol round (bind, execute, sync) in PostgreSQL
- * and in `pg` (`npm run bench`, GET /v2/wallets/{id}: PostgreSQL 70-73 µs of CPU a request for a
- * statement that reads one row, 13 µs batched; wallet-service 103-106 -> 42-44 µs). The reads are collected until the turn's I/O callbacks and
+ * and each read of its own would cost a statement's protocol round (bind, execute, sync) in
+ * PostgreSQL and in `pg`, several times what reading the row costs (measurements:
+ * tools/bench/README.md). The reads are collected until the turn's I/O callbacks and
  * their promise chains have run (`setImmediate`), then read with `id = ANY(...)`; each read
  * starts after its request arrived, so it sees every write committed before it, as a read of its
  * own would. A wallet of another organization is `wallet_not_found`, as before.

@@ -18,8 +18,8 @@ export type WalletDb = WalletTx | PgPoolSql;
 /**
  * Plain `pg` for the routes users call most (a wallet read, an allocation, a withdrawal), with their fixed
  * statements prepared once per connection. Through Prisma each statement of an interactive
- * transaction cost about a third of the service's CPU in Prisma's client (its query interpreter
- * and transaction machinery, `npm run bench` with BENCH_CPU_PROF=1), and every statement under
+ * transaction goes through Prisma's query interpreter and transaction machinery, a large share of
+ * the service's CPU on these routes (profiles: tools/bench/README.md), and every statement under
  * the wallet's row lock keeps the next request on that wallet waiting. Same database and schema
  * as the Prisma client; models and migrations stay Prisma's, and the repositories' raw statements
  * run on either.

@@ -12,8 +12,8 @@ const BATCH = 50;
 /**
  * Wallets whose due steps run at once. A wallet's own steps run one after the other (they would
  * only wait on its lock); each running wallet holds one connection of the plain-pg pool
- * (`WALLET_PG_POOL_SIZE`, 10 by default), which the routes share. Eight at once was tried in the
- * bench and not kept: the routes queued for connections and allocate's p99 doubled.
+ * (`WALLET_PG_POOL_SIZE`, 10 by default), which the routes share. More at once leaves the routes
+ * queueing for connections under write load (eight doubles allocate's p99).
  */
 const WALLETS_AT_ONCE = 4;
 /**

@@ -28,7 +28,7 @@ const WRITERS = 2;
  *
  * Events are recorded in batches, group-commit style: a statement starts when a writer is free
  * and {@link BATCH} events wait or the oldest has waited `WEBHOOK_EVENT_LINGER_MS` (10 ms by
- * default: under the bench's write load four to five times fewer statements than writing at once,
+ * default: under write load several times fewer statements than writing at once,
  * for at most that much more from event to delivery);
  * those arriving while statements are running go together in the next one (one round trip and one
  * commit for up to {@link BATCH} events, in any order, which consumers must tolerate anyway). A
