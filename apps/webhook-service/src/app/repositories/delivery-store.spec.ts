@@ -340,8 +340,11 @@ describe('recordAttempts', () => {
     const a = await addRegistration();
     const other = await addRegistration();
     const [, ...pending] = await addDue(a, 3);
-    const [untouched] = await addDue(other, 1);
+    // Claimed before the other registration has a due row: the claim takes organizations in
+    // turn, and rows made in the same millisecond have no order between organizations.
     const [gone] = (await claimDue(db, 1, CAPS, LEASE_MS)).deliveries as [ClaimedDelivery];
+    expect(gone.registration_id).toBe(a);
+    const [untouched] = await addDue(other, 1);
     await recordAttempt(db, answered(gone, 410), { kind: 'failed', disableRegistration: true });
     expect(await delivery(gone.id)).toMatchObject({ status: 'failed', last_error: 'HTTP 410', lease_until: null });
     for (const id of pending) expect(await delivery(id)).toMatchObject({ status: 'failed', next_attempt_at: null, last_error: expect.stringContaining('410') });
