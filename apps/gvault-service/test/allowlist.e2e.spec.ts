@@ -7,8 +7,10 @@ import {
   type IsolatedSchema,
   isolatedEventStream,
   migratedSchema,
+  type RpcProxy,
   serviceTestEnv,
   startApp,
+  startRpcProxy,
   startTestSystem,
   TEST_DATABASE_URL,
   type TestSystem,
@@ -20,7 +22,6 @@ import { sepolia } from 'viem/chains';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the app's own test contract and local chain, deployed by its e2e suite
 import { type LocalAllowlistChain, startLocalAllowlistChain, TEST_ALLOWLIST_ABI, TEST_ALLOWLIST_OWNER_KEY } from '../solidity/test-allowlist.js';
 import { followerSettled } from './support/follower.js';
-import { type RpcProxy, startRpcProxy } from './support/rpc-proxy.js';
 
 type AllowlistEvent = DomainEvent<GTokenEventData['gvault.allowlist.updated']>;
 

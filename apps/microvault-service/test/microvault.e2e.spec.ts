@@ -51,28 +51,6 @@ async function http(path: string, options: { token?: string; method?: string; ke
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-/**
- * Stops the chain node (SIGSTOP) and returns once it no longer answers a JSON-RPC call: the
- * outage case starts from a node that is down, not from a signal assumed to have landed (CI once
- * saw pause-status answered 200 right after the signal).
- */
-async function stopChain(): Promise<void> {
-  for (let attempt = 1; ; attempt += 1) {
-    mv.chain.process.kill('SIGSTOP');
-    const answered = await fetch(mv.chain.rpcUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
-      signal: AbortSignal.timeout(300),
-    }).then(
-      () => true,
-      () => false,
-    );
-    if (!answered) return;
-    if (attempt === 5) throw new Error('the chain node still answers after SIGSTOP');
-  }
-}
-
 const newKey = () => `key-${(keys += 1)}-${Date.now()}`;
 const putStrategy = (vaultId: string, body: unknown, options: { token?: string; key?: string | null } = {}) =>
   http(`/v2/microvaults/vaults/${vaultId}/strategy`, { method: 'PUT', body, key: options.key === undefined ? newKey() : options.key, token: options.token });
@@ -334,7 +312,7 @@ describe('crash and chain outages', () => {
   }, 60_000);
 
   it('keeps tasks waiting while the chain is down and completes them when it is back; pause-status answers 503', async () => {
-    await stopChain();
+    mv.proxy.mode = 'hang';
     let taskId: string;
     try {
       expectError(await pauseStatus(vaultA.id), 503, 'service_temporarily_unavailable');
@@ -342,7 +320,7 @@ describe('crash and chain outages', () => {
       await expect(mv.createVault('org_a')).rejects.toThrow('The chain node is temporarily unavailable');
       const warning = await logLine('could not deploy a vault contract');
       expect(warning).toContain('The request took too long to respond');
-      expect(warning).not.toContain(new URL(mv.chain.rpcUrl).host);
+      expect(warning).not.toContain(new URL(mv.proxy.url).host);
       // With no task the worker calls no node; the task's first round finds it down.
       const unavailable = () => mv.metric('microvault_chain_rpc_errors_total{kind="unavailable"}');
       const failedRounds = await unavailable();
@@ -352,7 +330,7 @@ describe('crash and chain outages', () => {
       await eventually(unavailable, (count) => count > failedRounds);
       expect((await waitForTask(taskId, ['submitted'])).status).toBe('submitted');
     } finally {
-      mv.chain.process.kill('SIGCONT');
+      mv.proxy.mode = 'pass';
     }
     const task = await waitForTask(taskId, ['confirmed', 'failed']);
     expect(task).toMatchObject({ status: 'confirmed', error: null });

@@ -1,7 +1,7 @@
 import { ANVIL_DEV_KEYS, type LocalChain, startAnvil } from '@service/chain';
 import { type MicroVaultCreatedVault, type RequestContext, SUBJECTS } from '@service/contracts';
 import { NatsRequester, SubjectClient } from '@service/nats';
-import { type AppProcess, freePort, type ServiceSystem, startServiceSystem, type TestSystem } from '@service/testing';
+import { type AppProcess, freePort, type RpcProxy, type ServiceSystem, startRpcProxy, startServiceSystem, type TestSystem } from '@service/testing';
 import { createPublicClient, http, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { sepolia } from 'viem/chains';
@@ -14,6 +14,8 @@ export const OPERATOR = privateKeyToAccount(ANVIL_DEV_KEYS[0]).address;
  */
 export interface MicroVaultSystem {
   readonly chain: LocalChain;
+  /** Between the service and the node: `mode = 'hang'` makes the node unreachable for the service. */
+  readonly proxy: RpcProxy;
   readonly system: TestSystem;
   readonly gateway: string;
   readonly publicClient: PublicClient;
@@ -33,13 +35,15 @@ export interface MicroVaultSystem {
 
 export async function startMicroVaultSystem(): Promise<MicroVaultSystem> {
   const chain = await startAnvil();
+  const proxy = await startRpcProxy(chain.rpcUrl);
   const healthPort = await freePort();
   let base: ServiceSystem;
   try {
     base = await startServiceSystem({
       service: 'microvault',
       env: {
-        SEPOLIA_RPC_URL: chain.rpcUrl,
+        // Through the proxy, so a test takes the node away from the service without signals.
+        SEPOLIA_RPC_URL: proxy.url,
         MICROVAULT_OPERATOR_KEY: ANVIL_DEV_KEYS[0],
         CHAIN_CONFIRMATIONS: '1',
         // Short enough that a stopped node answers 503 well within the gateway's 3 s, long enough
@@ -53,6 +57,7 @@ export async function startMicroVaultSystem(): Promise<MicroVaultSystem> {
       gatewayEnv: { RATE_LIMIT_READ_PER_MINUTE: '100000', RATE_LIMIT_WRITE_PER_MINUTE: '100000', NATS_REQUEST_TIMEOUT_MS: '3000' },
     });
   } catch (error) {
+    await proxy.close();
     await chain.stop();
     throw error;
   }
@@ -61,6 +66,7 @@ export async function startMicroVaultSystem(): Promise<MicroVaultSystem> {
   const ctx = (orgId: string): RequestContext => ({ orgId, principalId: 'admin-test', role: 'owner', requestId: `admin-${Date.now()}` });
   return {
     chain,
+    proxy,
     system: base.system,
     gateway: base.url,
     publicClient: createPublicClient({ chain: sepolia, transport: http(chain.rpcUrl, { retryCount: 0 }) }) as PublicClient,
@@ -94,6 +100,7 @@ export async function startMicroVaultSystem(): Promise<MicroVaultSystem> {
     },
     async stop() {
       await base.stop();
+      await proxy.close();
       await chain.stop();
     },
   };

@@ -12,3 +12,4 @@ export * from './rejection.js';
 export * from './shared-edge.js';
 export * from './sql-columns.js';
 export * from './sql-text.js';
+export * from './rpc-proxy.js';
