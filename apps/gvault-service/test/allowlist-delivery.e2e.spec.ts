@@ -26,16 +26,21 @@ let system: TestSystem;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const gvaultSchema = () => system.serviceEnv('gvault')['DATABASE_SCHEMA']!;
 
-/** The registration's deliveries as webhook-service stores them. */
-async function deliveriesOf(registrationId: string): Promise<{ status: string; attempts: number }[]> {
+/** The registration's deliveries as webhook-service stores them, once none is still to be sent (at most 5 s). */
+async function settledDeliveriesOf(registrationId: string): Promise<{ status: string; attempts: number }[]> {
   const db = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await db.connect();
   try {
     const schema = system.serviceEnv('webhook')['DATABASE_SCHEMA']!;
-    const { rows } = await db.query<{ status: string; attempts: number }>(
-      `SELECT status, attempt_count AS attempts FROM "${schema}".deliveries WHERE registration_id = $1::uuid`,
-      [registrationId],
-    );
+    const read = async () =>
+      (
+        await db.query<{ status: string; attempts: number }>(
+          `SELECT status, attempt_count AS attempts FROM "${schema}".deliveries WHERE registration_id = $1::uuid`,
+          [registrationId],
+        )
+      ).rows;
+    let rows = await read();
+    for (const deadline = Date.now() + 5_000; rows.some((row) => row.status !== 'completed') && Date.now() < deadline; rows = await read()) await sleep(25);
     return rows;
   } finally {
     await db.end();
@@ -102,12 +107,7 @@ it('delivers one signed gvault.allowlist.updated event once the change is confir
   // Exactly one: the follower wrote one event (and everything it wrote is published), and
   // webhook-service holds one delivery per registration and event, completed, so nothing retries.
   expect(await followerSettled(gvaultSchema(), await owner.getBlockNumber(), CONFIRMATIONS, investor)).toMatchObject({ eventsForAddress: 1 });
-  let deliveries = await deliveriesOf(registrationId);
-  for (let waited = 0; deliveries.some((row) => row.status !== 'completed') && waited < 5_000; waited += 25) {
-    await sleep(25);
-    deliveries = await deliveriesOf(registrationId);
-  }
-  expect(deliveries).toEqual([{ status: 'completed', attempts: 1 }]);
+  expect(await settledDeliveriesOf(registrationId)).toEqual([{ status: 'completed', attempts: 1 }]);
   expect(received).toHaveLength(1);
 
   const [delivery] = received;

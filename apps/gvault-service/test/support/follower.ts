@@ -14,22 +14,16 @@ export interface FollowerState {
   readonly eventsForAddress: number;
 }
 
-export async function followerState(schema: string, address = ''): Promise<FollowerState> {
-  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ last_block: string | null; unpublished: number; events: number }>(
-      `SELECT (SELECT min(last_block)::text FROM "${schema}".chain_cursors) AS last_block,
-              (SELECT count(*)::int FROM ${unpublishedOutboxRows(schema)}) AS unpublished,
-              (SELECT count(*)::int FROM "${schema}".outbox_events
-                WHERE type = 'gvault.allowlist.updated' AND payload->>'address' = $1) AS events`,
-      [address],
-    );
-    const [row] = rows;
-    return { lastBlock: row?.last_block == null ? null : BigInt(row.last_block), unpublished: row?.unpublished ?? 0, eventsForAddress: row?.events ?? 0 };
-  } finally {
-    await client.end();
-  }
+async function readState(client: pg.Client, schema: string, address: string): Promise<FollowerState> {
+  const { rows } = await client.query<{ last_block: string | null; unpublished: number; events: number }>(
+    `SELECT (SELECT min(last_block)::text FROM "${schema}".chain_cursors) AS last_block,
+            (SELECT count(*)::int FROM ${unpublishedOutboxRows(schema)}) AS unpublished,
+            (SELECT count(*)::int FROM "${schema}".outbox_events
+              WHERE type = 'gvault.allowlist.updated' AND payload->>'address' = $1) AS events`,
+    [address],
+  );
+  const [row] = rows;
+  return { lastBlock: row?.last_block == null ? null : BigInt(row.last_block), unpublished: row?.unpublished ?? 0, eventsForAddress: row?.events ?? 0 };
 }
 
 /**
@@ -41,10 +35,17 @@ export async function followerState(schema: string, address = ''): Promise<Follo
 export async function followerSettled(schema: string, head: bigint, confirmations: number, address = '', timeoutMs = 10_000): Promise<FollowerState> {
   const confirmedHead = head - BigInt(confirmations - 1);
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const state = await followerState(schema, address);
-    if (state.lastBlock !== null && state.lastBlock >= confirmedHead && state.unpublished === 0) return state;
-    if (Date.now() > deadline) throw new Error(`the allowlist follower did not reach block ${confirmedHead}: ${JSON.stringify({ ...state, lastBlock: String(state.lastBlock) })}`);
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  // One connection for the whole wait, not one per look.
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    for (;;) {
+      const state = await readState(client, schema, address);
+      if (state.lastBlock !== null && state.lastBlock >= confirmedHead && state.unpublished === 0) return state;
+      if (Date.now() > deadline) throw new Error(`the allowlist follower did not reach block ${confirmedHead}: ${JSON.stringify({ ...state, lastBlock: String(state.lastBlock) })}`);
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  } finally {
+    await client.end();
   }
 }
