@@ -95,6 +95,19 @@ export default [
     },
   },
   {
+    // Type-aware rules: one TypeScript program over tsconfig.json (every project's sources, specs
+    // and tools), so a promise nobody awaits or handles, or one passed where a callback's result is
+    // ignored, is an error rather than an unhandled rejection found in production, and a switch
+    // over a union misses no member.
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { project: './tsconfig.json', tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+    },
+  },
+  {
     files: ['**/*.spec.ts', '**/test/**/*.ts', '**/solidity/**/*.ts'],
     rules: {
       '@nx/enforce-module-boundaries': boundaries(testDepConstraints),

@@ -77,6 +77,7 @@ export function registerJsonBodyParser(fastify: FastifyInstance, limits: JsonBod
     if (BLANK.test(text)) return done(null, undefined);
     const problem = jsonShapeProblem(text, limits);
     if (problem) return done(new ServiceError('validation_error', problem), undefined);
-    parse(request, text, done);
+    // Fastify's default parser is callback style: it answers through `done` and returns nothing.
+    void parse(request, text, done);
   });
 }
