@@ -195,7 +195,7 @@ function endsWithAscii(bytes: Uint8Array, text: string, end = bytes.length): boo
  * is ASCII, and no byte of a multi-byte UTF-8 sequence is, so comparing bytes is comparing text.
  *
  * Nest's reply layout is not public API: @nestjs/microservices is pinned exactly and
- * requester.spec.ts fails when the layout changes. It is kept because parsing and writing again
+ * requester.int.spec.ts fails when the layout changes. It is kept because parsing and writing again
  * a large body (the first page of GET /v2/wallets) costs more than the 10 % of that route that
  * such code must buy; the figures are in tools/bench/README.md ("Internals of dependencies"). The
  * response is cut as bytes rather than text: no decoding here, no encoding when the body is

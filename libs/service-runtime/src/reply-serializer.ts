@@ -20,7 +20,7 @@ const HEAD_BYTES = Buffer.from(RESPONSE_HEAD);
  *
  * The text written is Nest's reply wire format, a dependency's internals: @nestjs/microservices
  * is pinned exactly, `reply-serializer.spec.ts` compares every kind of packet with Nest's own
- * serializer and `nats-server.spec.ts` the bytes on the wire with Nest's own server. On the first
+ * serializer and `nats-server.int.spec.ts` the bytes on the wire with Nest's own server. On the first
  * page of GET /v2/wallets it buys more than the 10 % such code must buy on a user's route (figures:
  * tools/bench/README.md, "Internals of dependencies").
  */
