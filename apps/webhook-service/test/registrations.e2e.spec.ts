@@ -255,7 +255,7 @@ describe('secrets at rest', () => {
         `SELECT secret_enc FROM "webhook_${ws.system.runId}".registrations WHERE id = $1`,
         [created.body['id']],
       );
-      expect(rows[0]?.secret_enc).toMatch(/^v1\./);
+      expect(rows[0]?.secret_enc).toMatch(/^v2\./);
       expect(rows[0]?.secret_enc).not.toContain(String(created.body['secret']));
     } finally {
       await client.end();

@@ -57,6 +57,8 @@ import type {
   CreateWebhookDto,
   UpdateWebhookDto,
   DeletedWebhookDto,
+  RotateWebhookSecretDto,
+  RotatedWebhookSecretDto,
   WebhookDeliveryEventDto,
   WebhookDeliveryEventPageDto,
   WebhookFamilyInput,
@@ -170,6 +172,7 @@ export interface WebhookContract {
   'webhook.registrations.update': Rpc<WebhookFamilyInput & UpdateWebhookDto & { readonly id: string }, WebhookRegistrationDto>;
   'webhook.registrations.delete': Rpc<WebhookFamilyInput & { readonly id: string }, DeletedWebhookDto>;
   'webhook.registrations.test': Rpc<WebhookFamilyInput & { readonly id: string }, WebhookDeliveryEventDto>;
+  'webhook.registrations.rotate-secret': Rpc<WebhookFamilyInput & RotateWebhookSecretDto & { readonly id: string }, RotatedWebhookSecretDto>;
   'webhook.deliveries.list': Rpc<WebhookFamilyInput & PageQueryDto & { readonly id?: string }, WebhookDeliveryEventPageDto>;
   'webhook.deliveries.retry': Rpc<WebhookFamilyInput & { readonly id: string; readonly eventId: string }, WebhookDeliveryEventDto>;
 }

@@ -71,6 +71,7 @@ describe('role rules', () => {
       'webhook.registrations.update': only('manage webhook registrations'),
       'webhook.registrations.delete': only('manage webhook registrations'),
       'webhook.registrations.test': only('manage webhook registrations'),
+      'webhook.registrations.rotate-secret': only('manage webhook registrations'),
       'webhook.deliveries.retry': only('manage webhook registrations'),
       'identity.api-keys.create': only('manage API keys'),
       'identity.api-keys.list': only('manage API keys'),

@@ -85,6 +85,7 @@ export const SUBJECT_ROLES: { readonly [S in Subject]: RoleRule } = {
   'webhook.registrations.update': WEBHOOKS,
   'webhook.registrations.delete': WEBHOOKS,
   'webhook.registrations.test': WEBHOOKS,
+  'webhook.registrations.rotate-secret': WEBHOOKS,
   'webhook.deliveries.list': EVERY_ROLE,
   'webhook.deliveries.retry': WEBHOOKS,
   'activity.health.check': EVERY_ROLE,

@@ -79,6 +79,8 @@ export const SUBJECTS = {
     registrationsUpdate: 'webhook.registrations.update',
     registrationsDelete: 'webhook.registrations.delete',
     registrationsTest: 'webhook.registrations.test',
+    /** A new signing secret; the old one keeps signing beside it for the overlap asked. */
+    registrationsRotateSecret: 'webhook.registrations.rotate-secret',
     deliveriesList: 'webhook.deliveries.list',
     deliveriesRetry: 'webhook.deliveries.retry',
   },

@@ -88,6 +88,7 @@ describe('the resource groups', () => {
         family.events(id).page(),
         family.retry(id, id),
         family.test(id),
+        family.rotateSecret(id),
       ]),
     ];
     await Promise.all(calls);

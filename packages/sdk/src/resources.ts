@@ -23,6 +23,7 @@ export type CreatedApiKey = Schemas['CreatedApiKeyDto'];
 export type WebhookRegistration = Schemas['WebhookRegistrationDto'];
 export type CreatedWebhookRegistration = Schemas['CreatedWebhookRegistrationDto'];
 export type WebhookDeliveryEvent = Schemas['WebhookDeliveryEventDto'];
+export type RotatedWebhookSecret = Schemas['RotatedWebhookSecretDto'];
 export type MicroVaultTask = Schemas['MicroVaultTaskDto'];
 
 /** A list's pages as the SDK's {@link Page}. */
@@ -250,6 +251,15 @@ export class WebhookFamily<Create extends object, Update extends object> extends
   /** Sends a signed `webhook.test` delivery. */
   test(id: string, options: RequestOptions = {}): Promise<WebhookDeliveryEvent> {
     return this.core.call('POST', `${this.path}/${encodeURIComponent(id)}/test`, options);
+  }
+  /**
+   * Replaces the signing secret; the answer carries the new `secret`, shown only here. The old one
+   * keeps signing every delivery beside it until `previousSecretExpiresAt` (`expiresInSeconds`:
+   * a day by default, at most a week, 0 stops it at once), so a receiver can switch without
+   * refusing a delivery: `verifyWebhook` accepts either secret during the overlap.
+   */
+  rotateSecret(id: string, body: BodyOf<'rotateWebhookSecret'> = {}, options: RequestOptions = {}): Promise<RotatedWebhookSecret> {
+    return this.core.call('POST', `${this.path}/${encodeURIComponent(id)}/secret/rotate`, { ...options, body });
   }
 }
 

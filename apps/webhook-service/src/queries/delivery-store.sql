@@ -56,12 +56,14 @@ WITH RECURSIVE busy AS (
   RETURNING id, delivery_id
 )
 SELECT c.id::text AS id, c.registration_id::text AS registration_id, c.attempt_count, c.event_type, c.body,
-       e.id::text AS emission_id, r.url, r.secret_enc, r.deleted_at IS NOT NULL AS registration_deleted, c.trace_context
+       e.id::text AS emission_id, r.url, r.org_id, r.secret_enc,
+       CASE WHEN r.previous_secret_expires_at > now() THEN r.previous_secret_enc END AS previous_secret_enc,
+       r.deleted_at IS NOT NULL AS registration_deleted, c.trace_context
   FROM claimed c
   JOIN emitted e ON e.delivery_id = c.id
   JOIN registrations r ON r.id = c.registration_id
 UNION ALL
-SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
  WHERE (SELECT count(*) FROM window_rows) > (SELECT count(*) FROM claimed)
     OR EXISTS (SELECT 1 FROM room WHERE room.take <= (SELECT count(*) FROM window_rows w WHERE w.registration_id = room.registration_id))
     OR (SELECT count(*) FROM walk) >= $4::int;

@@ -35,7 +35,9 @@ const claimed: ClaimedDelivery = {
   body: '{}',
   emission_id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
   url: 'https://receiver.example/hooks',
+  org_id: 'org_a',
   secret_enc: 'enc',
+  previous_secret_enc: null,
   registration_deleted: false,
   trace_context: null,
 };
@@ -75,6 +77,7 @@ const files: Record<string, () => Promise<SqlFileEntry[]>> = {
     return [
       await ran("RegistrationsRepository.lockFamily(tx, 'org_a', 'webhooks')", () => repository.lockFamily(sql as never, 'org_a', 'webhooks')),
       await ran("RegistrationsRepository.lockUrl(tx, 'org_a', 'webhooks', url)", () => repository.lockUrl(sql as never, 'org_a', 'webhooks', 'https://receiver.example/hooks')),
+      await ran('RegistrationsRepository.lockSecrets(tx, registrationId)', () => repository.lockSecrets(sql as never, REGISTRATION)),
     ];
   },
   'delivery-metrics': async () => [

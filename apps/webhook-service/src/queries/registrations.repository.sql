@@ -7,3 +7,6 @@ SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtextextended($1, 0))) 
 
 -- RegistrationsRepository.lockUrl(tx, 'org_a', 'webhooks', url)
 SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtextextended($1, 0))) AS l;
+
+-- RegistrationsRepository.lockSecrets(tx, registrationId)
+SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtextextended($1, 0))) AS l;

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Allow, ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsString, IsUrl, MaxLength, ValidateBy, ValidateIf } from 'class-validator';
+import { Allow, ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, MaxLength, Min, ValidateBy, ValidateIf } from 'class-validator';
 import { GTOKEN_EVENTS, PORTFOLIO_WALLET_WEBHOOK_EVENTS, WEBHOOK_ENDPOINT_EVENTS, type WebhookFamily } from '../events/types.js';
 
 /** Several property decorators as one. */
@@ -106,6 +106,40 @@ export class WebhookRegistrationDto {
 export class CreatedWebhookRegistrationDto extends WebhookRegistrationDto {
   @ApiProperty({ description: 'Signing secret, 64 hex characters; shown only here', pattern: '^[0-9a-f]{64}$' })
   secret!: string;
+}
+
+/** How long a rotated-out signing secret keeps signing beside the new one when the request does not say: a day. */
+export const WEBHOOK_SECRET_DEFAULT_OVERLAP_SECONDS = 86_400;
+/** The longest overlap a rotation may ask for: a week. */
+export const WEBHOOK_SECRET_MAX_OVERLAP_SECONDS = 604_800;
+
+const OVERLAP_MESSAGE = `expiresInSeconds must be an integer from 0 to ${WEBHOOK_SECRET_MAX_OVERLAP_SECONDS}`;
+
+export class RotateWebhookSecretDto {
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: WEBHOOK_SECRET_MAX_OVERLAP_SECONDS,
+    default: WEBHOOK_SECRET_DEFAULT_OVERLAP_SECONDS,
+    description:
+      'How long the old secret keeps signing deliveries beside the new one (each delivery then carries both signatures); 0 stops it at once.',
+  })
+  @IsOptional()
+  @IsInt({ message: OVERLAP_MESSAGE })
+  @Min(0, { message: OVERLAP_MESSAGE })
+  @Max(WEBHOOK_SECRET_MAX_OVERLAP_SECONDS, { message: OVERLAP_MESSAGE })
+  expiresInSeconds?: number;
+}
+
+export class RotatedWebhookSecretDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ description: 'The new signing secret, 64 hex characters; shown only here', pattern: '^[0-9a-f]{64}$' })
+  secret!: string;
+  @ApiProperty({
+    format: 'date-time',
+    description: 'Until when deliveries are also signed with the old secret; the request time when expiresInSeconds was 0',
+  })
+  previousSecretExpiresAt!: string;
 }
 
 export class WebhookRegistrationPageDto {

@@ -9,6 +9,8 @@ import {
   NoQueryDto,
   PageQueryDto,
   type RequestContext,
+  RotatedWebhookSecretDto,
+  RotateWebhookSecretDto,
   SUBJECTS,
   UpdateWebhookDto,
   UpdateWebhookEndpointDto,
@@ -149,6 +151,30 @@ function registrationController(routes: FamilyRoutes): Type {
     @ApiStandardErrors({ forwarded: true, statuses: [400, 403, 404] })
     test(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @UuidParam('id') id: string) {
       return this.services.forward(SUBJECTS.webhook.registrationsTest, { ctx, id, family });
+    }
+
+    @Post(':id/secret/rotate')
+    @HttpCode(200)
+    @Operation(`rotate${routes.resource}Secret`, {
+      summary: 'Replace the signing secret; the new one is shown only in this response. Owners and admins.',
+      description:
+        'The old secret keeps signing every delivery beside the new one for `expiresInSeconds` (default 86400, at most 604800; 0 stops it at once): ' +
+        '`Service-Signature` then carries two `v1=` entries, the new secret\'s first (`t=<unix>,v1=<new>,v1=<old>`), and `webhook-signature` two ' +
+        'space-separated `v1,` entries; a receiver accepts a delivery when any entry matches the secret it holds. A secret still overlapping ' +
+        'from an earlier rotation stops signing now.',
+    })
+    @RequiredRoles(SUBJECTS.webhook.registrationsRotateSecret)
+    @ApiParam({ name: 'id', format: 'uuid' })
+    @ApiBody({ type: RotateWebhookSecretDto, required: false })
+    @ApiOkResponse({ type: RotatedWebhookSecretDto })
+    @ApiStandardErrors({ forwarded: true, statuses: [400, 403, 404] })
+    rotateSecret(
+      @Ctx() ctx: RequestContext,
+      @ValidQuery(NoQueryDto) _query: NoQueryDto,
+      @UuidParam('id') id: string,
+      @ValidBody(RotateWebhookSecretDto) body: RotateWebhookSecretDto,
+    ) {
+      return this.services.forward(SUBJECTS.webhook.registrationsRotateSecret, { ctx, ...body, id, family });
     }
   }
 

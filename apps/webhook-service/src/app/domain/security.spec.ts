@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createCipheriv, createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { Webhook } from 'standardwebhooks';
 import { newSigningSecret, SecretBox } from './secret-box.js';
@@ -6,38 +6,88 @@ import { signatureHeaders } from './signature.js';
 import { checkRegistrationUrl, type HostLookup, RECEIVER_HOST_REFUSED, resolveReceiver } from '../receivers/receiver-address.js';
 import { isNonPublicAddress, privateHostAllowlist } from './url-policy.js';
 
+/** How a secret was sealed before the row binding (`v1.`, no associated data), to check such rows still open. */
+function legacySeal(key: Buffer, secret: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+  return ['v1', ...[iv, cipher.getAuthTag(), ciphertext].map((part) => part.toString('base64url'))].join('.');
+}
+
 describe('SecretBox', () => {
-  const box = new SecretBox(Buffer.alloc(32, 7));
+  const key = Buffer.alloc(32, 7);
+  const box = new SecretBox(key);
+  const rowA = { registrationId: '3f6c1d2e-8a4b-4c5d-9e6f-7a8b9c0d1e2f', orgId: 'org_a' };
+  const rowB = { registrationId: '5b1d9c3e-0c6a-4f57-9d3b-2f0f1c7a8e11', orgId: 'org_a' };
 
   it('round-trips a secret and never stores it in clear', () => {
     const secret = newSigningSecret();
     expect(secret).toMatch(/^[0-9a-f]{64}$/);
-    const sealed = box.seal(secret);
+    const sealed = box.seal(secret, rowA);
+    expect(sealed).toMatch(/^v2\./);
+    expect(SecretBox.isBound(sealed)).toBe(true);
     expect(sealed).not.toContain(secret);
-    expect(box.open(sealed)).toBe(secret);
-    expect(box.seal(secret)).not.toBe(sealed);
+    expect(box.open(sealed, rowA)).toBe(secret);
+    expect(box.seal(secret, rowA)).not.toBe(sealed);
   });
 
-  it('refuses a tampered value or another key', () => {
-    const sealed = box.seal(newSigningSecret());
-    expect(() => new SecretBox(Buffer.alloc(32, 8)).open(sealed)).toThrow();
+  it('opens a sealed secret only in its own row: another registration id or organization fails', () => {
+    const sealed = box.seal(newSigningSecret(), rowA);
+    expect(() => box.open(sealed, rowB)).toThrow();
+    expect(() => box.open(sealed, { ...rowA, orgId: 'org_b' })).toThrow();
+    // Associated data is not a prefix match: the fields are delimited.
+    expect(() => box.open(sealed, { registrationId: rowA.registrationId, orgId: 'org_' })).toThrow();
+  });
+
+  it('opens a secret sealed before the binding (v1, no associated data) in any row, and marks it for re-sealing', () => {
+    const secret = newSigningSecret();
+    const sealed = legacySeal(key, secret);
+    expect(box.open(sealed, rowA)).toBe(secret);
+    expect(box.open(sealed, rowB)).toBe(secret);
+    expect(SecretBox.isBound(sealed)).toBe(false);
+    expect(() => new SecretBox(Buffer.alloc(32, 8)).open(sealed, rowA)).toThrow();
+  });
+
+  it('refuses a tampered value, another key, a downgrade to v1 or an unknown format', () => {
+    const sealed = box.seal(newSigningSecret(), rowA);
+    expect(() => new SecretBox(Buffer.alloc(32, 8)).open(sealed, rowA)).toThrow();
     // One bit of the ciphertext flipped. (Writing "AA" over its last two characters changed no bit
     // when they already decoded to zeros: 1 in 256 seals, seen failing in CI.)
     const [version, iv, tag, ciphertext] = sealed.split('.');
     const bytes = Buffer.from(ciphertext ?? '', 'base64url');
     bytes[0] = (bytes[0] ?? 0) ^ 1;
-    expect(() => box.open([version, iv, tag, bytes.toString('base64url')].join('.'))).toThrow();
+    expect(() => box.open([version, iv, tag, bytes.toString('base64url')].join('.'), rowA)).toThrow();
+    // A bound value relabelled v1 would open without associated data: the tag fails instead.
+    expect(() => box.open(['v1', iv, tag, ciphertext].join('.'), rowB)).toThrow();
+    expect(() => box.open(['v3', iv, tag, ciphertext].join('.'), rowA)).toThrow('sealed secret has an unknown format');
+    expect(() => box.open(`${sealed}.x`, rowA)).toThrow('sealed secret has an unknown format');
   });
 });
 
 describe('signatureHeaders', () => {
+  const body = '{"event":"portfolio_wallet.status_changed","n":1}';
+  const whsec = (secret: string) => `whsec_${Buffer.from(secret).toString('base64')}`;
+  const hmacHex = (secret: string, t: number) => createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
+
   it('signs so standardwebhooks and a plain HMAC of "<t>.<body>" both verify', () => {
     const secret = newSigningSecret();
-    const body = '{"event":"portfolio_wallet.status_changed","n":1}';
     const t = Math.floor(Date.now() / 1000);
     const headers = signatureHeaders(secret, 'evt_1', body, t);
-    expect(new Webhook(`whsec_${Buffer.from(secret).toString('base64')}`).verify(body, headers)).toEqual(JSON.parse(body));
-    expect(headers['service-signature']).toBe(`t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`);
+    expect(new Webhook(whsec(secret)).verify(body, headers)).toEqual(JSON.parse(body));
+    expect(headers['service-signature']).toBe(`t=${t},v1=${hmacHex(secret, t)}`);
+    expect(headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+  });
+
+  it('signs with both secrets during an overlap, the current one first where the only one stands otherwise', () => {
+    const [current, previous] = [newSigningSecret(), newSigningSecret()];
+    const t = Math.floor(Date.now() / 1000);
+    const headers = signatureHeaders(current, 'evt_1', body, t, previous);
+    expect(headers['service-signature']).toBe(`t=${t},v1=${hmacHex(current, t)},v1=${hmacHex(previous, t)}`);
+    expect(headers['webhook-signature']?.split(' ')).toHaveLength(2);
+    for (const secret of [current, previous]) expect(new Webhook(whsec(secret)).verify(body, headers)).toEqual(JSON.parse(body));
+    expect(() => new Webhook(whsec(newSigningSecret())).verify(body, headers)).toThrow();
+    // No previous secret (none, or its overlap over): one signature, as before any rotation.
+    expect(signatureHeaders(current, 'evt_1', body, t, null)).toEqual(signatureHeaders(current, 'evt_1', body, t));
   });
 });
 

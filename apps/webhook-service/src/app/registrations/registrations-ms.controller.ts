@@ -2,6 +2,7 @@ import { Controller } from '@nestjs/common';
 import {
   type CreatedWebhookRegistrationDto,
   type DeletedWebhookDto,
+  type RotatedWebhookSecretDto,
   SUBJECTS,
   type WebhookRegistrationDto,
   type WebhookRegistrationPageDto,
@@ -32,6 +33,11 @@ export class RegistrationsMsController {
   @Handles(SUBJECTS.webhook.registrationsUpdate)
   update({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.webhook.registrationsUpdate>): Promise<WebhookRegistrationDto> {
     return this.registrations.update(ctx, input);
+  }
+
+  @Handles(SUBJECTS.webhook.registrationsRotateSecret)
+  rotateSecret({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.webhook.registrationsRotateSecret>): Promise<RotatedWebhookSecretDto> {
+    return this.registrations.rotateSecret(ctx, input);
   }
 
   @Handles(SUBJECTS.webhook.registrationsDelete)

@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type {
-  CreatedWebhookRegistrationDto,
-  DeletedWebhookDto,
-  RequestContext,
-  RequestOf,
-  SUBJECTS,
-  WebhookFamily,
-  WebhookRegistrationDto,
-  WebhookRegistrationPageDto,
+import {
+  type CreatedWebhookRegistrationDto,
+  type DeletedWebhookDto,
+  type RequestContext,
+  type RequestOf,
+  type RotatedWebhookSecretDto,
+  type SUBJECTS,
+  type WebhookFamily,
+  type WebhookRegistrationDto,
+  type WebhookRegistrationPageDto,
+  WEBHOOK_SECRET_DEFAULT_OVERLAP_SECONDS,
 } from '@service/contracts';
 import { ServiceError } from '@service/errors';
 import { NewestFirst } from '@service/pagination';
@@ -16,7 +18,7 @@ import { SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
 import type { Logger } from 'pino';
 import type { WebhookConfig } from '../../config.js';
 import { storedDescription, toCreatedView, toRegistrationView } from '../domain/registration.view.js';
-import { newSigningSecret, type SecretBox } from '../domain/secret-box.js';
+import { newSigningSecret, SecretBox } from '../domain/secret-box.js';
 import type { UrlPolicy } from '../domain/url-policy.js';
 import { SECRET_BOX, URL_POLICY } from '../injection.js';
 import { checkRegistrationUrl } from '../receivers/receiver-address.js';
@@ -40,17 +42,18 @@ export class RegistrationsService {
     const events = distinct(input.events);
     await this.checkUrl(ctx, url);
     const secret = newSigningSecret();
+    const id = randomUUID();
     const row = await this.registrations.transaction(async (tx) => {
       await this.refuseOverLimit(tx, ctx.orgId, family);
       await this.refuseDuplicate(tx, ctx.orgId, family, url);
       return this.registrations.create(tx, {
-        id: randomUUID(),
+        id,
         orgId: ctx.orgId,
         family,
         url,
         events,
         description: storedDescription(input.description),
-        secretEnc: this.secrets.seal(secret),
+        secretEnc: this.secrets.seal(secret, { registrationId: id, orgId: ctx.orgId }),
       });
     });
     return toCreatedView(row, secret);
@@ -74,11 +77,37 @@ export class RegistrationsService {
       ...('description' in input ? { description: storedDescription(input.description) } : {}),
     };
     const row = await this.registrations.transaction(async (tx) => {
+      await this.registrations.lockSecrets(tx, input.id);
       const current = await this.find(ctx.orgId, input.family, input.id, tx);
       if (url !== undefined && url !== current.url) await this.refuseDuplicate(tx, ctx.orgId, input.family, url);
-      return this.registrations.update(tx, current.id, changes);
+      return this.registrations.update(tx, current.id, { ...changes, ...this.resealed(current) });
     });
     return toRegistrationView(row);
+  }
+
+  /**
+   * A new signing secret, shown once. The old one keeps signing every delivery beside it for
+   * `expiresInSeconds` (a day by default; 0 stops it at once), so receivers can switch without
+   * refusing a delivery; a secret still overlapping from an earlier rotation stops now.
+   */
+  async rotateSecret(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.webhook.registrationsRotateSecret>): Promise<RotatedWebhookSecretDto> {
+    const overlapSeconds = input.expiresInSeconds ?? WEBHOOK_SECRET_DEFAULT_OVERLAP_SECONDS;
+    const secret = newSigningSecret();
+    const expiresAt = new Date(Date.now() + overlapSeconds * 1000);
+    await this.registrations.transaction(async (tx) => {
+      await this.registrations.lockSecrets(tx, input.id);
+      const current = await this.find(ctx.orgId, input.family, input.id, tx);
+      const binding = { registrationId: current.id, orgId: current.orgId };
+      // Opened and sealed again: the replaced secret is bound to the row even when it was sealed before the binding.
+      const previous = overlapSeconds > 0 ? this.secrets.seal(this.secrets.open(current.secretEnc, binding), binding) : null;
+      await this.registrations.rotateSecret(tx, current.id, {
+        secretEnc: this.secrets.seal(secret, binding),
+        previousSecretEnc: previous,
+        previousSecretExpiresAt: previous === null ? null : expiresAt,
+      });
+    });
+    this.logger.info({ orgId: ctx.orgId, registrationId: input.id, overlapSeconds }, 'rotated a webhook signing secret');
+    return { id: input.id, secret, previousSecretExpiresAt: expiresAt.toISOString() };
   }
 
   /** Soft delete: the history keeps its callback URL; every delivery not yet made is cancelled. */
@@ -95,6 +124,16 @@ export class RegistrationsService {
     const row = await this.registrations.findActive(orgId, family, id, tx);
     if (!row) throw new ServiceError('webhook_not_found', WEBHOOK_NOT_FOUND);
     return row;
+  }
+
+  /** The row's secrets sealed again with its binding when one was sealed before it (`v1`); nothing when both are bound. */
+  private resealed(row: Registration): Pick<RegistrationChanges, 'secretEnc' | 'previousSecretEnc'> {
+    const binding = { registrationId: row.id, orgId: row.orgId };
+    const reseal = (sealed: string) => (SecretBox.isBound(sealed) ? sealed : this.secrets.seal(this.secrets.open(sealed, binding), binding));
+    const changes: { secretEnc?: string; previousSecretEnc?: string | null } = {};
+    if (!SecretBox.isBound(row.secretEnc)) changes.secretEnc = reseal(row.secretEnc);
+    if (row.previousSecretEnc !== null && !SecretBox.isBound(row.previousSecretEnc)) changes.previousSecretEnc = reseal(row.previousSecretEnc);
+    return changes;
   }
 
   /** The URL check; the reason a host was refused goes to the log only, never to the caller. */

@@ -566,7 +566,10 @@ describe('DeliveryDispatcher', () => {
     const box = new SecretBox(randomBytes(32));
     const live = await addRegistration();
     const gone = await addRegistration();
-    await admin.query(`UPDATE registrations SET secret_enc = $1, url = $2 || '/' || id::text`, [box.seal(newSigningSecret()), base]);
+    // Each row its own sealed secret: a sealed value opens only in the row it is bound to.
+    for (const id of [live, gone]) {
+      await admin.query('UPDATE registrations SET secret_enc = $1, url = $2 WHERE id = $3', [box.seal(newSigningSecret(), { registrationId: id, orgId: 'org_a' }), `${base}/${id}`, id]);
+    }
     const [liveDelivery] = await addDue(live, 1);
     const [goneDelivery] = await addDue(gone, 1);
     // The race the flag closes: the consumer recorded the delivery, then the registration went.
@@ -607,7 +610,7 @@ describe('DeliveryDispatcher', () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const box = new SecretBox(randomBytes(32));
     const registration = await addRegistration();
-    await admin.query('UPDATE registrations SET secret_enc = $1, url = $2', [box.seal(newSigningSecret()), `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`]);
+    await admin.query('UPDATE registrations SET secret_enc = $1, url = $2', [box.seal(newSigningSecret(), { registrationId: registration, orgId: 'org_a' }), `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`]);
     // One attempt at a time, retried at once: each attempt's timeout is the one its predecessor left.
     const { sender, dispatcher } = loopbackDispatcher(
       {

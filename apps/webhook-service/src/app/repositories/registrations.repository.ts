@@ -26,6 +26,16 @@ export interface RegistrationChanges {
   readonly events?: string[];
   /** Null clears the description. */
   readonly description?: unknown;
+  /** The secrets sealed again (a `v1` value bound to its row); absent leaves them as they are. */
+  readonly secretEnc?: string;
+  readonly previousSecretEnc?: string | null;
+}
+
+/** What a secret rotation writes: the new secret, and the replaced one with the end of its overlap (both null: none). */
+export interface RotatedSecrets {
+  readonly secretEnc: string;
+  readonly previousSecretEnc: string | null;
+  readonly previousSecretExpiresAt: Date | null;
 }
 
 const stored = (description: unknown) => (description === null ? Prisma.DbNull : (description as Prisma.InputJsonValue));
@@ -67,6 +77,15 @@ export class RegistrationsRepository {
     await advisoryLock(tx, `registrations\n${orgId}\n${family}`);
   }
 
+  /**
+   * Serialises the writes of one registration's secrets until `tx` ends (a rotation, an update
+   * re-sealing them), so two concurrent rotations cannot both replace the same secret and lose one.
+   * Taken before {@link lockUrl}, always in that order.
+   */
+  async lockSecrets(tx: RegistrationsDb, registrationId: string): Promise<void> {
+    await advisoryLock(tx, `registration-secrets\n${registrationId}`);
+  }
+
   /** Active registrations of the organization in one family. */
   countActive(tx: RegistrationsDb, orgId: string, family: string): Promise<number> {
     return tx.registration.count({ where: { orgId, family, deletedAt: null } });
@@ -83,7 +102,14 @@ export class RegistrationsRepository {
 
   update(tx: RegistrationsDb, id: string, changes: RegistrationChanges): Promise<Registration> {
     const description = 'description' in changes ? stored(changes.description) : undefined;
-    return tx.registration.update({ where: { id }, data: { url: changes.url, events: changes.events, description, updatedAt: new Date() } });
+    return tx.registration.update({
+      where: { id },
+      data: { url: changes.url, events: changes.events, description, secretEnc: changes.secretEnc, previousSecretEnc: changes.previousSecretEnc, updatedAt: new Date() },
+    });
+  }
+
+  rotateSecret(tx: RegistrationsDb, id: string, secrets: RotatedSecrets): Promise<Registration> {
+    return tx.registration.update({ where: { id }, data: { ...secrets, updatedAt: new Date() } });
   }
 
   /**

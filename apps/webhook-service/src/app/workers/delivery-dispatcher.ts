@@ -166,9 +166,12 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
   }
 
   private async send(delivery: ClaimedDelivery): Promise<SendResult> {
+    const binding = { registrationId: delivery.registration_id, orgId: delivery.org_id };
     let secret: string;
+    let previous: string | null;
     try {
-      secret = this.secrets.open(delivery.secret_enc);
+      secret = this.secrets.open(delivery.secret_enc, binding);
+      previous = delivery.previous_secret_enc === null ? null : this.secrets.open(delivery.previous_secret_enc, binding);
     } catch (error) {
       this.logger.error({ err: error, registrationId: delivery.registration_id }, 'cannot decrypt a signing secret');
       return { status: null, retryAfter: null, ms: 0, error: 'The signing secret could not be read.' };
@@ -176,7 +179,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     const headers = {
       'service-event-id': delivery.id,
       'service-event-type': delivery.event_type,
-      ...signatureHeaders(secret, delivery.id, delivery.body, Math.floor(Date.now() / 1000)),
+      ...signatureHeaders(secret, delivery.id, delivery.body, Math.floor(Date.now() / 1000), previous),
     };
     return this.sender.send(delivery.url, delivery.body, headers, this.timeoutFor(delivery.registration_id));
   }
