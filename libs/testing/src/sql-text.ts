@@ -7,39 +7,56 @@ export interface RecordedStatement {
   readonly values: readonly unknown[];
 }
 
+/** What a recorder's transaction hands its work: the statements of an `SqlExecutor` (@service/sql). */
+export interface RecordingExecutor {
+  $queryRawUnsafe<T = unknown>(text: string, ...values: unknown[]): Promise<T>;
+  $executeRawUnsafe(text: string, ...values: unknown[]): Promise<number>;
+}
+
 /**
  * An `SqlExecutor` (and `TransactionalSql`: `$transaction` runs the work on itself) that runs
  * nothing: it records each statement a repository function hands it (a transaction's `BEGIN` and
- * `COMMIT` too), and answers `$queryRawUnsafe`
- * with what `answer` gives (no rows by default) and `$executeRawUnsafe` with one row changed.
- * Not pipelined, so `executeWrite` runs its statement at once. A Prisma-backed repository takes it
- * as its client (`new Repository(sql as never)`) for the statements it runs raw.
+ * `COMMIT` too), and answers `$queryRawUnsafe` with what `answer` gives (no rows by default) and
+ * `$executeRawUnsafe` with what `changed` gives (one row by default). Prisma's tagged templates
+ * (`$queryRaw`, `$executeRaw`) are recorded with the `$n` placeholders Prisma sends. Not
+ * pipelined, so `executeWrite` runs its statement at once ({@link RecordingPipelinedSql} is). A
+ * Prisma-backed repository takes it as its client (`new Repository(sql as never)`) for the
+ * statements it runs raw.
  */
 export class RecordingSql {
   private recorded: RecordedStatement[] = [];
 
-  constructor(private readonly answer: (statement: RecordedStatement) => unknown[] = () => []) {}
+  constructor(
+    private readonly answer: (statement: RecordedStatement) => unknown[] = () => [],
+    private readonly changed: (statement: RecordedStatement) => number = () => 1,
+  ) {}
 
   async $queryRawUnsafe<T = unknown>(text: string, ...values: unknown[]): Promise<T> {
-    const statement = { text, values };
-    this.recorded.push(statement);
-    return this.answer(statement) as T;
+    return this.query({ text, values }) as T;
   }
 
   async $executeRawUnsafe(text: string, ...values: unknown[]): Promise<number> {
-    this.recorded.push({ text, values });
-    return 1;
+    return this.execute({ text, values });
+  }
+
+  /** Prisma's tagged template: the text with `$1`, `$2`, ... where the values go. */
+  async $queryRaw<T = unknown>(strings: TemplateStringsArray, ...values: unknown[]): Promise<T> {
+    return this.query(templateStatement(strings, values)) as T;
+  }
+
+  async $executeRaw(strings: TemplateStringsArray, ...values: unknown[]): Promise<number> {
+    return this.execute(templateStatement(strings, values));
   }
 
   /** Runs `work` on itself between a recorded `BEGIN` and `COMMIT` (`ROLLBACK` when it throws). */
-  async $transaction<R>(work: (tx: RecordingSql) => Promise<R>): Promise<R> {
-    this.recorded.push({ text: 'BEGIN', values: [] });
+  async $transaction<R>(work: (tx: RecordingExecutor) => Promise<R>): Promise<R> {
+    this.record({ text: 'BEGIN', values: [] });
     try {
       const result = await work(this);
-      this.recorded.push({ text: 'COMMIT', values: [] });
+      this.record({ text: 'COMMIT', values: [] });
       return result;
     } catch (error) {
-      this.recorded.push({ text: 'ROLLBACK', values: [] });
+      this.record({ text: 'ROLLBACK', values: [] });
       throw error;
     }
   }
@@ -56,6 +73,113 @@ export class RecordingSql {
     const taken = this.recorded;
     this.recorded = [];
     return taken;
+  }
+
+  /** Records `statement` as run. */
+  protected record(statement: RecordedStatement): void {
+    this.recorded.push(statement);
+  }
+
+  /** Records a query; its rows. */
+  protected query(statement: RecordedStatement): unknown[] {
+    this.record(statement);
+    return this.answer(statement);
+  }
+
+  /** Records an `$executeRawUnsafe`; the rows it changed. */
+  protected execute(statement: RecordedStatement): number {
+    this.record(statement);
+    return this.changed(statement);
+  }
+}
+
+function templateStatement(strings: TemplateStringsArray, values: unknown[]): RecordedStatement {
+  return { text: strings.reduce((text, part, index) => `${text}$${index}${part}`), values };
+}
+
+/**
+ * A {@link RecordingSql} that pipelines as `PgPoolSql` does (`PipelinedSqlExecutor` of
+ * @service/sql): `$queryBatch` records and answers each statement of the batch, and a transaction
+ * hands its work a {@link RecordingTransaction}, so statements are recorded in the order the
+ * database receives them.
+ */
+export class RecordingPipelinedSql extends RecordingSql {
+  /** Outside a transaction: the statements in one round trip; each one's rows. */
+  async $queryBatch(statements: readonly RecordedStatement[]): Promise<unknown[][]> {
+    return statements.map((statement) => this.query({ text: statement.text, values: statement.values }));
+  }
+
+  /**
+   * Runs `work` on a {@link RecordingTransaction}: `BEGIN` is recorded with the first statement
+   * sent, `COMMIT` after the writes deferred to it; a transaction that sent nothing records
+   * nothing, and one that throws records `ROLLBACK` once something was sent (its deferred writes
+   * never run).
+   */
+  override async $transaction<R>(work: (tx: RecordingTransaction) => Promise<R>): Promise<R> {
+    const tx = new RecordingTransaction((statement) => this.record(statement), (statement) => this.query(statement), (statement) => this.execute(statement));
+    let result: R;
+    try {
+      result = await work(tx);
+    } catch (error) {
+      tx.rollback();
+      throw error;
+    }
+    tx.commit();
+    return result;
+  }
+}
+
+/**
+ * The transaction of a {@link RecordingPipelinedSql}: a `PipelinedSqlExecutor` whose
+ * `$executeDeferred` statements are recorded where they run, at the start of the next round
+ * trip (before its statements, or before `COMMIT`).
+ */
+export class RecordingTransaction {
+  private pending: RecordedStatement[] = [{ text: 'BEGIN', values: [] }];
+  private sent = false;
+
+  constructor(
+    private readonly record: (statement: RecordedStatement) => void,
+    private readonly query: (statement: RecordedStatement) => unknown[],
+    private readonly execute: (statement: RecordedStatement) => number,
+  ) {}
+
+  async $queryRawUnsafe<T = unknown>(text: string, ...values: unknown[]): Promise<T> {
+    this.roundTrip();
+    return this.query({ text, values }) as T;
+  }
+
+  async $executeRawUnsafe(text: string, ...values: unknown[]): Promise<number> {
+    this.roundTrip();
+    return this.execute({ text, values });
+  }
+
+  async $queryBatch(statements: readonly RecordedStatement[]): Promise<unknown[][]> {
+    if (statements.length === 0) return [];
+    this.roundTrip();
+    return statements.map((statement) => this.query({ text: statement.text, values: statement.values }));
+  }
+
+  $executeDeferred(text: string, ...values: unknown[]): void {
+    this.pending.push({ text, values });
+  }
+
+  /** The pending statements (BEGIN first, then deferred writes), as the next round trip sends them first. */
+  private roundTrip(): void {
+    for (const statement of this.pending) this.record(statement);
+    this.pending = [];
+    this.sent = true;
+  }
+
+  commit(): void {
+    if (!this.sent && this.pending.length === 1) return;
+    this.roundTrip();
+    this.record({ text: 'COMMIT', values: [] });
+  }
+
+  rollback(): void {
+    this.pending = [];
+    if (this.sent) this.record({ text: 'ROLLBACK', values: [] });
   }
 }
 
