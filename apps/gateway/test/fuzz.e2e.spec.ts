@@ -1,4 +1,4 @@
-import { createECDH, randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { eventually, startTestSystem, type TestSystem } from '@service/testing';
 import {
@@ -69,6 +69,20 @@ async function created(path: string, body: Json): Promise<Json> {
   return result.body as Json;
 }
 
+/** A fresh P-256 key registered as an approver, with its proof of possession (its own X-Stamp over the exact body). */
+async function createdApprover(): Promise<Json> {
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+  const jwk = privateKey.export({ format: 'jwk' });
+  const y = Buffer.from(jwk.y ?? '', 'base64url');
+  const publicKey = ((y[y.length - 1] ?? 0) % 2 === 0 ? '02' : '03') + Buffer.from(jwk.x ?? '', 'base64url').toString('hex');
+  const body = JSON.stringify({ label: 'fuzz', publicKey, timestampMs: String(Date.now()) });
+  const signature = sign('sha256', Buffer.from(body), privateKey).toString('hex');
+  const stamp = Buffer.from(JSON.stringify({ publicKey, scheme: 'SIGNATURE_SCHEME_TK_API_P256', signature })).toString('base64url');
+  const result = await call(`${gateway}/v2/approvals/approvers`, { token, method: 'POST', headers: { 'content-type': 'application/json', 'x-stamp': stamp }, body });
+  if (result.status !== 201) throw new Error(`fixture: POST /v2/approvals/approvers answered ${result.status} ${JSON.stringify(result.body)}`);
+  return result.body as Json;
+}
+
 async function readUntil(path: string, done: (body: Json) => boolean): Promise<Json> {
   const result = await eventually(() => call(`${gateway}${path}`, { token }), (reply) => reply.status === 200 && done(reply.body as Json), 15_000);
   return result.body as Json;
@@ -95,7 +109,7 @@ async function createFixtures(): Promise<Fixtures> {
     'gvaults/webhooks:id': await receiver('/v2/gvaults/webhooks', ['gvault.allowlist.updated']),
     'api-keys:id': String((await created('/v2/api-keys', { name: 'fuzz', role: 'member' }))['id']),
     entryId: String((await created('/v2/address-book/entries', { address: EVM_ADDRESS, chain: 'ethereum_sepolia', label: 'fuzz' }))['entry']),
-    approverId: String((await created('/v2/approvals/approvers', { label: 'fuzz', publicKey: createECDH('prime256v1').generateKeys('hex', 'compressed') }))['id']),
+    approverId: String((await createdApprover())['id']),
   };
 }
 

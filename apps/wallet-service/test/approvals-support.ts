@@ -54,13 +54,46 @@ export function newKey(): ApproverKey {
   return { publicKey, stamper: new ApiKeyStamper({ apiPublicKey: publicKey, apiPrivateKey: hex(jwk.d) }) };
 }
 
-/** A new key registered as an approver of the client's organization. */
-export async function registerApprover(client: Client, label = 'approver'): Promise<ApproverKey> {
+/**
+ * `POST /v2/approvals/approvers` for `key` with its proof of possession: the `X-Stamp` of the
+ * exact body by the key itself (by `stampWith` instead; none when null), `timestampMs` now unless given.
+ */
+export async function postApprover(client: Client, key: ApproverKey, label = 'approver', options: { stampWith?: ApproverKey | null; timestampMs?: string } = {}): Promise<Reply> {
+  const body = JSON.stringify({ label, publicKey: key.publicKey, timestampMs: options.timestampMs ?? String(Date.now()) });
+  const stamper = options.stampWith === undefined ? key : options.stampWith;
+  const headers: Record<string, string> = stamper ? { 'X-Stamp': (await stamper.stamper.stamp(body)).stampHeaderValue } : {};
+  const reply = await client.sdk.core.send<any>('POST', '/v2/approvals/approvers', { rawBody: body, headers });
+  return { status: reply.status, body: reply.body };
+}
+
+/**
+ * A new key registered as an approver of the client's organization: at once for its first
+ * approver; after that the registration is a pending change that `voters` (current approvers,
+ * as many as the quorum) approve.
+ */
+export async function registerApprover(client: Client, label = 'approver', voters: readonly ApproverKey[] = []): Promise<ApproverKey> {
   const key = newKey();
-  const created = await client.post('/v2/approvals/approvers', { label, publicKey: key.publicKey });
+  const created = await postApprover(client, key, label);
+  if (created.status === 202) {
+    let outcome: Reply | undefined;
+    for (const voter of voters) {
+      outcome = await vote(client, created.body.turnkeyActivityId, voter);
+      if (outcome.body.approved) break;
+    }
+    expect(outcome?.body).toMatchObject({ approved: true, resultStatus: 'approved' });
+    key.id = created.body.change.id;
+    return key;
+  }
   expect(created.status).toBe(201);
   key.id = created.body.id;
   return key;
+}
+
+/** `count` approvers of the client's organization, each after the first approved by those before it (quorum 1 while they are added). */
+export async function registerApprovers(client: Client, count: number, label = 'key'): Promise<ApproverKey[]> {
+  const keys: ApproverKey[] = [];
+  for (let i = 0; i < count; i += 1) keys.push(await registerApprover(client, `${label} ${i}`, keys));
+  return keys;
 }
 
 /** The issued request to approve or reject an activity. */

@@ -3,12 +3,25 @@
 // the gateway with real services; stamps made by the real @turnkey/api-key-stamper.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { approvalRequest, newKey, registerApprover, sendVote, startSystemWithWebhooks, vote, voteAnswer, type ApproverKey } from './approvals-support.js';
+import {
+  approvalRequest,
+  newKey,
+  postApprover,
+  registerApprover,
+  registerApprovers,
+  sendVote,
+  startSystemWithWebhooks,
+  vote,
+  voteAnswer,
+  type ApproverKey,
+} from './approvals-support.js';
 import { Client, EVM, eventsOf } from './wallet-system.js';
 
 /** How long an activity waits for quorum here: long enough to vote, short enough to see it lapse. */
 const TTL_MS = 5_000;
 const suffix = randomUUID().slice(0, 8);
+/** An organization whose withdrawals may go only to its address book (WALLET_WITHDRAWAL_POLICIES). */
+const WHITELIST_ORG = `org_whitelist_${suffix}`;
 
 let system: Awaited<ReturnType<typeof startSystemWithWebhooks>>;
 
@@ -16,7 +29,11 @@ let system: Awaited<ReturnType<typeof startSystemWithWebhooks>>;
 let deadline: ReturnType<typeof stageDeadline>;
 
 beforeAll(async () => {
-  system = await startSystemWithWebhooks({ WALLET_APPROVAL_TTL_MS: String(TTL_MS), WALLET_PAYOUT_STEP_MS: '40' });
+  system = await startSystemWithWebhooks({
+    WALLET_APPROVAL_TTL_MS: String(TTL_MS),
+    WALLET_PAYOUT_STEP_MS: '40',
+    WALLET_WITHDRAWAL_POLICIES: JSON.stringify({ [WHITELIST_ORG]: { requireWhitelist: true } }),
+  });
   // Its activity lapses while the other cases run instead of being waited out at the end; its
   // case awaits this (a failure here fails that case).
   deadline = stageDeadline();
@@ -40,11 +57,35 @@ const balanceOf = async (client: Client, walletId: string) => (await client.get(
 /** An organization with `approvers` registered keys and a policy asking every withdrawal for `quorum` of them. */
 async function organization(name: string, approvers: number, quorum: number): Promise<{ client: Client; keys: ApproverKey[] }> {
   const client = await Client.of(system, `org_${name}_${suffix}`);
-  const keys: ApproverKey[] = [];
-  for (let i = 0; i < approvers; i += 1) keys.push(await registerApprover(client, `key ${i}`));
+  const keys = await registerApprovers(client, approvers);
   expect((await client.call('PUT', '/v2/approvals/policy', { withdrawals: 'all', quorum })).status).toBe(200);
   return { client, keys };
 }
+
+/** The `approval.status_changed` events of an organization's changes to approvers, policy and address book (no wallet), oldest first. */
+async function changeEventsOf(orgId: string): Promise<any[]> {
+  const result = await system.db.query<{ payload: any }>(
+    `SELECT payload FROM "${system.schema}".outbox_events WHERE org_id = $1 AND type = 'portfolio_wallet.approval.status_changed' AND payload->>'walletId' IS NULL ORDER BY occurred_at, id`,
+    [orgId],
+  );
+  return result.rows.map((row) => row.payload);
+}
+
+/** A pending change as a governed route answers it (202). */
+const pendingChange = (kind: string, change: object, principalId: string) => ({
+  status: 202,
+  body: {
+    id: expect.any(String),
+    kind,
+    status: 'pending',
+    turnkeyActivityId: expect.any(String),
+    change: expect.objectContaining(change),
+    before: kind === 'policy.updated' ? expect.any(Object) : null,
+    principalId,
+    createdAt: expect.any(String),
+    updatedAt: expect.any(String),
+  },
+});
 
 /** A cash wallet of `usd` with one withdrawal of `amountUsd` parked for approval: the withdrawal and its leg's activity id. */
 async function parked(client: Client, usd: string, amountUsd: string): Promise<{ wallet: any; withdrawal: any; activityId: string }> {
@@ -64,9 +105,13 @@ async function stageDeadline() {
   const { wallet, withdrawal, activityId } = await parked(client, '30', '10');
   const enable = () => client.post(`/v2/wallets/${wallet.id}/deposit-addresses/stellar_testnet/enable`, {});
   const setup = (await enable()).body.approval;
+  const weaker = await client.call('PUT', '/v2/approvals/policy', { withdrawals: 'none', quorum: 1 });
+  expect(weaker.status).toBe(202);
   expect(await vote(client, activityId, keys[0] as ApproverKey)).toEqual(voteAnswer('approve', {}, 'ACTIVITY_STATUS_CONSENSUS_NEEDED', 'pending_customer_approval'));
+  expect(await vote(client, weaker.body.turnkeyActivityId, keys[0] as ApproverKey)).toEqual(voteAnswer('approve', {}, 'ACTIVITY_STATUS_CONSENSUS_NEEDED', 'pending'));
   const request = await approvalRequest(client, activityId);
-  return { client, keys, wallet, withdrawal, activityId, enable, setup, request };
+  const changeRequest = await approvalRequest(client, weaker.body.turnkeyActivityId);
+  return { client, keys, wallet, withdrawal, activityId, enable, setup, request, change: weaker.body, changeRequest };
 }
 
 describe('approvers, policy and audit', () => {
@@ -74,14 +119,15 @@ describe('approvers, policy and audit', () => {
     const owner = await Client.of(system, `org_admin_${suffix}`);
     const member = await Client.of(system, `org_admin_${suffix}`, 'member');
     const key = newKey();
-    expect(await member.post('/v2/approvals/approvers', { label: 'x', publicKey: key.publicKey })).toEqual(errorOf(403, 'forbidden'));
+    const timestampMs = String(Date.now());
+    expect(await member.post('/v2/approvals/approvers', { label: 'x', publicKey: key.publicKey, timestampMs })).toEqual(errorOf(403, 'forbidden'));
     expect(await member.get('/v2/approvals/policy')).toEqual(errorOf(403, 'forbidden'));
-    expect(await owner.post('/v2/approvals/approvers', { label: 'x', publicKey: key.publicKey.slice(2) })).toEqual(errorOf(400, 'validation_error'));
-    expect(await owner.post('/v2/approvals/approvers', { label: 'x', publicKey: `04${key.publicKey.slice(2)}` })).toEqual(errorOf(400, 'validation_error'));
-    expect(await owner.post('/v2/approvals/approvers', { label: 'x', publicKey: `02${'0'.repeat(63)}7` })).toEqual(errorOf(400, 'validation_error'));
-    const created = await owner.post('/v2/approvals/approvers', { label: 'Treasury key', publicKey: key.publicKey.toUpperCase() });
+    expect(await owner.post('/v2/approvals/approvers', { label: 'x', publicKey: key.publicKey.slice(2), timestampMs })).toEqual(errorOf(400, 'validation_error'));
+    expect(await owner.post('/v2/approvals/approvers', { label: 'x', publicKey: `04${key.publicKey.slice(2)}`, timestampMs })).toEqual(errorOf(400, 'validation_error'));
+    expect(await owner.post('/v2/approvals/approvers', { label: 'x', publicKey: `02${'0'.repeat(63)}7`, timestampMs })).toEqual(errorOf(400, 'validation_error'));
+    const created = await postApprover(owner, { ...key, publicKey: key.publicKey.toUpperCase() }, 'Treasury key', { stampWith: key });
     expect(created).toEqual({ status: 201, body: { id: expect.any(String), label: 'Treasury key', publicKey: key.publicKey, createdAt: expect.any(String) } });
-    expect(await owner.post('/v2/approvals/approvers', { label: 'again', publicKey: key.publicKey })).toEqual(errorOf(409, 'approver_duplicate_key'));
+    expect(await postApprover(owner, key, 'again')).toEqual(errorOf(409, 'approver_duplicate_key'));
     expect(await owner.get('/v2/approvals/approvers')).toEqual({ status: 200, body: { data: [created.body], nextCursor: null } });
 
     expect(await owner.get('/v2/approvals/policy')).toEqual({ status: 200, body: { withdrawals: 'none', thresholdUsd: null, quorum: 1, updatedAt: null } });
@@ -95,30 +141,45 @@ describe('approvers, policy and audit', () => {
     expect((await owner.get('/v2/approvals/policy')).body).toEqual(policy.body);
 
     const stranger = await Client.of(system, `org_stranger_${suffix}`);
+    const principalId = `user_org_admin_${suffix}_owner`;
     expect(await stranger.delete(`/v2/approvals/approvers/${created.body.id}`)).toEqual(errorOf(404, 'approver_not_found'));
-    expect(await owner.delete(`/v2/approvals/approvers/${created.body.id}`)).toEqual({ status: 200, body: { id: created.body.id, deleted: true } });
+    // The organization has an approver: removing one waits for the approvers' quorum.
+    const removal = await owner.delete(`/v2/approvals/approvers/${created.body.id}`);
+    expect(removal).toEqual(pendingChange('approver.deleted', created.body, principalId));
+    expect((await owner.get('/v2/approvals/approvers')).body.data).toEqual([created.body]);
+    expect(await vote(owner, removal.body.turnkeyActivityId, key)).toEqual(voteAnswer('approve', { approved: true }, 'ACTIVITY_STATUS_COMPLETED', 'approved'));
     expect(await owner.delete(`/v2/approvals/approvers/${created.body.id}`)).toEqual(errorOf(404, 'approver_not_found'));
 
     const audit = await owner.get('/v2/approvals/audit?limit=2');
-    const principalId = `user_org_admin_${suffix}_owner`;
     expect(audit.body.data).toEqual([
-      { id: expect.any(String), action: 'approver.deleted', principalId, before: created.body, after: null, createdAt: expect.any(String) },
+      {
+        id: expect.any(String),
+        action: 'approver.deleted',
+        principalId,
+        before: created.body,
+        after: null,
+        turnkeyActivityId: removal.body.turnkeyActivityId,
+        approvedBy: [key.publicKey],
+        createdAt: expect.any(String),
+      },
       {
         id: expect.any(String),
         action: 'policy.updated',
         principalId,
         before: { withdrawals: 'none', thresholdUsd: null, quorum: 1, updatedAt: null },
         after: policy.body,
+        turnkeyActivityId: null,
+        approvedBy: null,
         createdAt: expect.any(String),
       },
     ]);
     const rest = await owner.get(`/v2/approvals/audit?cursor=${audit.body.nextCursor}`);
-    expect(rest.body).toEqual({ data: [expect.objectContaining({ action: 'approver.created', before: null, after: created.body })], nextCursor: null });
+    expect(rest.body).toEqual({ data: [expect.objectContaining({ action: 'approver.created', before: null, after: created.body, turnkeyActivityId: null })], nextCursor: null });
   });
 
   it('parks only withdrawals the policy names: none never, above_threshold above its threshold', async () => {
     const client = await Client.of(system, `org_threshold_${suffix}`);
-    await registerApprover(client);
+    const key = await registerApprover(client);
     await client.call('PUT', '/v2/approvals/policy', { withdrawals: 'above_threshold', thresholdUsd: '20.000000', quorum: 1 });
     const wallet = await client.fundedWallet('60');
     const small = await withdraw(client, wallet.id, '20');
@@ -126,7 +187,10 @@ describe('approvers, policy and audit', () => {
     const large = await withdraw(client, wallet.id, '25');
     await legsIn(client, wallet.id, large.body.id, ['pending_customer_approval']);
     await client.post(`${withdrawalPath(wallet.id, large.body.id)}/cancel`, {});
-    await client.call('PUT', '/v2/approvals/policy', { withdrawals: 'none', quorum: 1 });
+    // `none` is weaker: it applies once the approver approves it.
+    const weaker = await client.call('PUT', '/v2/approvals/policy', { withdrawals: 'none', quorum: 1 });
+    expect(weaker.status).toBe(202);
+    expect(await vote(client, weaker.body.turnkeyActivityId, key)).toEqual(voteAnswer('approve', { approved: true }, 'ACTIVITY_STATUS_COMPLETED', 'approved'));
     const free = await withdraw(client, wallet.id, '25');
     const done = await settled(client, wallet.id, free.body.id);
     expect(done).toMatchObject({ status: 'completed' });
@@ -166,6 +230,7 @@ describe('pending activities and votes', () => {
             plannedSourceNativeUnits: '10000000',
             displayAmountNativeUnits: '10000000',
             txChain: 'ethereum_sepolia',
+            change: null,
           },
         ],
       },
@@ -244,8 +309,11 @@ describe('pending activities and votes', () => {
 
     expect(await vote(client, activityId, first)).toEqual(voteAnswer('approve', {}, 'ACTIVITY_STATUS_CONSENSUS_NEEDED', 'pending_customer_approval'));
     expect(await vote(client, activityId, first)).toEqual(errorOf(409, 'approval_already_voted'));
-    // Deleted: its later stamps do not count, its vote already cast does.
-    await client.delete(`/v2/approvals/approvers/${first.id}`);
+    // Deleted (once the quorum approves): its later stamps do not count, its vote already cast does.
+    const removal = await client.delete(`/v2/approvals/approvers/${first.id}`);
+    expect(removal.status).toBe(202);
+    await vote(client, removal.body.turnkeyActivityId, second);
+    expect(await vote(client, removal.body.turnkeyActivityId, third)).toEqual(voteAnswer('approve', { approved: true }, 'ACTIVITY_STATUS_COMPLETED', 'approved'));
     expect(await vote(client, other.activityId, first)).toEqual(errorOf(403, 'approver_not_authorized'));
     expect((await client.get(withdrawalPath(wallet.id, withdrawal.id))).body.payoutLegs[0].status).toBe('pending_customer_approval');
     expect(await vote(client, activityId, second)).toEqual(voteAnswer('approve', { approved: true }, 'ACTIVITY_STATUS_COMPLETED', 'pending_broadcast'));
@@ -287,7 +355,7 @@ describe('pending activities and votes', () => {
   });
 
   it('fails a leg (and a Stellar setup) whose deadline passes without quorum and gives its money back', async () => {
-    const { client, keys, wallet, withdrawal, activityId, enable, setup, request } = await deadline;
+    const { client, keys, wallet, withdrawal, activityId, enable, setup, request, change, changeRequest } = await deadline;
     const done = await settled(client, wallet.id, withdrawal.id);
     expect(done).toMatchObject({ status: 'failed', amountPaidUsd: null, failureReason: expect.stringContaining('Customer approval expired without quorum') });
     expect(done.payoutLegs[0]).toMatchObject({ status: 'failed', turnkeyActivityId: null });
@@ -298,6 +366,15 @@ describe('pending activities and votes', () => {
     for (let tries = 0; tries < 100 && (await setupEvents()).length < 2; tries += 1) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await setupEvents()).toEqual(['pending', 'failed']);
     expect((await client.get('/v2/turnkey/activities/pending')).body).toEqual({ activities: [] });
+    // The weaker policy lapsed too: it failed, the policy in force stayed.
+    const changeEvents = async () => (await changeEventsOf(`org_deadline_${suffix}`)).filter((event) => event.approval.id === change.id);
+    for (let tries = 0; tries < 100 && (await changeEvents()).length < 2; tries += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await changeEvents()).map((event) => [event.approval.id, event.approval.status])).toEqual([
+      [change.id, 'pending'],
+      [change.id, 'failed'],
+    ]);
+    expect(await sendVote(client, change.turnkeyActivityId, { key: keys[1] as ApproverKey, request: changeRequest })).toEqual(errorOf(409, 'approval_expired'));
+    expect((await client.get('/v2/approvals/policy')).body).toMatchObject({ withdrawals: 'all', quorum: 2 });
     const again = (await enable()).body.approval;
     expect(again).toMatchObject({ id: setup.id, status: 'pending' });
     expect(again.turnkeyActivityId).not.toBe(setup.turnkeyActivityId);
@@ -394,13 +471,150 @@ describe('OpenAPI', () => {
     expect(Object.keys(schemas.PendingActivityDto.properties).sort()).toEqual(
       [
         'turnkeyActivityId', 'status', 'activityType', 'activityKind', 'fingerprint', 'firstSeenAt', 'withdrawalId', 'withdrawalLegId', 'portfolioWalletId',
-        'destinationChain', 'destinationToken', 'destinationAddress', 'plannedSourceNativeUnits', 'displayAmountNativeUnits', 'txChain',
+        'destinationChain', 'destinationToken', 'destinationAddress', 'plannedSourceNativeUnits', 'displayAmountNativeUnits', 'txChain', 'change',
       ].sort(),
     );
+    const governed: [string, string][] = [
+      ['post', '/v2/approvals/approvers'],
+      ['delete', '/v2/approvals/approvers/{approverId}'],
+      ['put', '/v2/approvals/policy'],
+      ['post', '/v2/address-book/entries'],
+      ['delete', '/v2/address-book/entries/{entryId}'],
+    ];
+    for (const [method, path] of governed) expect(document.paths[path][method].responses['202'].content['application/json'].schema).toEqual(ref('ApprovalChangeDto'));
+    expect(document.paths['/v2/approvals/approvers'].post.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'X-Stamp', in: 'header', required: true })]));
+    expect(schemas.CreateApproverDto.required).toEqual(expect.arrayContaining(['label', 'publicKey', 'timestampMs']));
     expect(Object.keys(schemas.VoteResponseDto.properties).sort()).toEqual(['action', 'alreadyCompleted', 'alreadyTerminal', 'approved', 'rejected', 'resultStatus', 'status']);
     expect(schemas.VoteDto.properties.customerApprovalStamp.oneOf).toEqual([expect.objectContaining({ type: 'string' }), ref('StampHeaderDto')]);
     expect(schemas.PayoutLegDto.properties).toMatchObject({ turnkeyActivityId: { nullable: true }, approvalRequestedAt: { nullable: true }, approvalValidBefore: { nullable: true } });
     const gone = document.paths['/v2/wallets/{id}/withdrawals/{withdrawalId}/payouts/{legIndex}/approve'].post;
     expect(gone).toMatchObject({ deprecated: true, responses: { '410': expect.anything() } });
+  });
+});
+
+/**
+ * What one owner or admin credential could do alone before approvals guarded themselves: each
+ * attack released money or lowered the protection at once; now each waits for the current
+ * approvers' stamped quorum, listed and announced.
+ */
+describe('a stolen owner or admin credential', () => {
+  const adminOf = (org: string) => Client.of(system, org, 'admin');
+
+  it('cannot register a key it holds and vote with it: the key waits for the quorum, and counts only once approved', async () => {
+    const { client, keys } = await organization('attack_key', 1, 1);
+    const org = `org_attack_key_${suffix}`;
+    const admin = await adminOf(org);
+    expect((await client.post('/v2/webhooks', { url: system.receiver.url, events: ['portfolio_wallet.approval.status_changed'] })).status).toBe(200);
+    const { wallet, withdrawal, activityId } = await parked(client, '30', '10');
+    const stolen = newKey();
+    const registered = await postApprover(admin, stolen, 'attacker');
+    expect(registered).toEqual(pendingChange('approver.created', { label: 'attacker', publicKey: stolen.publicKey }, `user_${org}_admin`));
+    const changeActivity = registered.body.turnkeyActivityId;
+    // Not an approver yet: its vote on the parked withdrawal does not count.
+    expect(await vote(admin, activityId, stolen)).toEqual(errorOf(403, 'approver_not_authorized'));
+    expect(await vote(admin, changeActivity, stolen)).toEqual(errorOf(403, 'approver_not_authorized'));
+    expect((await client.get('/v2/approvals/approvers')).body.data.map((approver: any) => approver.publicKey)).toEqual([keys[0]?.publicKey]);
+    expect((await client.get(withdrawalPath(wallet.id, withdrawal.id))).body.payoutLegs[0].status).toBe('pending_customer_approval');
+    // Listed for the approvers with what they approve, without a wallet.
+    const pending = (await client.get('/v2/turnkey/activities/pending')).body.activities;
+    expect(pending.find((activity: any) => activity.turnkeyActivityId === changeActivity)).toEqual(
+      expect.objectContaining({
+        activityKind: 'approver_change',
+        portfolioWalletId: null,
+        withdrawalId: null,
+        txChain: null,
+        change: expect.objectContaining({ id: registered.body.id, kind: 'approver.created', change: expect.objectContaining({ publicKey: stolen.publicKey }) }),
+      }),
+    );
+    // The approver's quorum approves it: now it counts.
+    expect(await vote(client, changeActivity, keys[0] as ApproverKey)).toEqual(voteAnswer('approve', { approved: true }, 'ACTIVITY_STATUS_COMPLETED', 'approved'));
+    expect(await vote(admin, activityId, stolen)).toEqual(voteAnswer('approve', { approved: true }, 'ACTIVITY_STATUS_COMPLETED', 'pending_broadcast'));
+    const ours = (await changeEventsOf(org)).filter((event) => event.approval.id === registered.body.id);
+    expect(ours.map((event) => [event.walletId, event.approval.kind, event.approval.chain, event.approval.status])).toEqual([
+      [null, 'approver.created', null, 'pending'],
+      [null, 'approver.created', null, 'approved'],
+    ]);
+    const delivered = async () => {
+      for (let tries = 0; tries < 200; tries += 1) {
+        const bodies = system.receiver.bodies.filter((body) => body.approval?.id === registered.body.id);
+        if (bodies.length >= 2) return bodies;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      throw new Error('no approval.status_changed webhooks delivered for the change');
+    };
+    expect((await delivered()).map((body) => [body.event, body.walletId, body.approval.status])).toEqual([
+      ['portfolio_wallet.approval.status_changed', null, 'pending'],
+      ['portfolio_wallet.approval.status_changed', null, 'approved'],
+    ]);
+    const audit = (await client.get('/v2/approvals/audit?limit=1')).body.data[0];
+    expect(audit).toMatchObject({ action: 'approver.created', principalId: `user_${org}_admin`, turnkeyActivityId: changeActivity, approvedBy: [keys[0]?.publicKey] });
+  });
+
+  it('cannot set the policy to none or lower the quorum: the change waits and withdrawals still wait for approval', async () => {
+    const { client, keys } = await organization('attack_policy', 2, 2);
+    const admin = await adminOf(`org_attack_policy_${suffix}`);
+    const none = await admin.call('PUT', '/v2/approvals/policy', { withdrawals: 'none', quorum: 2 });
+    expect(none).toEqual(pendingChange('policy.updated', { withdrawals: 'none', quorum: 2 }, `user_org_attack_policy_${suffix}_admin`));
+    expect(none.body.before).toEqual({ withdrawals: 'all', thresholdUsd: null, quorum: 2, updatedAt: expect.any(String) });
+    const lower = await admin.call('PUT', '/v2/approvals/policy', { withdrawals: 'all', quorum: 1 });
+    expect(lower.status).toBe(202);
+    expect((await client.get('/v2/approvals/policy')).body).toMatchObject({ withdrawals: 'all', quorum: 2 });
+    // Still parked, and one vote does not release it.
+    const { activityId } = await parked(client, '30', '10');
+    expect(await vote(client, activityId, keys[0] as ApproverKey)).toEqual(voteAnswer('approve', {}, 'ACTIVITY_STATUS_CONSENSUS_NEEDED', 'pending_customer_approval'));
+    // The current quorum (two) decides the lower quorum too.
+    expect(await vote(client, lower.body.turnkeyActivityId, keys[0] as ApproverKey)).toEqual(voteAnswer('approve', {}, 'ACTIVITY_STATUS_CONSENSUS_NEEDED', 'pending'));
+    // A stricter policy applies at once.
+    expect((await admin.call('PUT', '/v2/approvals/policy', { withdrawals: 'all', quorum: 2 })).status).toBe(200);
+  });
+
+  it('cannot whitelist an address and withdraw to it: the entry waits, and the withdrawal is refused until it is approved', async () => {
+    const client = await Client.of(system, WHITELIST_ORG);
+    const [key] = (await registerApprovers(client, 1)) as [ApproverKey];
+    const admin = await adminOf(WHITELIST_ORG);
+    const wallet = await client.fundedWallet('30');
+    const send = () => withdraw(admin, wallet.id, '10');
+    const added = await admin.post('/v2/address-book/entries', { address: EVM, chain: 'ethereum_sepolia', label: 'attacker' });
+    expect(added).toEqual(pendingChange('address_book.created', { chain: 'ethereum_sepolia', address: EVM, label: 'attacker' }, `user_${WHITELIST_ORG}_admin`));
+    expect((await client.get('/v2/address-book/entries')).body.data).toEqual([]);
+    expect(await send()).toEqual(errorOf(403, 'address_book_whitelist_violation'));
+    const pending = (await client.get('/v2/turnkey/activities/pending')).body.activities;
+    expect(pending).toEqual([expect.objectContaining({ activityKind: 'address_book_change', destinationChain: 'ethereum_sepolia', destinationAddress: EVM })]);
+    expect(await vote(client, added.body.turnkeyActivityId, key)).toEqual(voteAnswer('approve', { approved: true }, 'ACTIVITY_STATUS_COMPLETED', 'approved'));
+    expect((await client.get('/v2/address-book/entries')).body.data).toEqual([expect.objectContaining({ id: added.body.change.id, address: EVM })]);
+    expect((await send()).status).toBe(200);
+    // Removing it waits as well.
+    const removed = await admin.delete(`/v2/address-book/entries/${added.body.change.id}`);
+    expect(removed).toEqual(pendingChange('address_book.deleted', { id: added.body.change.id }, `user_${WHITELIST_ORG}_admin`));
+  });
+
+  it('cannot remove an approver: the removal waits, and one approver’s reject refuses it', async () => {
+    const { client, keys } = await organization('attack_remove', 2, 2);
+    const [first, second] = keys as [ApproverKey, ApproverKey];
+    const admin = await adminOf(`org_attack_remove_${suffix}`);
+    const removal = await admin.delete(`/v2/approvals/approvers/${second.id}`);
+    expect(removal).toEqual(pendingChange('approver.deleted', { id: second.id, publicKey: second.publicKey }, `user_org_attack_remove_${suffix}_admin`));
+    expect((await client.get('/v2/approvals/approvers')).body.data).toHaveLength(2);
+    expect(await vote(client, removal.body.turnkeyActivityId, first)).toEqual(voteAnswer('approve', {}, 'ACTIVITY_STATUS_CONSENSUS_NEEDED', 'pending'));
+    expect(await vote(client, removal.body.turnkeyActivityId, second, 'reject')).toEqual(voteAnswer('reject', { rejected: true }, 'ACTIVITY_STATUS_REJECTED', 'rejected'));
+    expect((await client.get('/v2/approvals/approvers')).body.data).toHaveLength(2);
+    expect((await client.get('/v2/turnkey/activities/pending')).body).toEqual({ activities: [] });
+    const ours = (await changeEventsOf(`org_attack_remove_${suffix}`)).filter((event) => event.approval.id === removal.body.id);
+    expect(ours.map((event) => event.approval.status)).toEqual(['pending', 'rejected']);
+  });
+
+  it('cannot register a key without proving possession of it', async () => {
+    const owner = await Client.of(system, `org_possession_${suffix}`);
+    const key = newKey();
+    expect(await postApprover(owner, key, 'k', { stampWith: null })).toEqual(errorOf(400, 'approver_stamp_required'));
+    expect(await postApprover(owner, key, 'k', { stampWith: newKey() })).toEqual(errorOf(400, 'invalid_approver_stamp'));
+    expect(await postApprover(owner, key, 'k', { timestampMs: String(Date.now() - 6 * 60_000) })).toEqual(errorOf(400, 'invalid_approver_stamp'));
+    // A stamp over another body (the same fields, another label) does not verify over this one.
+    const body = JSON.stringify({ label: 'k', publicKey: key.publicKey, timestampMs: String(Date.now()) });
+    const stamp = (await key.stamper.stamp(body.replace('"k"', '"other"'))).stampHeaderValue;
+    const replayed = await owner.sdk.core.send('POST', '/v2/approvals/approvers', { rawBody: body, headers: { 'X-Stamp': stamp } });
+    expect({ status: replayed.status, body: replayed.body }).toEqual(errorOf(400, 'invalid_approver_stamp'));
+    expect((await owner.get('/v2/approvals/approvers')).body.data).toEqual([]);
+    expect(await postApprover(owner, key, 'k')).toEqual({ status: 201, body: { id: expect.any(String), label: 'k', publicKey: key.publicKey, createdAt: expect.any(String) } });
   });
 });

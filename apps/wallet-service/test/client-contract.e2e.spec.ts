@@ -4,7 +4,7 @@
 // JSON numbers where the real API sends numbers, and only the status values real clients accept.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { newKey } from './approvals-support.js';
+import { newKey, postApprover } from './approvals-support.js';
 import { Client, startWalletSystem, type WalletSystem } from './wallet-system.js';
 
 /** A field's published type: a primitive, a nullable one, an enum, an object shape or a list of one. */
@@ -149,6 +149,18 @@ afterAll(async () => {
 }, 60_000);
 
 /** A call as the client makes it: the expected status, and the body must satisfy the published shape. */
+/** A change to approvers, policy or address book waiting for the approvers (a governed route's 202). */
+const CHANGE: Shape = {
+  id: 'uuid',
+  kind: ['approver.created', 'approver.deleted', 'policy.updated', 'address_book.created', 'address_book.deleted'],
+  status: ['pending', 'approved', 'rejected', 'failed'],
+  turnkeyActivityId: 'uuid',
+  change: {},
+  principalId: 'string',
+  createdAt: 'time',
+  updatedAt: 'time',
+};
+
 async function call(method: string, path: string, status: number, shape: Shape, body?: unknown): Promise<any> {
   const reply = await client.call(method, path, body);
   expect({ path, status: reply.status }).toEqual({ path, status });
@@ -210,16 +222,21 @@ describe('a client written against the published shapes', () => {
     await call('GET', `/v2/wallets/${walletId}/withdrawals/${withdrawal.id}`, 200, WITHDRAWAL);
     await call('GET', `/v2/wallets/${walletId}/withdrawals?status=completed&order=desc&sort=createdAt`, 200, page(WITHDRAWAL));
 
-    await call('POST', '/v2/approvals/approvers', 201, { id: 'uuid', label: 'string', publicKey: 'string', createdAt: 'time' }, { label: 'Treasury', publicKey: newKey().publicKey });
+    // The address book before the first approver: afterwards its changes wait for the approvers (202).
+    const entry = await call('POST', '/v2/address-book/entries', 201, { entry: 'uuid' }, { address: '0x52908400098527886E0F7030069857D2E4169EE7', chain: 'ethereum_sepolia', label: 'Treasury' });
+    await call('GET', '/v2/address-book/entries', 200, page(ENTRY));
+    const deleted = await call('DELETE', `/v2/address-book/entries/${entry.entry}`, 200, { id: 'uuid', deleted: 'boolean' });
+    expect(deleted.deleted).toBe(true);
+
+    const registered = await postApprover(client, newKey(), 'Treasury');
+    expect(registered.status).toBe(201);
+    expect(violations(registered.body, { id: 'uuid', label: 'string', publicKey: 'string', createdAt: 'time' })).toEqual([]);
     await call('POST', `/v2/wallets/${walletId}/deposit-addresses/stellar_testnet/enable`, 200, {
       chain: 'string',
       address: 'string?',
       approval: { id: 'uuid', kind: 'string', chain: 'string', status: ['pending', 'approved', 'rejected', 'failed'], turnkeyActivityId: 'uuid?', createdAt: 'time', updatedAt: 'time' },
     });
-
-    const entry = await call('POST', '/v2/address-book/entries', 201, { entry: 'uuid' }, { address: '0x52908400098527886E0F7030069857D2E4169EE7', chain: 'ethereum_sepolia', label: 'Treasury' });
-    await call('GET', '/v2/address-book/entries', 200, page(ENTRY));
-    const deleted = await call('DELETE', `/v2/address-book/entries/${entry.entry}`, 200, { id: 'uuid', deleted: 'boolean' });
-    expect(deleted.deleted).toBe(true);
+    const pendingEntry = await call('POST', '/v2/address-book/entries', 202, CHANGE, { address: '0x52908400098527886E0F7030069857D2E4169EE7', chain: 'ethereum_sepolia', label: 'Treasury' });
+    expect(pendingEntry).toMatchObject({ kind: 'address_book.created', status: 'pending' });
   });
 });

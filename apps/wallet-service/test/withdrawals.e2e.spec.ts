@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- HTTP bodies are checked by the assertions, not by types */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { type ApproverKey, newKey, registerApprover, vote } from './approvals-support.js';
+import { type ApproverKey, newKey, postApprover, registerApprover, vote } from './approvals-support.js';
 import { CASH, Client, EVM, JAAA, micros, SOLANA, startWalletSystem, STELLAR, TRON, eventsOf, type WalletSystem } from './wallet-system.js';
 
 const suffix = randomUUID().slice(0, 8);
@@ -311,7 +311,7 @@ describe('customer approval and cancel', () => {
     const other = await withdraw(approver, wallet.id, { amountUsd: '5' });
     await legsIn(approver, wallet.id, other.body.id, ['waiting_for_prior_approval']);
     expect(await approver.post(`${withdrawalPath(wallet.id, created.body.id)}/payouts/0/approve`, {})).toEqual(errorOf(410, 'approval_flow_changed'));
-    expect(await member.post('/v2/approvals/approvers', { label: 'mine', publicKey: newKey().publicKey })).toEqual(errorOf(403, 'forbidden'));
+    expect(await postApprover(member, newKey(), 'mine')).toEqual(errorOf(403, 'forbidden'));
     await approveLeg(parked, 0);
     const second = await legsIn(approver, wallet.id, created.body.id, ['completed', 'pending_customer_approval']);
     expect((await approver.get(withdrawalPath(wallet.id, other.body.id))).body.payoutLegs[0].status).toBe('waiting_for_prior_approval');

@@ -6,7 +6,8 @@ import type {
   ApproverDeletedDto,
   ApproverDto,
   ApproverListDto,
-  CreateApproverDto,
+  CreateApproverRequest,
+  GovernedReply,
   PendingActivitiesDto,
   PutApprovalPolicyDto,
   VoteDto,
@@ -131,15 +132,15 @@ export interface WalletContract {
   'wallet.withdrawals.cancel': Rpc<WithdrawalRef & CancelWithdrawalDto, WithdrawalDto>;
   'wallet.payouts.retry': Rpc<PayoutRef & PayoutRequestDto, PayoutLegDto>;
   'wallet.payouts.cancel': Rpc<PayoutRef & PayoutRequestDto, PayoutLegDto>;
-  'wallet.address-book.create': Rpc<CreateAddressBookEntryDto, AddressBookEntryCreatedDto>;
+  'wallet.address-book.create': Rpc<CreateAddressBookEntryDto, GovernedReply<AddressBookEntryCreatedDto>>;
   'wallet.address-book.list': Rpc<PageQueryDto, AddressBookEntryListDto>;
-  'wallet.address-book.delete': Rpc<{ readonly entryId: string }, AddressBookEntryDeletedDto>;
+  'wallet.address-book.delete': Rpc<{ readonly entryId: string }, GovernedReply<AddressBookEntryDeletedDto>>;
   'wallet.deposit-addresses.enable': Rpc<WalletRef & { readonly chain: string }, DepositAddressSetupDto>;
-  'wallet.approvers.create': Rpc<CreateApproverDto, ApproverDto>;
+  'wallet.approvers.create': Rpc<CreateApproverRequest, GovernedReply<ApproverDto>>;
   'wallet.approvers.list': Rpc<PageQueryDto, ApproverListDto>;
-  'wallet.approvers.delete': Rpc<{ readonly approverId: string }, ApproverDeletedDto>;
+  'wallet.approvers.delete': Rpc<{ readonly approverId: string }, GovernedReply<ApproverDeletedDto>>;
   'wallet.approval-policy.get': Rpc<NoInput, ApprovalPolicyDto>;
-  'wallet.approval-policy.put': Rpc<PutApprovalPolicyDto, ApprovalPolicyDto>;
+  'wallet.approval-policy.put': Rpc<PutApprovalPolicyDto, GovernedReply<ApprovalPolicyDto>>;
   'wallet.approval-audit.list': Rpc<PageQueryDto, ApprovalAuditListDto>;
   'wallet.turnkey.pending': Rpc<NoInput, PendingActivitiesDto>;
   'wallet.turnkey.approval-request': Rpc<ApprovalRequestDto, ApprovalRequestResponseDto>;

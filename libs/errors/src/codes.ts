@@ -14,6 +14,10 @@ export const ERROR_STATUS = {
   invalid_withdrawal_plan: 400,
   /** An approval policy whose quorum exceeds the organization's approvers. */
   approval_quorum_unreachable: 400,
+  /** Registering an approver needs an `X-Stamp` header by the new key over the exact request body. */
+  approver_stamp_required: 400,
+  /** The registration's `X-Stamp` cannot be read, is by another key than `publicKey`, does not verify over the body, or its `timestampMs` is more than 5 minutes from now. */
+  invalid_approver_stamp: 400,
   unauthenticated: 401,
   /** Customer approvals: a stamp that cannot be read or whose signature does not verify over the request. */
   invalid_stamp: 401,

@@ -17,7 +17,7 @@ describe('error codes', () => {
     // customer approvals: issue 15).
     const approvals = `approval_quorum_unreachable invalid_stamp stale_stamp approver_not_authorized approval_request_mismatch
       approver_not_found activity_not_found approver_duplicate_key approval_already_voted approval_expired approvers_required
-      approval_flow_changed`.split(/\s+/);
+      approval_flow_changed approver_stamp_required invalid_approver_stamp`.split(/\s+/);
     // The gateway's refusal of an oversized body (issue 36); the cap on webhook registrations (issue 41).
     const added = ['api_key_not_found', 'request_too_large', 'webhook_limit_reached', ...approvals];
     expect(Object.keys(ERROR_STATUS).sort()).toEqual([...spec, ...added].sort());

@@ -23,7 +23,11 @@ export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];
 export const TURNKEY_REQUEST_TYPES = ['ACTIVITY_TYPE_APPROVE_ACTIVITY', 'ACTIVITY_TYPE_REJECT_ACTIVITY'] as const;
 export const TURNKEY_ACTIVITY_STATUSES = ['ACTIVITY_STATUS_CONSENSUS_NEEDED', 'ACTIVITY_STATUS_COMPLETED', 'ACTIVITY_STATUS_REJECTED', 'ACTIVITY_STATUS_FAILED'] as const;
 export type TurnkeyActivityStatus = (typeof TURNKEY_ACTIVITY_STATUSES)[number];
-export const ACTIVITY_KINDS = ['withdrawal_payout', 'deposit_address_setup'] as const;
+export const ACTIVITY_KINDS = ['withdrawal_payout', 'deposit_address_setup', 'approver_change', 'policy_change', 'address_book_change'] as const;
+/** What a change to an organization's approvers, policy or address book does (its audit action too). */
+export const APPROVAL_CHANGE_KINDS = ['approver.created', 'approver.deleted', 'policy.updated', 'address_book.created', 'address_book.deleted'] as const;
+export type ApprovalChangeKind = (typeof APPROVAL_CHANGE_KINDS)[number];
+export const APPROVAL_CHANGE_STATUSES = ['pending', 'approved', 'rejected', 'failed'] as const;
 
 const COMPRESSED_P256 = /^0[23][0-9a-fA-F]{64}$/;
 
@@ -43,6 +47,26 @@ export class CreateApproverDto {
   @IsString()
   @Matches(COMPRESSED_P256, { message: 'publicKey must be a compressed P-256 public key: 66 hex characters starting with 02 or 03' })
   publicKey!: string;
+
+  @ApiProperty({
+    example: '1764000000000',
+    description: 'Milliseconds since the epoch, as a string, within 5 minutes of the server’s clock: the `X-Stamp` header stamps this exact body with the new key (proof that the caller holds it).',
+  })
+  @IsString()
+  @Matches(/^[0-9]{1,16}$/, { message: 'timestampMs must be milliseconds since the epoch as a string of digits' })
+  timestampMs!: string;
+}
+
+/**
+ * What the gateway forwards for `POST /v2/approvals/approvers`: the body's fields, its exact text
+ * (`signedBody`, what the stamp signs) and the `X-Stamp` header (null when absent).
+ */
+export interface CreateApproverRequest {
+  readonly label: string;
+  readonly publicKey: string;
+  readonly timestampMs: string;
+  readonly signedBody: string;
+  readonly stamp: string | null;
 }
 
 export class ApproverDto {
@@ -74,6 +98,47 @@ export class ApproverDeletedDto {
   @ApiProperty({ enum: [true] })
   deleted!: true;
 }
+
+// ---------- changes that wait for the approvers ----------
+
+/**
+ * A change to the organization's approvers, policy or address book waiting for (or decided by) its
+ * approvers' quorum: the 202 answer of a governed route.
+ */
+export class ApprovalChangeDto {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ enum: APPROVAL_CHANGE_KINDS })
+  kind!: ApprovalChangeKind;
+
+  @ApiProperty({ enum: APPROVAL_CHANGE_STATUSES, description: '`pending` until quorum approves it (`approved`, applied then), one approver rejects it (`rejected`) or `WALLET_APPROVAL_TTL_MS` passes (`failed`).' })
+  status!: string;
+
+  @ApiProperty({ format: 'uuid', description: 'The pending activity the approvers vote on (`POST /v2/turnkey/activities/{activityId}/vote`).' })
+  turnkeyActivityId!: string;
+
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'What is asked: the approver, policy or address-book entry as it will be (for a deletion, the one deleted).' })
+  change!: Record<string, unknown>;
+
+  @ApiProperty({ type: 'object', nullable: true, additionalProperties: true, description: 'What it replaces (the policy in force), null otherwise.' })
+  before!: Record<string, unknown> | null;
+
+  @ApiProperty({ description: 'Who asked (the token subject or API key principal).' })
+  principalId!: string;
+
+  @ApiProperty()
+  createdAt!: string;
+
+  @ApiProperty()
+  updatedAt!: string;
+}
+
+/**
+ * A governed route's answer on the wire: `applied` (the route's own answer, 200/201) when the
+ * change cannot weaken protection or the organization has no approvers yet, else `pending` (202).
+ */
+export type GovernedReply<T> = { readonly applied: T; readonly pending?: undefined } | { readonly pending: ApprovalChangeDto; readonly applied?: undefined };
 
 // ---------- policy ----------
 
@@ -117,17 +182,23 @@ export class ApprovalAuditEntryDto {
   @ApiProperty({ format: 'uuid' })
   id!: string;
 
-  @ApiProperty({ enum: ['approver.created', 'approver.deleted', 'policy.updated'] })
+  @ApiProperty({ enum: APPROVAL_CHANGE_KINDS })
   action!: string;
 
   @ApiProperty({ description: 'Who made the change (the token subject or API key principal).' })
   principalId!: string;
 
-  @ApiProperty({ type: 'object', nullable: true, additionalProperties: true, description: 'The approver or policy before the change.' })
+  @ApiProperty({ type: 'object', nullable: true, additionalProperties: true, description: 'The approver, policy or address-book entry before the change.' })
   before!: Record<string, unknown> | null;
 
-  @ApiProperty({ type: 'object', nullable: true, additionalProperties: true, description: 'The approver or policy after the change.' })
+  @ApiProperty({ type: 'object', nullable: true, additionalProperties: true, description: 'The approver, policy or address-book entry after the change.' })
   after!: Record<string, unknown> | null;
+
+  @ApiProperty({ type: String, nullable: true, format: 'uuid', description: 'The activity whose quorum released the change; null for a change applied at once.' })
+  turnkeyActivityId!: string | null;
+
+  @ApiProperty({ type: [String], nullable: true, description: 'The public keys of the approvers whose votes released the change; null for a change applied at once.' })
+  approvedBy!: string[] | null;
 
   @ApiProperty()
   createdAt!: string;
@@ -168,8 +239,8 @@ export class PendingActivityDto {
   @ApiProperty({ type: String, nullable: true, format: 'uuid' })
   withdrawalLegId!: string | null;
 
-  @ApiProperty({ format: 'uuid' })
-  portfolioWalletId!: string;
+  @ApiProperty({ type: String, nullable: true, format: 'uuid', description: 'The wallet of a payout or setup; null for a change to the organization’s approvers, policy or address book.' })
+  portfolioWalletId!: string | null;
 
   @ApiProperty({ type: String, nullable: true })
   destinationChain!: string | null;
@@ -186,8 +257,15 @@ export class PendingActivityDto {
   @ApiProperty({ type: String, nullable: true, description: 'Amount shown to the approver, in the token’s smallest units.' })
   displayAmountNativeUnits!: string | null;
 
-  @ApiProperty({ description: 'Chain of the transaction to sign.' })
-  txChain!: string;
+  @ApiProperty({ type: String, nullable: true, description: 'Chain of the transaction to sign; null for a change to the organization’s approvers, policy or address book.' })
+  txChain!: string | null;
+
+  @ApiProperty({
+    type: ApprovalChangeDto,
+    nullable: true,
+    description: 'The change to the organization’s approvers, policy or address book this activity releases (`approver_change`, `policy_change`, `address_book_change`); null otherwise.',
+  })
+  change!: ApprovalChangeDto | null;
 }
 
 export class PendingActivitiesDto {
@@ -318,6 +396,6 @@ export class VoteResponseDto {
   @ApiProperty({ enum: TURNKEY_ACTIVITY_STATUSES })
   status!: TurnkeyActivityStatus;
 
-  @ApiProperty({ description: 'The status of what the activity releases: the payout leg (`pending_customer_approval`, `pending_broadcast`, `cancelled`, `failed`, ...) or the setup (`pending`, `approved`, `rejected`, `failed`).' })
+  @ApiProperty({ description: 'The status of what the activity releases: the payout leg (`pending_customer_approval`, `pending_broadcast`, `cancelled`, `failed`, ...), the setup or the change to approvers, policy or address book (`pending`, `approved`, `rejected`, `failed`).' })
   resultStatus!: string;
 }

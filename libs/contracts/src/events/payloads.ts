@@ -89,9 +89,14 @@ export interface PortfolioWalletResources {
   'portfolio_wallet.withdrawal.status_changed': { withdrawal: WithdrawalObject };
   /** `turnkeyActivityId`: the leg's latest customer-approval activity (kept after the vote), null if it never needed one. */
   'portfolio_wallet.withdrawal.payout.status_changed': { withdrawalId: string; turnkeyActivityId: string | null; payoutLeg: PayoutLeg };
+  /**
+   * A deposit-address setup (`kind: deposit_address`, its wallet and chain) or a change to the
+   * organization's approvers, policy or address book (`kind` the change's, e.g. `approver.created`;
+   * `walletId` and `chain` null) as it now is. `turnkeyActivityId`: the approvers' activity of its
+   * latest attempt (null for a setup made before approvals).
+   */
   'portfolio_wallet.approval.status_changed': {
-    /** `turnkeyActivityId`: the approvers' activity of the setup's latest attempt (null for a setup made before approvals). */
-    approval: { id: string; kind: string; chain: string; status: string; turnkeyActivityId: string | null; createdAt: Timestamp; updatedAt: Timestamp };
+    approval: { id: string; kind: string; chain: string | null; status: string; turnkeyActivityId: string | null; createdAt: Timestamp; updatedAt: Timestamp };
   };
   'portfolio_wallet.strategy.status_changed': {
     strategy: { status: string; allocations: Record<string, { yieldSourceId: string; pct: number }[]> };
@@ -109,7 +114,8 @@ export interface PortfolioWalletResources {
 export type PortfolioWalletEventPayload<T extends PortfolioWalletEventType = PortfolioWalletEventType> = {
   event: T;
   observedAt: Timestamp;
-  walletId: string;
+  /** The wallet the event is about; null only on `approval.status_changed` of an organization-level change. */
+  walletId: T extends 'portfolio_wallet.approval.status_changed' ? string | null : string;
 } & PortfolioWalletResources[T];
 
 export interface GTokenEventData {

@@ -1,5 +1,22 @@
 import { ServiceError } from '@service/errors';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The exact text of a JSON body whose route signs it (see {@link SIGNED_BODY_ROUTES}); undefined elsewhere. */
+    signedBody?: string;
+  }
+}
+
+/**
+ * Routes whose handler needs the body's exact text besides its parsed value: a stamp is made over
+ * those bytes (`POST /v2/approvals/approvers`: the new key's `X-Stamp`). Bounded by the body limit.
+ */
+export const SIGNED_BODY_ROUTES: ReadonlySet<string> = new Set(['POST /v2/approvals/approvers']);
+
+function keepsSignedBody(request: FastifyRequest): boolean {
+  return SIGNED_BODY_ROUTES.has(`${request.method} ${request.routeOptions.url ?? ''}`);
+}
 
 /**
  * What one JSON body may hold. The largest request the API takes (a strategy or an allocation
@@ -67,7 +84,8 @@ export function jsonShapeProblem(text: string, limits: JsonBodyLimits): string |
  * that sends `Content-Type: application/json` on a DELETE or a bodiless POST means it; routes that
  * take a body validate it as `{}`; (2) refuses bodies too deep or too wide with 400
  * `validation_error` naming the limit, before parsing; (3) then parses with Fastify's own parser,
- * which keeps refusing `__proto__` and `constructor.prototype` keys.
+ * which keeps refusing `__proto__` and `constructor.prototype` keys. The text is kept on the
+ * request (`signedBody`) for the routes of {@link SIGNED_BODY_ROUTES} only.
  */
 export function registerJsonBodyParser(fastify: FastifyInstance, limits: JsonBodyLimits = JSON_BODY_LIMITS): void {
   const parse = fastify.getDefaultJsonParser('error', 'error');
@@ -77,6 +95,7 @@ export function registerJsonBodyParser(fastify: FastifyInstance, limits: JsonBod
     if (BLANK.test(text)) return done(null, undefined);
     const problem = jsonShapeProblem(text, limits);
     if (problem) return done(new ServiceError('validation_error', problem), undefined);
+    if (keepsSignedBody(request)) request.signedBody = text;
     // Fastify's default parser is callback style: it answers through `done` and returns nothing.
     void parse(request, text, done);
   });

@@ -1,5 +1,5 @@
-import { Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Delete, Get, HttpCode, Post, Res } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import {
   AddressBookEntryCreatedDto,
   AddressBookEntryDeletedDto,
@@ -11,6 +11,8 @@ import {
   SUBJECTS,
 } from '@service/contracts';
 import type { ForwardedJson } from '@service/nats';
+import type { FastifyReply } from 'fastify';
+import { PENDING_CHANGE, sendGoverned } from '../approvals/governed.js';
 import { ApiStandardErrors } from '../docs/api-errors.js';
 import { Operation } from '../docs/operation.js';
 import { RequiredRoles } from '../docs/required-roles.js';
@@ -25,16 +27,22 @@ export class AddressBookController extends ServiceRoutes {
 
   @Post()
   @HttpCode(201)
-  @Operation('createAddressBookEntry', { summary: 'Add a payout address (owners and admins; a member gets 403 forbidden)' })
+  @Operation('createAddressBookEntry', {
+    summary: 'Add a payout address (owners and admins; a member gets 403 forbidden). Audited.',
+    description: 'Added at once (201) while the organization has no approvers; once it has, the entry waits for their quorum as a pending change (202, activity `address_book_change`).',
+  })
   @RequiredRoles(SUBJECTS.wallet.addressBookCreate)
-  @ApiCreatedResponse({ type: AddressBookEntryCreatedDto })
+  @ApiCreatedResponse({ type: AddressBookEntryCreatedDto, description: 'Added.' })
+  @ApiAcceptedResponse(PENDING_CHANGE)
   @ApiStandardErrors({ forwarded: true, statuses: [400, 403, 409] })
-  create(
+  async create(
     @Ctx() ctx: RequestContext,
     @ValidQuery(NoQueryDto) _query: NoQueryDto,
     @ValidBody(CreateAddressBookEntryDto) body: CreateAddressBookEntryDto,
-  ): Promise<ForwardedJson<AddressBookEntryCreatedDto>> {
-    return this.ask(SUBJECTS.wallet.addressBookCreate, ctx, body);
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const input = { address: body.address, chain: body.chain, label: body.label };
+    await sendGoverned(reply, 201, this.services.request(SUBJECTS.wallet.addressBookCreate, { ctx, ...input }));
   }
 
   @Get()
@@ -46,11 +54,20 @@ export class AddressBookController extends ServiceRoutes {
   }
 
   @Delete(':entryId')
-  @Operation('deleteAddressBookEntry', { summary: 'Remove a payout address (owners and admins; a member gets 403 forbidden)' })
+  @Operation('deleteAddressBookEntry', {
+    summary: 'Remove a payout address (owners and admins; a member gets 403 forbidden). Audited.',
+    description: 'Removed at once (200) while the organization has no approvers; once it has, the removal waits for their quorum as a pending change (202, activity `address_book_change`).',
+  })
   @RequiredRoles(SUBJECTS.wallet.addressBookDelete)
-  @ApiOkResponse({ type: AddressBookEntryDeletedDto })
+  @ApiOkResponse({ type: AddressBookEntryDeletedDto, description: 'Removed.' })
+  @ApiAcceptedResponse(PENDING_CHANGE)
   @ApiStandardErrors({ forwarded: true, statuses: [400, 403, 404] })
-  remove(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @UuidParam('entryId') entryId: string): Promise<ForwardedJson<AddressBookEntryDeletedDto>> {
-    return this.ask(SUBJECTS.wallet.addressBookDelete, ctx, { entryId });
+  async remove(
+    @Ctx() ctx: RequestContext,
+    @ValidQuery(NoQueryDto) _query: NoQueryDto,
+    @UuidParam('entryId') entryId: string,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    await sendGoverned(reply, 200, this.services.request(SUBJECTS.wallet.addressBookDelete, { ctx, entryId }));
   }
 }

@@ -3,6 +3,7 @@ import {
   type AddressBookEntryCreatedDto,
   type AddressBookEntryDeletedDto,
   type AddressBookEntryListDto,
+  type GovernedReply,
   SUBJECTS,
   type WireRequestOf,
 } from '@service/contracts';
@@ -14,7 +15,7 @@ export class AddressBookMsController {
   constructor(@Inject(AddressBookService) private readonly addressBook: AddressBookService) {}
 
   @Handles(SUBJECTS.wallet.addressBookCreate)
-  create({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.wallet.addressBookCreate>): Promise<AddressBookEntryCreatedDto> {
+  create({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.wallet.addressBookCreate>): Promise<GovernedReply<AddressBookEntryCreatedDto>> {
     return this.addressBook.create(ctx, input);
   }
 
@@ -24,7 +25,7 @@ export class AddressBookMsController {
   }
 
   @Handles(SUBJECTS.wallet.addressBookDelete)
-  remove({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.wallet.addressBookDelete>): Promise<AddressBookEntryDeletedDto> {
+  remove({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.wallet.addressBookDelete>): Promise<GovernedReply<AddressBookEntryDeletedDto>> {
     return this.addressBook.remove(ctx, input);
   }
 }

@@ -7,6 +7,7 @@ import {
   type ApproverDto,
   type ApproverListDto,
   type PendingActivitiesDto,
+  type GovernedReply,
   SUBJECTS,
   type VoteResponseDto,
   type WireRequestOf,
@@ -23,7 +24,7 @@ export class ApprovalsMsController {
   ) {}
 
   @Handles(SUBJECTS.wallet.approversCreate)
-  createApprover({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.wallet.approversCreate>): Promise<ApproverDto> {
+  createApprover({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.wallet.approversCreate>): Promise<GovernedReply<ApproverDto>> {
     return this.approvals.createApprover(ctx, input);
   }
 
@@ -33,7 +34,7 @@ export class ApprovalsMsController {
   }
 
   @Handles(SUBJECTS.wallet.approversDelete)
-  deleteApprover({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.wallet.approversDelete>): Promise<ApproverDeletedDto> {
+  deleteApprover({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.wallet.approversDelete>): Promise<GovernedReply<ApproverDeletedDto>> {
     return this.approvals.deleteApprover(ctx, input);
   }
 
@@ -43,7 +44,7 @@ export class ApprovalsMsController {
   }
 
   @Handles(SUBJECTS.wallet.approvalPolicyPut)
-  putPolicy({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.wallet.approvalPolicyPut>): Promise<ApprovalPolicyDto> {
+  putPolicy({ ctx, ...input }: WireRequestOf<typeof SUBJECTS.wallet.approvalPolicyPut>): Promise<GovernedReply<ApprovalPolicyDto>> {
     return this.approvals.putPolicy(ctx, input);
   }
 

@@ -6,6 +6,7 @@ import type {
   ApproverDeletedDto,
   ApproverDto,
   ApproverListDto,
+  GovernedReply,
   RequestContext,
   RequestOf,
   SUBJECTS,
@@ -14,42 +15,39 @@ import { ServiceError } from '@service/errors';
 import { parseUsd } from '@service/money';
 import { NewestFirst } from '@service/pagination';
 import { approverView } from '../domain/customer-approvals/activities.js';
+import { checkPossession } from '../domain/customer-approvals/changes.js';
 import { checkPolicy, policyView } from '../domain/customer-approvals/policy.js';
 import { publicKeyOf } from '../domain/customer-approvals/stamp.js';
 import { WalletFeature } from '../environment/wallet-feature.js';
-import {
-  addApprover,
-  audit,
-  countApprovers,
-  deleteApprover,
-  findApprover,
-  listApprovers,
-  listAudit,
-  lockApprovals,
-  savePolicy,
-} from '../repositories/approvals.repository.js';
-import { inTransaction } from '../repositories/db.js';
+import { findApproverById } from '../repositories/approval-changes.repository.js';
+import { listApprovers, listAudit } from '../repositories/approvals.repository.js';
+import { governChange } from './approval-changes.js';
 import { policyInForce } from './policy-in-force.js';
 
 /**
  * The organization's approvers (P-256 keys whose stamped votes release pending activities) and its
- * approval policy; every change is audited in the same transaction.
+ * approval policy. Once the organization has approvers, adding or removing one and weakening the
+ * policy wait for the approvers' quorum (`approval-changes.ts`); every applied change is audited
+ * in the same transaction.
  */
 @Injectable()
 export class ApprovalsService extends WalletFeature {
 
-  async createApprover(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.approversCreate>): Promise<ApproverDto> {
+  /**
+   * Registers a key after checking its proof of possession (the new key's `X-Stamp` over the exact
+   * body): at once for the organization's first approver, else as a pending change.
+   */
+  async createApprover(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.approversCreate>): Promise<GovernedReply<ApproverDto>> {
     const publicKey = input.publicKey.toLowerCase();
     if (!publicKeyOf(publicKey)) throw new ServiceError('validation_error', 'publicKey is not a point of the P-256 curve.');
-    const now = new Date();
-    const approver = { id: randomUUID(), orgId: ctx.orgId, label: input.label, publicKey, createdAt: now };
-    return inTransaction(this.prisma, async (tx) => {
-      await lockApprovals(tx, ctx.orgId);
-      if (!(await addApprover(tx, approver))) throw new ServiceError('approver_duplicate_key', 'This public key is already an approver of the organization.');
-      const view = approverView(approver);
-      await audit(tx, { orgId: ctx.orgId, principalId: ctx.principalId, action: 'approver.created', before: null, after: view, now });
-      return view;
+    checkPossession({ publicKey, timestampMs: input.timestampMs, signedBody: input.signedBody, stamp: input.stamp }, new Date());
+    const id = randomUUID();
+    const reply = await governChange<ApproverDto>(this.sql, this.env, ctx, {
+      kind: 'approver.created',
+      build: async () => ({ id, label: input.label, publicKey }),
     });
+    this.publishAndRun();
+    return reply;
   }
 
   async listApprovers(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.approversList>): Promise<ApproverListDto> {
@@ -57,34 +55,38 @@ export class ApprovalsService extends WalletFeature {
     return page.page(await listApprovers(this.prisma, ctx.orgId, page), approverView);
   }
 
-  /** Removes an approver: its future stamps no longer count; votes it already cast stay counted. */
-  async deleteApprover(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.approversDelete>): Promise<ApproverDeletedDto> {
-    return inTransaction(this.prisma, async (tx) => {
-      await lockApprovals(tx, ctx.orgId);
-      const approver = await findApprover(tx, ctx.orgId, input.approverId);
-      if (!approver || !(await deleteApprover(tx, ctx.orgId, approver.id))) throw new ServiceError('approver_not_found', `Approver ${input.approverId} was not found.`);
-      await audit(tx, { orgId: ctx.orgId, principalId: ctx.principalId, action: 'approver.deleted', before: approverView(approver), after: null, now: new Date() });
-      return { id: approver.id, deleted: true };
+  /** Removes an approver once the approvers' quorum agrees: its future stamps no longer count; votes it already cast stay counted. */
+  async deleteApprover(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.approversDelete>): Promise<GovernedReply<ApproverDeletedDto>> {
+    const reply = await governChange<ApproverDeletedDto>(this.sql, this.env, ctx, {
+      kind: 'approver.deleted',
+      build: async (tx) => {
+        const approver = await findApproverById(tx, ctx.orgId, input.approverId);
+        if (!approver) throw new ServiceError('approver_not_found', `Approver ${input.approverId} was not found.`);
+        return { ...approverView(approver) };
+      },
     });
+    this.publishAndRun();
+    return reply;
   }
 
   async getPolicy(ctx: RequestContext): Promise<ApprovalPolicyDto> {
     return policyView(await policyInForce(this.prisma, this.env, ctx.orgId));
   }
 
-  /** Sets the policy; one that asks for approval needs at least `quorum` approvers. */
-  async putPolicy(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.approvalPolicyPut>): Promise<ApprovalPolicyDto> {
+  /**
+   * Sets the policy; one that asks for approval needs at least `quorum` approvers. A weaker policy
+   * (fewer withdrawals to approve, a lower quorum) of an organization with approvers waits for them.
+   */
+  async putPolicy(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.approvalPolicyPut>): Promise<GovernedReply<ApprovalPolicyDto>> {
     const threshold = input.thresholdUsd === undefined ? null : parseUsd(input.thresholdUsd, { field: 'thresholdUsd' });
-    const now = new Date();
-    return inTransaction(this.prisma, async (tx) => {
-      await lockApprovals(tx, ctx.orgId);
-      checkPolicy({ withdrawals: input.withdrawals, threshold, quorum: input.quorum }, await countApprovers(tx, ctx.orgId));
-      const before = await policyInForce(tx, this.env, ctx.orgId);
-      const saved = await savePolicy(tx, { orgId: ctx.orgId, withdrawals: input.withdrawals, threshold, quorum: input.quorum, updatedAt: now });
-      const after = policyView(saved);
-      await audit(tx, { orgId: ctx.orgId, principalId: ctx.principalId, action: 'policy.updated', before: policyView(before), after, now });
-      return after;
+    // The shape alone (threshold with its mode); the quorum against the approvers is checked under the lock.
+    checkPolicy({ withdrawals: input.withdrawals, threshold, quorum: input.quorum }, Number.MAX_SAFE_INTEGER);
+    const reply = await governChange<ApprovalPolicyDto>(this.sql, this.env, ctx, {
+      kind: 'policy.updated',
+      build: async () => ({ withdrawals: input.withdrawals, thresholdUsd: policyView({ withdrawals: input.withdrawals, threshold, quorum: input.quorum, updatedAt: null }).thresholdUsd, quorum: input.quorum }),
     });
+    this.publishAndRun();
+    return reply;
   }
 
   async listAudit(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.approvalAuditList>): Promise<ApprovalAuditListDto> {
@@ -95,6 +97,8 @@ export class ApprovalsService extends WalletFeature {
       principalId: row.principalId,
       before: row.before as Record<string, unknown> | null,
       after: row.after as Record<string, unknown> | null,
+      turnkeyActivityId: row.activityId,
+      approvedBy: (row.approvedBy ?? null) as string[] | null,
       createdAt: row.createdAt.toISOString(),
     }));
   }

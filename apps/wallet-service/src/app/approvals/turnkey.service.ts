@@ -15,8 +15,10 @@ import { parseStamp, stampSigns } from '../domain/customer-approvals/stamp.js';
 import { canonicalPayload, checkRequest, turnkeyRequestOf } from '../domain/customer-approvals/turnkey-request.js';
 import { legsOf } from '../domain/withdrawal-view.js';
 import { approveSetup, rejectSetup } from '../deposit-addresses/setup-changes.js';
+import { getChange } from '../repositories/approval-changes.repository.js';
+import { decideChange } from './approval-changes.js';
 import { WalletFeature } from '../environment/wallet-feature.js';
-import { addEndActivity, findActivity, findApproverByKey, listPendingActivities, recordVote, votesOn } from '../repositories/approvals.repository.js';
+import { addEndActivity, findActivity, findApproverByKey, listPendingActivities, lockApprovalsSql, recordVote, votesOn } from '../repositories/approvals.repository.js';
 import { getApproval } from '../repositories/deposit-address-approvals.repository.js';
 import { openLedger } from '../repositories/positions.repository.js';
 import type { WalletTx } from '../repositories/wallet-sql.js';
@@ -36,7 +38,8 @@ function activityNotFound(activityId: string): ServiceError {
  * stamps, and stamped votes. A vote counts only when its stamp verifies over the canonical
  * request, its key is a current approver, the request names this activity and organization, is
  * fresh, the deadline has not passed and the key has not voted on it yet; the vote and what it
- * releases (the leg moves on or is cancelled) commit in one transaction with their events.
+ * releases (the leg moves on or is cancelled, the setup or the change to approvers, policy or
+ * address book is approved or refused) commit in one transaction with their events.
  */
 @Injectable()
 export class TurnkeyService extends WalletFeature {
@@ -63,12 +66,15 @@ export class TurnkeyService extends WalletFeature {
     }
     const now = new Date();
     checkRequest(input.turnkeyRequest, { action: input.action, organizationId: found.orgId, fingerprint: found.fingerprint, now });
-    // Plain pg, under the wallet lock: the vote, what it releases and the activity's end.
+    // Plain pg, under the wallet lock (the organization's approvals lock for a change to its
+    // approvers, policy or address book): the vote, what it releases and the activity's end.
     const answer = await this.sql.$transaction(async (tx) => {
-      const wallet = await lockWallet(tx, found.orgId, found.walletId);
+      let wallet: Wallet | null = null;
+      if (found.walletId === null) await lockApprovalsSql(tx, found.orgId);
+      else wallet = await lockWallet(tx, found.orgId, found.walletId);
       const approver = await findApproverByKey(tx, found.orgId, stamp.publicKey);
       if (!approver) throw new ServiceError('approver_not_authorized', 'The stamp’s public key is not an approver of this organization.');
-      // Re-read under the wallet lock: votes and the worker's expiry apply one at a time.
+      // Re-read under the lock: votes and the worker's expiry apply one at a time.
       const activity = (await findActivity(tx, found.orgId, activityId)) as ApprovalActivity;
       if (activity.status === COMPLETED || activity.status === REJECTED) {
         return this.answer(input.action, activity.status, await this.currentStatus(tx, activity), true);
@@ -78,9 +84,11 @@ export class TurnkeyService extends WalletFeature {
       }
       const recorded = await recordVote(tx, { activityId, publicKey: stamp.publicKey, approverId: approver.id, action: input.action, createdAt: now });
       if (!recorded) throw new ServiceError('approval_already_voted', `This approver has already voted on activity ${activityId}.`);
-      const outcome = outcomeOf(await votesOn(tx, activityId), activity.quorum);
+      const votes = await votesOn(tx, activityId);
+      const outcome = outcomeOf(votes, activity.quorum);
       if (outcome === CONSENSUS_NEEDED) return this.answer(input.action, outcome, await this.currentStatus(tx, activity), false);
-      const resultStatus = await this.release(tx, wallet, activity, outcome, now);
+      const approvedBy = votes.filter((cast) => cast.action === 'approve').map((cast) => cast.publicKey);
+      const resultStatus = await this.release(tx, wallet, activity, outcome, approvedBy, now);
       const writes = new Writes();
       addEndActivity(writes, activityId, outcome, now);
       await writes.run(tx);
@@ -90,8 +98,14 @@ export class TurnkeyService extends WalletFeature {
     return answer;
   }
 
-  /** What the outcome releases: quorum sends the leg on (or approves the setup), a reject cancels it. Its status afterwards. */
-  private async release(tx: WalletTx, wallet: Wallet, activity: ApprovalActivity, outcome: TurnkeyActivityStatus, now: Date): Promise<string> {
+  /**
+   * What the outcome releases: quorum sends the leg on (or approves the setup, or applies the
+   * change), a reject cancels it. Its status afterwards.
+   */
+  private async release(tx: WalletTx, wallet: Wallet | null, activity: ApprovalActivity, outcome: TurnkeyActivityStatus, approvedBy: string[], now: Date): Promise<string> {
+    if (activity.changeId !== null || wallet === null) {
+      return decideChange(tx, this.env, { row: await getChange(tx, activity.changeId as string), outcome, approvedBy, now });
+    }
     if (activity.kind === 'deposit_address_setup') {
       const row = await getApproval(tx, activity.setupId as string);
       if (outcome === COMPLETED) return (await approveSetup(tx, { wallet, row, seed: this.env.seed, now })).status;
@@ -106,8 +120,9 @@ export class TurnkeyService extends WalletFeature {
 
   /** The status of what the activity released, as it is now. */
   private async currentStatus(tx: WalletTx, activity: ApprovalActivity): Promise<string> {
+    if (activity.changeId !== null) return (await getChange(tx, activity.changeId)).status;
     if (activity.kind === 'deposit_address_setup') return (await getApproval(tx, activity.setupId as string)).status;
-    const row = await findWithdrawal(tx, activity.walletId, activity.withdrawalId as string);
+    const row = await findWithdrawal(tx, activity.walletId as string, activity.withdrawalId as string);
     return legsOf(row).find((leg) => leg.id === activity.legId)?.status ?? 'unknown';
   }
 

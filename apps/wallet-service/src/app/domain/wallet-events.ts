@@ -1,6 +1,7 @@
 import type { EventPayloadOf, PortfolioWalletEventPayload, PortfolioWalletEventType, PortfolioWalletResources, WalletStatus } from '@service/contracts';
 import type { NewEvent } from '@service/events';
 import { formatUsd } from '@service/money';
+import type { ApprovalChangeRecord } from './customer-approvals/changes.js';
 import { depositView } from './deposit-view.js';
 import { approvalView } from './deposit-address-view.js';
 import type { Ledger } from './ledger.js';
@@ -68,6 +69,29 @@ export function payoutLegChanged(row: WithdrawalRecord, leg: StoredLeg, observed
 /** `portfolio_wallet.approval.status_changed` for a deposit address setup as it now is. */
 export function approvalChanged(row: DepositAddressApprovalRecord, observedAt: Date): WalletEvent {
   return walletEvent({ orgId: row.orgId, walletId: row.walletId, observedAt }, 'portfolio_wallet.approval.status_changed', { approval: approvalView(row) });
+}
+
+/**
+ * `portfolio_wallet.approval.status_changed` for a change to the organization's approvers, policy
+ * or address book as it now is: no wallet (`walletId` and `chain` null), `kind` the change's.
+ */
+export function approvalChangeChanged(row: ApprovalChangeRecord, observedAt: Date): WalletEvent {
+  const type = 'portfolio_wallet.approval.status_changed';
+  const payload: PortfolioWalletEventPayload<typeof type> = {
+    event: type,
+    observedAt: observedAt.toISOString(),
+    walletId: null,
+    approval: {
+      id: row.id,
+      kind: row.kind,
+      chain: null,
+      status: row.status,
+      turnkeyActivityId: row.activityId,
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+    },
+  };
+  return { type, orgId: row.orgId, payload };
 }
 
 /** `portfolio_wallet.position.updated` for each position the ledger changed since it was last saved, in the order they changed. */

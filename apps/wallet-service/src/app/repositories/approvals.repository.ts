@@ -11,25 +11,11 @@ import type { Writes } from './writes.js';
 
 // ---------- approvers ----------
 
-/** Adds an approver unless the organization has its key already; concurrent duplicates meet on the unique key. */
-export async function addApprover(db: Tx, approver: Omit<Approver, 'createdAt'> & { createdAt: Date }): Promise<boolean> {
-  const { count } = await db.approver.createMany({ data: [approver], skipDuplicates: true });
-  return count > 0;
-}
-
 export function listApprovers(db: Tx, orgId: string, page: NewestFirst): Promise<Approver[]> {
   return db.approver.findMany(page.findArgs({ orgId }));
 }
 
-export function countApprovers(db: Tx, orgId: string): Promise<number> {
-  return db.approver.count({ where: { orgId } });
-}
-
-export function findApprover(db: Tx, orgId: string, approverId: string): Promise<Approver | null> {
-  return db.approver.findFirst({ where: { id: approverId, orgId } });
-}
-
-/** The organization's approver with this key (a vote's, read under the wallet lock); null when none. */
+/** The organization's approver with this key (a vote's, read under the wallet or approvals lock); null when none. */
 export async function findApproverByKey(tx: WalletTx, orgId: string, publicKey: string): Promise<Approver | null> {
   const [row] = await tx.$queryRawUnsafe<Approver[]>(
     `SELECT id::text AS id, org_id AS "orgId", label, public_key AS "publicKey", created_at AS "createdAt" FROM approvers WHERE org_id = $1 AND public_key = $2`,
@@ -37,12 +23,6 @@ export async function findApproverByKey(tx: WalletTx, orgId: string, publicKey: 
     publicKey,
   );
   return row ?? null;
-}
-
-/** Whether the organization's approver existed (and is gone now). */
-export async function deleteApprover(db: Tx, orgId: string, approverId: string): Promise<boolean> {
-  const { count } = await db.approver.deleteMany({ where: { id: approverId, orgId } });
-  return count > 0;
 }
 
 // ---------- policy and audit ----------
@@ -70,23 +50,17 @@ export function findPolicy(db: Tx, orgId: string): Promise<ApprovalPolicy | null
   return db.approvalPolicy.findUnique({ where: { orgId } });
 }
 
-export function savePolicy(db: Tx, policy: ApprovalPolicy): Promise<ApprovalPolicy> {
-  return db.approvalPolicy.upsert({ where: { orgId: policy.orgId }, create: policy, update: policy });
-}
-
-/** Serializes changes to an organization's approvers and policy (a policy check counts approvers). */
+/**
+ * Serializes changes to an organization's approvers, policy and address book, and the votes and
+ * expiries of the activities that release them (a policy check counts approvers).
+ */
 export async function lockApprovals(tx: Tx, orgId: string): Promise<void> {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`approvals:${orgId}`}))`;
 }
 
-export async function audit(
-  tx: Tx,
-  entry: { orgId: string; principalId: string; action: string; before: object | null; after: object | null; now: Date },
-): Promise<void> {
-  const { orgId, principalId, action, before, after, now } = entry;
-  await tx.approvalAuditEntry.create({
-    data: { id: randomUUID(), orgId, principalId, action, before: (before ?? undefined) as never, after: (after ?? undefined) as never, createdAt: now },
-  });
+/** {@link lockApprovals} in a plain-pg transaction (the same lock). */
+export async function lockApprovalsSql(tx: WalletTx, orgId: string): Promise<void> {
+  await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext($1))`, `approvals:${orgId}`);
 }
 
 export function listAudit(db: Tx, orgId: string, page: NewestFirst): Promise<ApprovalAuditEntry[]> {
@@ -95,7 +69,20 @@ export function listAudit(db: Tx, orgId: string, page: NewestFirst): Promise<App
 
 // ---------- activities and votes ----------
 
-type NewActivity = { orgId: string; walletId: string; kind: ActivityKind; quorum: number; subject: ActivitySubject; setupId?: string; validBefore: Date; now: Date };
+type NewActivity = {
+  /** The activity's id when the caller names it first (a change's subject shows it); else a new one. */
+  id?: string;
+  orgId: string;
+  /** Null for an organization-level change (`changeId`). */
+  walletId: string | null;
+  kind: ActivityKind;
+  quorum: number;
+  subject: ActivitySubject;
+  setupId?: string;
+  changeId?: string;
+  validBefore: Date;
+  now: Date;
+};
 
 /**
  * A new pending activity of the organization with its fingerprint over what it approves, as part
@@ -105,16 +92,16 @@ export function addActivity(writes: Writes, input: NewActivity): ApprovalActivit
   const row = activityOf(input);
   const { bind } = writes;
   writes.add(
-    `INSERT INTO approval_activities (id, org_id, wallet_id, kind, withdrawal_id, leg_id, setup_id, status, fingerprint, quorum, subject, valid_before, created_at)
+    `INSERT INTO approval_activities (id, org_id, wallet_id, kind, withdrawal_id, leg_id, setup_id, change_id, status, fingerprint, quorum, subject, valid_before, created_at)
      VALUES (${bind(row.id, '::uuid')}, ${bind(row.orgId, '::text')}, ${bind(row.walletId, '::uuid')}, ${bind(row.kind, '::text')}, ${bind(row.withdrawalId, '::uuid')},
-             ${bind(row.legId, '::uuid')}, ${bind(row.setupId, '::uuid')}, ${bind(row.status, '::text')}, ${bind(row.fingerprint, '::text')}, ${bind(row.quorum, '::int')},
+             ${bind(row.legId, '::uuid')}, ${bind(row.setupId, '::uuid')}, ${bind(row.changeId, '::uuid')}, ${bind(row.status, '::text')}, ${bind(row.fingerprint, '::text')}, ${bind(row.quorum, '::int')},
              ${bind(JSON.stringify(row.subject), '::jsonb')}, ${bind(row.validBefore.toISOString(), '::timestamptz')}, ${bind(row.createdAt.toISOString(), '::timestamptz')})`,
   );
   return row;
 }
 
 function activityOf(input: NewActivity): ApprovalActivity {
-  const id = randomUUID();
+  const id = input.id ?? randomUUID();
   const { orgId, walletId, kind, quorum, subject, validBefore, now } = input;
   const fingerprint = activityFingerprint({ activityId: id, organizationId: orgId, kind, subject });
   return {
@@ -125,6 +112,7 @@ function activityOf(input: NewActivity): ApprovalActivity {
     withdrawalId: subject.withdrawalId,
     legId: subject.withdrawalLegId,
     setupId: input.setupId ?? null,
+    changeId: input.changeId ?? null,
     status: CONSENSUS_NEEDED,
     fingerprint,
     quorum,
@@ -139,7 +127,7 @@ function activityOf(input: NewActivity): ApprovalActivity {
 export async function findActivity(db: WalletDb, orgId: string, activityId: string): Promise<ApprovalActivity | null> {
   const [row] = await db.$queryRawUnsafe<ApprovalActivity[]>(
     `SELECT id::text AS id, org_id AS "orgId", wallet_id::text AS "walletId", kind, withdrawal_id::text AS "withdrawalId", leg_id::text AS "legId",
-            setup_id::text AS "setupId", status, fingerprint, quorum, subject, valid_before AS "validBefore", created_at AS "createdAt", completed_at AS "completedAt"
+            setup_id::text AS "setupId", change_id::text AS "changeId", status, fingerprint, quorum, subject, valid_before AS "validBefore", created_at AS "createdAt", completed_at AS "completedAt"
        FROM approval_activities WHERE id = $1::uuid AND org_id = $2`,
     activityId,
     orgId,

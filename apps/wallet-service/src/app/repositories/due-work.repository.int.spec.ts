@@ -108,6 +108,7 @@ describe('findDueWork', () => {
       rebalances: [item(older), item(newer)],
       withdrawals: [item(paying)],
       approvals: [item(expiring)],
+      changes: [],
     });
     expect((await findDueWork(sql, now, 1)).rebalances).toEqual([item(older)]);
   });

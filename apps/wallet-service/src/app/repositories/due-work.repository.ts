@@ -2,7 +2,11 @@ import type { PipelinedSqlExecutor, SqlExecutor, Statement } from '@service/sql'
 import type { WalletTx } from './wallet-sql.js';
 import { Writes } from './writes.js';
 
-/** An item of work and the wallet (of its organization) whose lock its step takes. */
+/**
+ * An item of work and the wallet (of its organization) whose lock its step takes; for a change to
+ * an organization's approvers, policy or address book (`changes`) `walletId` is empty: its step
+ * takes the organization's approvals lock.
+ */
 export interface DueItem {
   readonly id: string;
   readonly orgId: string;
@@ -16,9 +20,10 @@ export interface DueWork {
   readonly rebalances: DueItem[];
   readonly withdrawals: DueItem[];
   readonly approvals: DueItem[];
+  readonly changes: DueItem[];
 }
 
-const KINDS = ['wallets', 'deposits', 'rebalances', 'withdrawals', 'approvals'] as const;
+const KINDS = ['wallets', 'deposits', 'rebalances', 'withdrawals', 'approvals', 'changes'] as const;
 
 /**
  * Each kind's part reads its index of what is still to do (wallets to provision: the rows of
@@ -39,6 +44,8 @@ const FIND_DUE_WORK = `SELECT kind, id, "orgId", "walletId" FROM (
     WHERE status = 'processing' AND next_run_at <= $2::timestamptz ORDER BY created_at LIMIT $1::int)
   UNION ALL
   (SELECT 4, id::text, org_id, wallet_id::text, NULL FROM deposit_address_approvals WHERE status = 'pending' AND due_at <= $2::timestamptz LIMIT $1::int)
+  UNION ALL
+  (SELECT 5, id::text, org_id, '', NULL FROM approval_changes WHERE status = 'pending' AND due_at <= $2::timestamptz LIMIT $1::int)
 ) due ORDER BY kind, created_at`;
 
 /**
@@ -60,7 +67,7 @@ export const DUE_WORK_PLANNING: Statement = { text: `SELECT set_config('enable_b
  */
 export async function findDueWork(db: Pick<PipelinedSqlExecutor, '$queryBatch'>, now: Date, take: number): Promise<DueWork> {
   const [, rows] = (await db.$queryBatch([DUE_WORK_PLANNING, dueWorkStatement(now, take)])) as [unknown, (DueItem & { kind: number })[]];
-  const work: DueWork = { wallets: [], deposits: [], rebalances: [], withdrawals: [], approvals: [] };
+  const work: DueWork = { wallets: [], deposits: [], rebalances: [], withdrawals: [], approvals: [], changes: [] };
   for (const { kind, id, orgId, walletId } of rows) {
     const key = KINDS[kind];
     if (key === undefined) throw new Error(`due work of unknown kind ${kind}`);

@@ -1,11 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { runQueries } from '@service/sql';
+import { expireChange } from '../approvals/approval-changes.js';
 import { policyFrom } from '../approvals/policy-in-force.js';
 import { expireSetup } from '../deposit-addresses/setup-changes.js';
 import { deriveDepositAddresses } from '../domain/addresses/deposit-addresses.js';
 import { walletNotFound } from '../domain/errors.js';
 import { Ledger } from '../domain/ledger.js';
 import { WalletEnvironment } from '../environment/wallet-environment.js';
+import { getChange } from '../repositories/approval-changes.repository.js';
+import { lockApprovalsSql } from '../repositories/approvals.repository.js';
 import { getApproval } from '../repositories/deposit-address-approvals.repository.js';
 import { getDeposit } from '../repositories/deposits.repository.js';
 import { type DueItem, forgetProvision } from '../repositories/due-work.repository.js';
@@ -127,6 +130,20 @@ export class WorkflowSteps {
       const now = new Date();
       if (row.status !== 'pending' || row.dueAt > now) return;
       await expireSetup(tx, row, now);
+    });
+  }
+
+  /**
+   * Plain pg, under the organization's approvals lock: a change to its approvers, policy or
+   * address book whose deadline passed without quorum fails (its activity too).
+   */
+  expireApprovalChange(due: Due): Promise<void> {
+    return this.sql.$transaction(async (tx) => {
+      await lockApprovalsSql(tx, due.orgId);
+      const row = await getChange(tx, due.id);
+      const now = new Date();
+      if (row.status !== 'pending' || row.dueAt > now) return;
+      await expireChange(tx, row, now);
     });
   }
 }

@@ -25,7 +25,8 @@ const UNLISTED_PROVISIONS_EVERY_MS = 10 * 60_000;
 
 /**
  * Advances what is due: wallets to provision, sandbox deposits to settle, rebalances to move,
- * withdrawals' payout legs to run (and approvals to expire), deposit-address setups whose approval expired.
+ * withdrawals' payout legs to run (and approvals to expire), deposit-address setups whose approval expired,
+ * changes to approvers, policy or address book whose approval expired.
  * State lives in the database and each step is one transaction under the wallet lock, so any
  * replica may run any step, a crash repeats at most the step it interrupted, and a step whose
  * work another replica already did changes nothing and announces nothing.
@@ -75,7 +76,9 @@ export class WorkflowWorker implements OnApplicationBootstrap, BeforeApplication
       (await this.each(due.deposits, (item) => this.steps.settleDeposit(item))) +
       (await this.advanceRebalances(due)) +
       (await this.each(due.withdrawals, (item) => this.steps.advanceWithdrawal(item))) +
-      (await this.each(due.approvals, (item) => this.steps.expireDepositAddressSetup(item)));
+      (await this.each(due.approvals, (item) => this.steps.expireDepositAddressSetup(item))) +
+      // Their `walletId` is empty: one after the other, as one wallet's.
+      (await this.each(due.changes, (item) => this.steps.expireApprovalChange(item)));
     if (changed > 0) {
       this.relay.wake();
       // More may be due right behind what just moved.

@@ -1,11 +1,11 @@
-import type { TurnkeyActivityStatus, ApproverDto, PendingActivityDto } from '@service/contracts';
+import type { ApprovalChangeDto, TurnkeyActivityStatus, ApproverDto, PendingActivityDto } from '@service/contracts';
 
 export const CONSENSUS_NEEDED: TurnkeyActivityStatus = 'ACTIVITY_STATUS_CONSENSUS_NEEDED';
 export const COMPLETED: TurnkeyActivityStatus = 'ACTIVITY_STATUS_COMPLETED';
 export const REJECTED: TurnkeyActivityStatus = 'ACTIVITY_STATUS_REJECTED';
 export const FAILED: TurnkeyActivityStatus = 'ACTIVITY_STATUS_FAILED';
 
-export type ActivityKind = 'withdrawal_payout' | 'deposit_address_setup';
+export type ActivityKind = 'withdrawal_payout' | 'deposit_address_setup' | 'approver_change' | 'policy_change' | 'address_book_change';
 
 /** What approvers see of an activity (and its fingerprint covers). */
 export interface ActivitySubject {
@@ -16,17 +16,21 @@ export interface ActivitySubject {
   readonly destinationAddress: string | null;
   readonly plannedSourceNativeUnits: string | null;
   readonly displayAmountNativeUnits: string | null;
-  readonly txChain: string;
+  /** Null for a change to the organization's approvers, policy or address book. */
+  readonly txChain: string | null;
+  /** The change to the organization's approvers, policy or address book (absent otherwise). */
+  readonly change?: ApprovalChangeDto;
 }
 
 export interface ActivityRecord {
   readonly id: string;
   readonly orgId: string;
-  readonly walletId: string;
+  readonly walletId: string | null;
   readonly kind: string;
   readonly withdrawalId: string | null;
   readonly legId: string | null;
   readonly setupId: string | null;
+  readonly changeId: string | null;
   readonly status: string;
   readonly fingerprint: string;
   readonly quorum: number;
@@ -46,6 +50,7 @@ export function pendingView(row: ActivityRecord): PendingActivityDto {
     firstSeenAt: row.createdAt.toISOString(),
     portfolioWalletId: row.walletId,
     ...(row.subject as ActivitySubject),
+    change: (row.subject as ActivitySubject).change ?? null,
   };
 }
 
