@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { ConfigError, loadConfig } from '@service/service-runtime';
 import { gatewayConfigSpec, parseJwksUrl } from './config.js';
 
-const base = { AUTH_ISSUER: 'issuer', AUTH_AUDIENCE: 'audience' };
+const base = { AUTH_ISSUER: 'issuer', AUTH_AUDIENCE: 'audience', IDENTITY_KEY_PEPPER: '00'.repeat(32) };
 
 describe('AUTH_JWKS_URL', () => {
   it('takes an https URL, and http only on a loopback host', () => {

@@ -1,3 +1,4 @@
+import { parseApiKeyPepper } from '@service/contracts';
 import { type ConfigOf, commonConfigSpec, parsers } from '@service/service-runtime';
 
 export const gatewayConfigSpec = {
@@ -26,6 +27,11 @@ export const gatewayConfigSpec = {
   },
   AUTH_ISSUER: { description: 'required `iss` of access tokens', parse: parsers.string },
   AUTH_AUDIENCE: { description: 'required `aud` of access tokens', parse: parsers.string },
+  IDENTITY_KEY_PEPPER: {
+    description:
+      "identity-service's pepper (the same secret): presented API keys are hashed with it, and only the hash is sent to identity-service, never the key; 32+ bytes, hex or base64",
+    parse: parseApiKeyPepper,
+  },
   RATE_LIMIT_READ_PER_MINUTE: {
     description: 'read requests (GET) per principal per minute',
     default: '200',

@@ -1,4 +1,4 @@
-import { ConfigError, createLogger, loadConfig } from '@service/service-runtime';
+import { ConfigError, createLogger, loadConfig, natsClientAuthOf } from '@service/service-runtime';
 import { startTracing } from '@service/tracing';
 import pino from 'pino';
 import { createGateway } from './app/bootstrap.js';
@@ -8,6 +8,7 @@ try {
   const config = loadConfig(gatewayConfigSpec);
   const authProblem = checkAuthSource(config);
   if (authProblem) throw new ConfigError([authProblem]);
+  natsClientAuthOf(config, 'gateway');
   // Before the logger: its lines carry the active span's ids only when tracing runs.
   startTracing('gateway');
   // What pino writes to by default (standard output, asynchronous, flushed on exit), made here so

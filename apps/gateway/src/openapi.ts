@@ -13,6 +13,9 @@ import { AppModule } from './app/app.module.js';
 import { buildOpenApiDocument } from './app/docs/openapi.js';
 import { gatewayConfigSpec } from './config.js';
 
+/** The document is only generated, never served: any pepper satisfies the configuration. */
+const DOCS_PEPPER = '00'.repeat(32);
+
 /** Keys sorted at every depth, so the same routes always print the same bytes. */
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
@@ -27,7 +30,7 @@ function sortKeys(value: unknown): unknown {
 // Never used to connect: the document is read from metadata before the app is initialised.
 const nats = { subscribe: () => ({}), isClosed: () => true } as unknown as NatsConnection;
 const redis = {} as Redis;
-const config = loadConfig(gatewayConfigSpec, { AUTH_ISSUER: 'openapi', AUTH_AUDIENCE: 'openapi' });
+const config = loadConfig(gatewayConfigSpec, { AUTH_ISSUER: 'openapi', AUTH_AUDIENCE: 'openapi', IDENTITY_KEY_PEPPER: DOCS_PEPPER });
 const app = await NestFactory.create(AppModule.forRoot({ config, logger: createLogger('gateway', 'silent'), nats, redis }), new FastifyAdapter(), {
   logger: false,
 });

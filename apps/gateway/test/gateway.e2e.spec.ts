@@ -1,7 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { connect } from '@nats-io/transport-node';
 import { SUBJECTS, WEBHOOK_FAMILIES } from '@service/contracts';
 import { eventually, startTestSystem, type TestSystem } from '@service/testing';
 import { SignJWT } from 'jose';
@@ -217,7 +216,8 @@ describe('graceful shutdown', () => {
     const gateway = await system.startGateway();
     const gvault = system.services.get('gvault')!;
     // The request is in flight once the gateway has sent it on the bus to the paused service.
-    const bus = await connect({ servers: system.natsUrl });
+    // As gvault-service's user: the only one the server lets subscribe to gvault's subjects.
+    const bus = await system.nats.connect('gvault');
     const forwarded = bus.subscribe(SUBJECTS.gvault.yieldSourcesList, { max: 1 });
     await bus.flush();
     gvault.pause();

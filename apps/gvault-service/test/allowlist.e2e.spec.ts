@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import type { DomainEvent, GTokenEventData } from '@service/contracts';
 import {
   type AppProcess,
   type IsolatedSchema,
-  isolatedEventStream,
   migratedSchema,
   type RpcProxy,
   serviceTestEnv,
@@ -37,7 +36,7 @@ let gvault: AppProcess;
 let nats: NatsConnection;
 let jsm: JetStreamManager;
 let token: string;
-const stream = () => isolatedEventStream(system.runId, system.natsUrl);
+const stream = () => system.stream;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -46,7 +45,7 @@ function startGvault(env: Record<string, string> = {}): Promise<AppProcess> {
     'gvault-service',
     {
       ...serviceTestEnv(schema.schema, stream()),
-      NATS_URL: system.natsUrl,
+      ...system.nats.envOf('gvault'),
       CHAIN_RPC_URL_ETHEREUM_SEPOLIA: proxy.url,
       GVAULT_ALLOWLIST_ADDRESS: local.allowlistAddress,
       CHAIN_CONFIRMATIONS: String(CONFIRMATIONS),
@@ -133,7 +132,7 @@ beforeAll(async () => {
   system = await startTestSystem({ services: [], gateways: 1 });
   schema = await migratedSchema('gvault-service', system.runId);
   gvault = await startGvault();
-  nats = await connect({ servers: system.natsUrl });
+  nats = await system.nats.connect('ops');
   jsm = await jetstreamManager(nats);
   token = await system.auth.token({ org: 'org_gvault', role: 'member' });
 }, 60_000);

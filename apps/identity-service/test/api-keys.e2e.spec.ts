@@ -309,7 +309,7 @@ describe('organization ids', () => {
   });
 
   it('makes no key for a malformed organization id, whoever asks (the operator CLI sends its request over NATS)', async () => {
-    const connection = await connectNats({ url: system.natsUrl, name: 'api-keys-e2e' });
+    const connection = await connectNats({ url: system.natsUrl, name: 'api-keys-e2e', auth: system.nats.authOf('admin') });
     try {
       const identity = new SubjectClient(new NatsRequester(connection, 5_000));
       for (const orgId of ['*', 'org.a']) {

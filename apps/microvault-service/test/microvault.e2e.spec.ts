@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type MicroVaultCreatedVault, type MicroVaultTaskDto, SUBJECTS } from '@service/contracts';
+import { NatsRequester } from '@service/nats';
 import { eventually } from '@service/testing';
 import type { Address, Hex } from 'viem';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the ABI the app compiles, to read its vaults on the chain
@@ -104,7 +105,13 @@ function expectTask(task: unknown, fields: Record<string, unknown>): void {
 
 describe('access rules', () => {
   it('answers its health subject once its database and NATS answer', async () => {
-    await expect(mv.admin.request(SUBJECTS.microvault.health, {})).resolves.toEqual({ service: 'microvault', status: 'ok' });
+    // As the gateway asks it for /readyz: the operator CLI's NATS user may send operator subjects only.
+    const bus = await mv.system.nats.connect('gateway');
+    try {
+      await expect(new NatsRequester(bus, 30_000).request(SUBJECTS.microvault.health, {})).resolves.toEqual({ service: 'microvault', status: 'ok' });
+    } finally {
+      await bus.close();
+    }
   });
 
   it('registers vaults with version-4 ids on the chain', async () => {

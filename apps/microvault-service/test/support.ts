@@ -61,7 +61,9 @@ export async function startMicroVaultSystem(): Promise<MicroVaultSystem> {
     await chain.stop();
     throw error;
   }
-  const admin = new NatsRequester(base.nats, 30_000);
+  // As the operator CLI's NATS user, the only one the server lets send operator subjects.
+  const adminConnection = await base.system.nats.connect('admin');
+  const admin = new NatsRequester(adminConnection, 30_000);
   const operator = new SubjectClient(admin);
   const ctx = (orgId: string): RequestContext => ({ orgId, principalId: 'admin-test', role: 'owner', requestId: `admin-${Date.now()}` });
   return {
@@ -99,6 +101,7 @@ export async function startMicroVaultSystem(): Promise<MicroVaultSystem> {
       return ((await response.json()) as { result: unknown }).result;
     },
     async stop() {
+      await adminConnection.close();
       await base.stop();
       await proxy.close();
       await chain.stop();

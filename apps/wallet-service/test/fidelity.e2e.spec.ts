@@ -204,7 +204,7 @@ describe('payout legs: retry and cancel', () => {
   it('arms the next payout of an organization through the operator subject (what the admin CLI sends)', async () => {
     const org = `org_operator_${suffix}`;
     const client = await Client.of(system, org);
-    const connection = await connectNats({ url: system.system.natsUrl, name: 'fidelity-test-operator' });
+    const connection = await connectNats({ url: system.system.natsUrl, name: 'fidelity-test-operator', auth: system.system.nats.authOf('admin') });
     try {
       const operator = new SubjectClient(new NatsRequester(connection, 5_000));
       const reply = await operator.request(SUBJECTS.wallet.sandboxFailNextPayout, { ctx: { orgId: org, principalId: 'operator-cli', role: 'owner', requestId: randomUUID() } });

@@ -194,8 +194,12 @@ export interface IdentityContract {
   'identity.api-keys.get': Rpc<ApiKeyRef, ApiKeyDto>;
   'identity.api-keys.revoke': Rpc<ApiKeyRef, RevokedApiKeyDto>;
   'identity.api-keys.roll': Rpc<ApiKeyRef & RollApiKeyDto, CreatedApiKeyDto>;
-  /** `ctx` is the gateway's own (no principal yet); the key is the presented bearer value. */
-  'identity.api-keys.authenticate': Rpc<{ readonly key: string }, ApiKeyPrincipal>;
+  /**
+   * `ctx` is the gateway's own (no principal yet). The presented key itself never leaves the
+   * gateway: `keyHash` is what identity-service stores for it, HMAC-SHA-256 of the whole key under
+   * the shared pepper (IDENTITY_KEY_PEPPER), base64url without padding ({@link API_KEY_HASH_FORMAT}).
+   */
+  'identity.api-keys.authenticate': Rpc<{ readonly keyHash: string }, ApiKeyPrincipal>;
 }
 
 /** Every subject of every service. */

@@ -95,7 +95,7 @@ export const SUBJECTS = {
     apiKeysGet: 'identity.api-keys.get',
     apiKeysRevoke: 'identity.api-keys.revoke',
     apiKeysRoll: 'identity.api-keys.roll',
-    /** The gateway, on a cache miss: `{key}` -> the key's principal, or `unauthenticated`. */
+    /** The gateway, on a cache miss: `{keyHash}` (never the key) -> the key's principal, or `unauthenticated`. */
     apiKeysAuthenticate: 'identity.api-keys.authenticate',
   },
 } as const satisfies Record<ServiceName, Record<string, string>>;

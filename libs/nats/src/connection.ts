@@ -1,4 +1,12 @@
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { type ConnectionOptions, connect, type NatsConnection } from '@nats-io/transport-node';
+
+/**
+ * Who a process is on the NATS server and how it reaches it: the connect options of its user
+ * (name and password, or a creds file's authenticator), TLS, and the inbox prefix the server lets
+ * that user alone subscribe to (`_INBOX_<user>` in k8s/base/nats/nats-server.conf). Every
+ * connection of a process (the gateway's, a service's two, the operator CLI's) gets the same.
+ */
+export type NatsClientAuth = Pick<ConnectionOptions, 'user' | 'pass' | 'authenticator' | 'tls' | 'inboxPrefix'>;
 
 export interface NatsConnectOptions {
   /** One or more comma-separated server URLs. */
@@ -18,6 +26,8 @@ export interface NatsConnectOptions {
    * {@link coalesceWrites}. Default false.
    */
   readonly coalesceWrites?: boolean;
+  /** Credentials, TLS and inbox prefix (none: an anonymous plain connection, `_INBOX` replies). */
+  readonly auth?: NatsClientAuth;
 }
 
 /**
@@ -34,11 +44,27 @@ export async function connectNats(options: NatsConnectOptions): Promise<NatsConn
       reconnectTimeWait: 500,
       pingInterval: 10_000,
       noAsyncTraces: options.asyncTraces === false,
+      ...options.auth,
     });
   } catch (error) {
+    const message = (error as Error).message;
+    if (/authoriz|authenticat|permission/i.test(message)) {
+      const who = options.auth?.user
+        ? `user "${options.auth.user}"`
+        : options.auth?.authenticator
+          ? 'the creds file'
+          : 'an anonymous client';
+      throw new Error(
+        `NATS at ${options.url} refused ${who} (${message}): set NATS_USER and NATS_PASSWORD (or NATS_PASSWORD_FILE, or NATS_CREDS) ` +
+          'to the credentials the server configuration (k8s/base/nats/nats-server.conf) has for this app',
+      );
+    }
+    if (/certificate|tls|ssl/i.test(message)) {
+      throw new Error(`TLS to NATS at ${options.url} failed (${message}): NATS_TLS_CA names the CA that signed the server's certificate`);
+    }
     throw new Error(
-      `Cannot reach NATS at ${options.url} (${(error as Error).message}). Start it with JetStream enabled, ` +
-        'for example: nats-server -a 127.0.0.1 -p 4222 -js',
+      `Cannot reach NATS at ${options.url} (${message}). Start it with JetStream enabled, ` +
+        'for example: nats-server -a 127.0.0.1 -p 4222 -js, or with the shipped configuration: k8s/base/nats/README.md',
     );
   }
   if (options.coalesceWrites) coalesceWrites(connection);

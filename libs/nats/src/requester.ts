@@ -33,7 +33,8 @@ interface Pending {
  * also builds a request object, a timeout promise and an `Error` for every reply it hands back).
  */
 export class NatsRequester {
-  private readonly inbox = `${createInbox()}.`;
+  /** `<the connection's inbox prefix>.<unique>.`: the server lets only this connection's user read it. */
+  private readonly inbox: string;
   private readonly pending = new Map<string, Pending>();
   private sequence = 0;
   /** Client spans of requests in flight, by token (tracing on only). */
@@ -45,6 +46,7 @@ export class NatsRequester {
     /** Requests by subject and outcome with their duration (see {@link NatsClientMetrics}). */
     private readonly metrics?: NatsClientMetrics,
   ) {
+    this.inbox = `${createInbox(inboxPrefixOf(connection))}.`;
     connection.subscribe(`${this.inbox}*`, { callback: (error, message) => this.settle(error, message) });
   }
 
@@ -233,4 +235,9 @@ function unwrapReply<T>(text: string): T {
     throw new Error(`A service replied with an unrecognised error: ${JSON.stringify(reply.err)}`);
   }
   return reply.response as T;
+}
+
+/** The inbox prefix the connection was opened with (`inboxPrefix`), undefined for the client's default. */
+export function inboxPrefixOf(connection: NatsConnection): string | undefined {
+  return (connection as NatsConnection & { options?: { inboxPrefix?: string } }).options?.inboxPrefix || undefined;
 }

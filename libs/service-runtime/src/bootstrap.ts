@@ -9,6 +9,7 @@ import { coalesceWrites, natsServerMetrics } from '@service/nats';
 import type { Logger } from 'pino';
 import type { ServiceConfig } from './config.js';
 import { HealthService } from './health.js';
+import { natsClientAuthOf } from './nats-auth.js';
 import { ReplySerializer } from './reply-serializer.js';
 import { NestPinoLogger } from './logger.js';
 import { ServiceRpcExceptionFilter } from './rpc-exception.filter.js';
@@ -108,6 +109,7 @@ export async function bootstrapService(options: {
   collectProcessMetrics();
   const server = new ServiceNatsServer({
     servers: config.NATS_URL.split(',').map((each) => each.trim()),
+    ...natsClientAuthOf(config, name),
     queue: queueGroupOf(name),
     name: `${name}-service`,
     maxReconnectAttempts: -1,

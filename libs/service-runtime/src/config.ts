@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 /**
  * Boot-time configuration: every variable is read and checked once, and all problems are
  * reported together with what was expected, before anything connects.
@@ -81,6 +83,58 @@ export const parsers = {
   },
 };
 
+/** A file's text, read at boot so a missing or unreadable file is reported with the rest. */
+function fileText(raw: string): string {
+  try {
+    return readFileSync(raw, 'utf8');
+  } catch (error) {
+    throw new Error(`names a file that cannot be read: ${raw} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+}
+
+/** An optional file's text ('' when the variable is empty). */
+const optionalFile = (raw: string): string => (raw === '' ? '' : fileText(raw));
+
+/**
+ * Who the process is on NATS (k8s/base/nats/nats-server.conf has a user per app) and how it
+ * reaches the server. See `natsClientAuthOf` for how they combine and what production requires.
+ */
+export function natsAuthConfigSpec() {
+  return {
+    NATS_USER: {
+      description: "NATS user name; empty: the app's own user of k8s/base/nats/nats-server.conf (gateway, wallet, ..., admin)",
+      default: '',
+      parse: (raw: string) => {
+        if (raw !== '' && !/^[A-Za-z0-9_-]+$/.test(raw)) throw new Error(`must be a user name (letters, digits, _ and -), got "${raw}"`);
+        return raw;
+      },
+    },
+    NATS_PASSWORD: { description: "the NATS user's password (or NATS_PASSWORD_FILE)", default: '', parse: parsers.string },
+    NATS_PASSWORD_FILE: {
+      description: "file holding the NATS user's password, e.g. a mounted Secret (its trailing newline ignored)",
+      default: '',
+      parse: (raw: string) => optionalFile(raw).replace(/\r?\n$/, ''),
+    },
+    NATS_CREDS: { description: 'NATS creds file (user JWT and nkey seed) instead of a user and password', default: '', parse: optionalFile },
+    NATS_TLS_CA: { description: 'PEM file of the CA that signed the NATS server certificate; set to verify it against this CA only', default: '', parse: optionalFile },
+    NATS_TLS_CERT: { description: 'PEM client certificate for NATS servers that require one (with NATS_TLS_KEY)', default: '', parse: optionalFile },
+    NATS_TLS_KEY: { description: 'PEM private key of NATS_TLS_CERT', default: '', parse: optionalFile },
+    NATS_TLS: {
+      description: 'true: TLS to NATS even without a tls:// URL or NATS_TLS_* file (server certificate checked against the system CAs)',
+      default: 'false',
+      parse: parsers.boolean,
+    },
+    NATS_INBOX_PREFIX: {
+      description: 'prefix of reply subjects; empty: _INBOX_<user>, the only inbox the server configuration lets that user read',
+      default: '',
+      parse: (raw: string) => {
+        if (raw !== '' && !/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(raw)) throw new Error(`must be a subject prefix without wildcards, got "${raw}"`);
+        return raw;
+      },
+    },
+  } satisfies ConfigSpec;
+}
+
 /** Variables every process shares. */
 export const commonConfigSpec = {
   SERVICE_ENV: {
@@ -93,6 +147,7 @@ export const commonConfigSpec = {
     default: 'nats://127.0.0.1:4222',
     parse: parsers.url('nats:', 'tls:'),
   },
+  ...natsAuthConfigSpec(),
   LOG_LEVEL: {
     description: 'trace, debug, info, warn, error or fatal',
     default: 'info',

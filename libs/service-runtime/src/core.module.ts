@@ -5,6 +5,7 @@ import { connectNats } from '@service/nats';
 import { shutdownTracing } from '@service/tracing';
 import type { Logger } from 'pino';
 import type { ServiceConfig } from './config.js';
+import { natsClientAuthOf } from './nats-auth.js';
 import { NATS_CONNECTION, SERVICE_CONFIG, SERVICE_LOGGER, SERVICE_NAME } from './injection.js';
 
 class NatsConnectionCloser implements OnApplicationShutdown {
@@ -33,7 +34,13 @@ export class ServiceCoreModule {
           provide: NATS_CONNECTION,
           // No stack captured per request: every JetStream publish of the relay and every ack of a
           // consumer is one, and building the two Errors shows in wallet-service's CPU under writes.
-          useFactory: () => connectNats({ url: options.config.NATS_URL, name: `${options.name}-service-events`, asyncTraces: false }),
+          useFactory: () =>
+            connectNats({
+              url: options.config.NATS_URL,
+              name: `${options.name}-service-events`,
+              asyncTraces: false,
+              auth: natsClientAuthOf(options.config, options.name),
+            }),
         },
         NatsConnectionCloser,
       ],

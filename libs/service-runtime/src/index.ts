@@ -1,4 +1,5 @@
 export * from './config.js';
+export * from './nats-auth.js';
 export * from './logger.js';
 export * from './injection.js';
 export * from './core.module.js';

@@ -14,6 +14,7 @@ import {
   serviceConfigSpec,
 } from './config.js';
 import { createLogger } from './logger.js';
+import { natsClientAuthOf } from './nats-auth.js';
 
 /**
  * A service's whole `main`: validate the environment (print every problem and exit 1 if any),
@@ -30,6 +31,7 @@ export async function runService<S extends ConfigSpec = Record<never, never>>(op
   try {
     const spec = { ...serviceConfigSpec(options.name), ...options.spec };
     config = loadConfig(spec, options.env ?? process.env) as ServiceConfig & ConfigOf<S>;
+    natsClientAuthOf(config, options.name);
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`${options.name}-service: ${error.message}`);

@@ -5,6 +5,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { applyMigrations } from '@service/migrator';
 import pg from 'pg';
+import type { NatsAccess } from './nats-server.js';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const TEST_DATABASE_URL = process.env['TEST_DATABASE_URL'] ?? 'postgresql://postgres@127.0.0.1:5432/service_test';
@@ -78,6 +79,30 @@ export function isolatedEventStream(runId: string, natsUrl = TEST_NATS_URL): Iso
     EVENTS_SUBJECT_PREFIX: `${runId}.events`,
     async destroy() {
       const connection = await connect({ servers: natsUrl });
+      try {
+        const jsm = await jetstreamManager(connection);
+        await jsm.streams.delete(stream).catch(() => undefined);
+      } finally {
+        await connection.close();
+      }
+    },
+  };
+}
+
+/**
+ * The event stream of a run on `nats`: on a server of the shipped configuration, the production
+ * stream and prefix (DOMAIN_EVENTS, `events`), the only ones its users may use, which the server
+ * of the run (or of its Jest worker, whose test files take turns) holds for that run alone; on an
+ * open server, the run's own ({@link isolatedEventStream}). `destroy` deletes it as the `ops` user.
+ */
+export function eventStreamOf(runId: string, nats: NatsAccess): IsolatedStream {
+  if (!nats.passwords) return isolatedEventStream(runId, nats.url);
+  const stream = 'DOMAIN_EVENTS';
+  return {
+    EVENTS_STREAM: stream,
+    EVENTS_SUBJECT_PREFIX: 'events',
+    async destroy() {
+      const connection = await nats.connect('ops');
       try {
         const jsm = await jetstreamManager(connection);
         await jsm.streams.delete(stream).catch(() => undefined);

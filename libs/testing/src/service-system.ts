@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { jetstream } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { type DomainEvent, type DomainEventType, eventSubject, type Role, type ServiceName } from '@service/contracts';
-import { type IsolatedSchema, type IsolatedStream, isolatedEventStream, migratedSchema, serviceTestEnv } from './infra.js';
+import { type JetStreamClient, jetstream } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { type DomainEvent, type DomainEventType, eventSubject, type Role, SERVICES, type ServiceName } from '@service/contracts';
+import { type IsolatedSchema, type IsolatedStream, migratedSchema, serviceTestEnv } from './infra.js';
 import { type AppProcess, startApp } from './processes.js';
 import { startTestSystem, type TestSystem } from './system.js';
 
@@ -61,7 +61,10 @@ export interface ServiceSystem {
   readonly stream: IsolatedStream;
   /** What the service runs with. */
   readonly env: Record<string, string>;
-  /** A connection to the run's NATS server. */
+  /**
+   * A connection to the run's NATS server as its `ops` user: the JetStream API (stream and consumer
+   * state) and nothing else. Other users' connections: `system.nats.connect(user)`.
+   */
   readonly nats: NatsConnection;
   /** The service's current process. */
   readonly service: AppProcess;
@@ -69,7 +72,7 @@ export interface ServiceSystem {
   restart(): Promise<AppProcess>;
   /** Starts another service on a schema of its own, with the test environment and `env`; stopped with the rest. */
   startAlongside(service: ServiceName, env?: Record<string, string>): Promise<AppProcess>;
-  /** Publishes an event on the run's stream as `source` (default wallet) would. */
+  /** Publishes an event on the run's stream as `source` (default wallet) would: as that service's NATS user, as its outbox relay does. */
   publish(orgId: string, type: DomainEventType, payload: unknown, options?: { source?: string; id?: string; msgId?: string }): Promise<DomainEvent>;
   /** A token of `org` with `role` (default owner) for subject `sub` (default `user_<org>`). */
   token(org: string, role?: Role, sub?: string): Promise<string>;
@@ -83,12 +86,25 @@ const readyLine = (service: ServiceName) => (line: string) => line.includes(`${s
 
 export async function startServiceSystem(options: ServiceSystemOptions): Promise<ServiceSystem> {
   const system = await startTestSystem({ services: [], gateways: 1, gatewayEnv: options.gatewayEnv });
-  const stream = isolatedEventStream(system.runId, system.natsUrl);
+  const stream = system.stream;
   const schemas: IsolatedSchema[] = [];
   const others: AppProcess[] = [];
   let service: AppProcess | undefined;
   let nats: NatsConnection | undefined;
-  const envOf = (schema: string, extra: Record<string, string> = {}) => ({ ...serviceTestEnv(schema, stream), NATS_URL: system.natsUrl, ...extra });
+  /** The connections `publish` sends on, one per source service. */
+  const publishers = new Map<ServiceName, Promise<{ connection: NatsConnection; js: JetStreamClient }>>();
+  const publisherOf = (source: string) => {
+    if (!(SERVICES as readonly string[]).includes(source)) throw new Error(`events come from a service, not "${source}"`);
+    const name = source as ServiceName;
+    let connection = publishers.get(name);
+    if (!connection) publishers.set(name, (connection = system.nats.connect(name).then((opened) => ({ connection: opened, js: jetstream(opened) }))));
+    return connection;
+  };
+  const envOf = (name: ServiceName, schema: string, extra: Record<string, string> = {}) => ({
+    ...serviceTestEnv(schema, stream),
+    ...system.nats.envOf(name),
+    ...extra,
+  });
   const migrated = async (name: ServiceName, databaseUrl?: string) => {
     const schema = await migratedSchema(`${name}-service`, system.runId, databaseUrl);
     schemas.push(schema);
@@ -97,17 +113,17 @@ export async function startServiceSystem(options: ServiceSystemOptions): Promise
   const stop = async () => {
     await Promise.all([service?.stop(), ...others.map((other) => other.stop())]);
     await nats?.close();
+    await Promise.all([...publishers.values()].map(async (connection) => (await connection).connection.close()));
     await system.stop();
     await Promise.all(schemas.map((schema) => schema.drop()));
   };
   try {
     const schema = await migrated(options.service, options.databaseUrl);
     const database: Record<string, string> = options.databaseUrl === undefined ? {} : { DATABASE_URL: options.databaseUrl };
-    const env = envOf(schema, { ...database, ...options.env, ...(await options.prepare?.(schema, system)) });
+    const env = envOf(options.service, schema, { ...database, ...options.env, ...(await options.prepare?.(schema, system)) });
     const launch = async () => (service = await startApp(`${options.service}-service`, env, readyLine(options.service)));
     await launch();
-    nats = await connect({ servers: system.natsUrl });
-    const js = jetstream(nats);
+    nats = await system.nats.connect('ops');
     if (!service) throw new Error('the test system started without its service');
     const url = system.gatewayUrl;
     let current: AppProcess = service;
@@ -126,13 +142,13 @@ export async function startServiceSystem(options: ServiceSystemOptions): Promise
         return current;
       },
       async startAlongside(name, extra = {}) {
-        const other = await startApp(`${name}-service`, envOf(await migrated(name), extra), readyLine(name));
+        const other = await startApp(`${name}-service`, envOf(name, await migrated(name), extra), readyLine(name));
         others.push(other);
         return other;
       },
       async publish(orgId, type, payload, { source = 'wallet', id = randomUUID(), msgId = id } = {}) {
         const event: DomainEvent = { id, type, orgId, source, occurredAt: new Date().toISOString(), payload };
-        await js.publish(eventSubject(stream.EVENTS_SUBJECT_PREFIX, source, type), JSON.stringify(event), { msgID: msgId });
+        await (await publisherOf(source)).js.publish(eventSubject(stream.EVENTS_SUBJECT_PREFIX, source, type), JSON.stringify(event), { msgID: msgId });
         return event;
       },
       token: (org, role = 'owner', sub = `user_${org}`) => system.auth.token({ org, role, sub }),

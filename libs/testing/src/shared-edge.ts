@@ -1,5 +1,5 @@
 import { TestAuth } from './auth.js';
-import { startIsolatedNats } from './nats-server.js';
+import { type NatsUser, startIsolatedNats } from './nats-server.js';
 import { startTestGateway } from './test-gateway.js';
 
 /**
@@ -16,6 +16,8 @@ export const SHARED_GATEWAY_ENV: Readonly<Record<string, string>> = {
 /** A NATS server and a gateway on it that a Jest worker's test files take turns on. */
 export interface SharedEdge {
   readonly natsUrl: string;
+  /** The passwords of the shipped configuration's users on that server. */
+  readonly natsPasswords: Readonly<Record<NatsUser, string>>;
   readonly gatewayUrl: string;
   /** The key the gateway trusts (PKCS#8 PEM), for the files' tokens. */
   readonly privateKeyPem: string;
@@ -40,12 +42,13 @@ export async function startSharedEdges(workers: number): Promise<() => Promise<v
   try {
     const edges: SharedEdge[] = await Promise.all(
       Array.from({ length: Math.max(1, workers) }, async () => {
-        const nats = await startIsolatedNats();
+        const nats = await startIsolatedNats({ auth: 'shipped' });
         stops.push(() => nats.stop());
         const auth = new TestAuth();
-        const gateway = await startTestGateway(nats.url, auth, SHARED_GATEWAY_ENV);
+        const gateway = await startTestGateway(nats, auth, SHARED_GATEWAY_ENV);
         stops.unshift(() => gateway.process.stop());
-        return { natsUrl: nats.url, gatewayUrl: gateway.url, privateKeyPem: auth.privateKeyPem() };
+        if (!nats.passwords) throw new Error('the shared NATS server runs without the shipped configuration');
+        return { natsUrl: nats.url, natsPasswords: nats.passwords, gatewayUrl: gateway.url, privateKeyPem: auth.privateKeyPem() };
       }),
     );
     process.env[VARIABLE] = JSON.stringify(edges);

@@ -1,7 +1,7 @@
 import { SERVICES, type ServiceName } from '@service/contracts';
 import { TestAuth } from './auth.js';
-import { type IsolatedSchema, isolatedEventStream, migratedSchema, newRunId, serviceTestEnv } from './infra.js';
-import { startIsolatedNats } from './nats-server.js';
+import { eventStreamOf, type IsolatedSchema, type IsolatedStream, migratedSchema, newRunId, serviceTestEnv } from './infra.js';
+import { type NatsAccess, natsAccess, startIsolatedNats } from './nats-server.js';
 import { type AppProcess, startApp } from './processes.js';
 import { matchesSharedGateway, sharedEdgeOfThisWorker } from './shared-edge.js';
 import { startTestGateway } from './test-gateway.js';
@@ -16,6 +16,13 @@ export interface TestSystem {
   readonly gatewayUrl: string;
   /** The run's NATS server (JetStream enabled): its own, or its Jest worker's shared one. */
   readonly natsUrl: string;
+  /**
+   * The same server with its users: it runs the shipped configuration (k8s/base/nats), so every
+   * process connects as its own user (`nats.envOf`, `nats.connect`) and is held to its permissions.
+   */
+  readonly nats: NatsAccess;
+  /** The run's event stream (on the shipped configuration, DOMAIN_EVENTS on `events.>`). */
+  readonly stream: IsolatedStream;
   /** Environment a service of this system runs with. */
   serviceEnv(service: ServiceName): Record<string, string>;
   startService(service: ServiceName): Promise<AppProcess>;
@@ -42,8 +49,10 @@ export async function startTestSystem(options: {
   const runId = newRunId();
   const shared = (options.gateways ?? 1) === 1 && matchesSharedGateway(options.gatewayEnv) ? sharedEdgeOfThisWorker() : undefined;
   const auth = new TestAuth(shared?.privateKeyPem);
-  const nats = shared ? { url: shared.natsUrl, stop: async () => undefined } : await startIsolatedNats();
-  const stream = isolatedEventStream(runId, nats.url);
+  const nats = shared
+    ? { ...natsAccess(shared.natsUrl, shared.natsPasswords), stop: async () => undefined }
+    : await startIsolatedNats({ auth: 'shipped' });
+  const stream = eventStreamOf(runId, nats);
   const schemas = new Map<ServiceName, IsolatedSchema>();
   const services = new Map<ServiceName, AppProcess>();
   const gateways: { url: string; healthUrl: string; process: AppProcess }[] = [];
@@ -51,7 +60,7 @@ export async function startTestSystem(options: {
   const serviceEnv = (service: ServiceName): Record<string, string> => {
     const schema = schemas.get(service);
     if (!schema) throw new Error(`${service} has no schema in this test system`);
-    return { ...serviceTestEnv(schema.schema, stream), NATS_URL: nats.url, ...options.serviceEnv?.[service] };
+    return { ...serviceTestEnv(schema.schema, stream), ...nats.envOf(service), ...options.serviceEnv?.[service] };
   };
 
   const system: TestSystem = {
@@ -65,6 +74,8 @@ export async function startTestSystem(options: {
       return url;
     },
     natsUrl: nats.url,
+    nats,
+    stream,
     serviceEnv,
     async startService(service) {
       const process = await startApp(`${service}-service`, serviceEnv(service), isLogOf(`${service} service ready`));
@@ -72,7 +83,7 @@ export async function startTestSystem(options: {
       return process;
     },
     async startGateway(env = {}) {
-      const gateway = await startTestGateway(nats.url, auth, { ...options.gatewayEnv, ...env });
+      const gateway = await startTestGateway(nats, auth, { ...options.gatewayEnv, ...env });
       gateways.push(gateway);
       return gateway;
     },

@@ -2,11 +2,14 @@ import { parseArgs } from 'node:util';
 import { ServiceError } from '@service/errors';
 import { createApiKey, isRole } from './api-keys.js';
 import { createVault, enableOrganization } from './microvaults.js';
+import { operatorNatsFromEnv } from './operator.js';
 import { failNextPayout } from './wallets.js';
 
 /**
  * Operator commands (`npm run -s admin -- <area> <command> [options]`). They talk to the services
- * over NATS (NATS_URL, default nats://127.0.0.1:4222), never to their databases.
+ * over NATS as the NATS user `admin` (NATS_URL and NATS_PASSWORD or NATS_PASSWORD_FILE, or
+ * NATS_CREDS; without any, the server `npm start` runs; see operatorNatsFromEnv), never to their
+ * databases.
  */
 const USAGE = `usage:
   npm run -s admin -- microvaults enable --org <orgId>         enable an organization for MicroVaults (sandbox only)
@@ -22,14 +25,14 @@ async function main(argv: string[]): Promise<number> {
     options: { org: { type: 'string' }, role: { type: 'string' }, name: { type: 'string' }, 'expires-at': { type: 'string' } },
   });
   const [area, command] = positionals;
-  const natsUrl = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
+  const nats = operatorNatsFromEnv();
   if (area === 'api-keys' && command === 'create' && values.org && values.name && isRole(values.role)) {
-    const created = await createApiKey(natsUrl, { orgId: values.org, role: values.role, name: values.name, expiresAt: values['expires-at'] });
+    const created = await createApiKey(nats, { orgId: values.org, role: values.role, name: values.name, expiresAt: values['expires-at'] });
     console.log(created.key);
     return 0;
   }
   if (area === 'wallets' && command === 'fail-next-payout' && values.org) {
-    const armed = await failNextPayout(natsUrl, values.org);
+    const armed = await failNextPayout(nats, values.org);
     console.log(`the next payout of organization ${armed.orgId} fails retryably (armed ${armed.armedAt})`);
     return 0;
   }
@@ -38,10 +41,10 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (command === 'enable') {
-    const result = await enableOrganization(natsUrl, values.org);
+    const result = await enableOrganization(nats, values.org);
     console.log(`organization ${result.orgId} enabled for MicroVaults since ${result.enabledAt}`);
   } else {
-    console.log((await createVault(natsUrl, values.org)).id);
+    console.log((await createVault(nats, values.org)).id);
   }
   return 0;
 }

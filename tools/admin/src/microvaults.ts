@@ -1,13 +1,13 @@
 import { ANVIL_DEV_KEYS, type LocalChain, startAnvil } from '@service/chain';
 import { type MicroVaultCreatedVault, SUBJECTS } from '@service/contracts';
-import { operatorContext, operatorRequest } from './operator.js';
+import { type OperatorNats, operatorContext, operatorRequest } from './operator.js';
 
-export function enableOrganization(natsUrl: string, orgId: string): Promise<{ orgId: string; enabledAt: string }> {
-  return operatorRequest(natsUrl, SUBJECTS.microvault.organizationsEnable, { ctx: operatorContext(orgId) });
+export function enableOrganization(nats: string | OperatorNats, orgId: string): Promise<{ orgId: string; enabledAt: string }> {
+  return operatorRequest(nats, SUBJECTS.microvault.organizationsEnable, { ctx: operatorContext(orgId) });
 }
 
-export function createVault(natsUrl: string, orgId: string): Promise<MicroVaultCreatedVault> {
-  return operatorRequest(natsUrl, SUBJECTS.microvault.vaultsCreate, { ctx: operatorContext(orgId) });
+export function createVault(nats: string | OperatorNats, orgId: string): Promise<MicroVaultCreatedVault> {
+  return operatorRequest(nats, SUBJECTS.microvault.vaultsCreate, { ctx: operatorContext(orgId) });
 }
 
 /**
@@ -29,7 +29,7 @@ export async function microvaultChainEnv(env: NodeJS.ProcessEnv): Promise<{ env:
 }
 
 /** `npm start`'s demo: the demo organization enabled with one fresh vault; returns the vault. */
-export async function setUpDemoMicroVault(natsUrl: string, orgId: string): Promise<MicroVaultCreatedVault> {
-  await enableOrganization(natsUrl, orgId);
-  return createVault(natsUrl, orgId);
+export async function setUpDemoMicroVault(nats: string | OperatorNats, orgId: string): Promise<MicroVaultCreatedVault> {
+  await enableOrganization(nats, orgId);
+  return createVault(nats, orgId);
 }

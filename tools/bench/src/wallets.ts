@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { DeliverPolicy, jetstream, type JetStreamClient } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { WEBHOOK_FAMILIES } from '@service/contracts';
 import { unpublishedOutboxRows } from '@service/events';
 import { startTestSystem, TEST_DATABASE_URL, type TestSystem } from '@service/testing';
@@ -488,9 +488,12 @@ async function setUp(clients: number, cleanups: Cleanup[]): Promise<Setup> {
     },
   });
   cleanups.push({ name: 'wallets system', run: () => system.stop() });
-  const nats: NatsConnection = await connect({ servers: system.natsUrl });
+  // Events as wallet-service's NATS user (what its outbox relay publishes as); the stream read as `ops`.
+  const nats: NatsConnection = await system.nats.connect('wallet');
   cleanups.push({ name: 'NATS connection', run: () => nats.close() });
   const js = jetstream(nats);
+  const opsNats: NatsConnection = await system.nats.connect('ops');
+  cleanups.push({ name: 'NATS ops connection', run: () => opsNats.close() });
   const prefix = system.serviceEnv('webhook')['EVENTS_SUBJECT_PREFIX'] ?? '';
   const db = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await db.connect();
@@ -535,7 +538,7 @@ async function setUp(clients: number, cleanups: Cleanup[]): Promise<Setup> {
     webhookSchema: system.serviceEnv('webhook')['DATABASE_SCHEMA'] ?? '',
     activitySchema: system.serviceEnv('activity')['DATABASE_SCHEMA'] ?? '',
     publish: (tag) => () => publishBenchEvent(js, prefix, WEBHOOK_ORG, tag),
-    events: { js, stream: system.serviceEnv('wallet')['EVENTS_STREAM'] ?? '', subjectPrefix: system.serviceEnv('wallet')['EVENTS_SUBJECT_PREFIX'] ?? '' },
+    events: { js: jetstream(opsNats), stream: system.serviceEnv('wallet')['EVENTS_STREAM'] ?? '', subjectPrefix: system.serviceEnv('wallet')['EVENTS_SUBJECT_PREFIX'] ?? '' },
   };
 }
 

@@ -12,8 +12,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { jetstream } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
-import { isolatedEventStream, migratedSchema, serviceTestEnv, startApp, startTestSystem } from '@service/testing';
+import { migratedSchema, serviceTestEnv, startApp, startTestSystem } from '@service/testing';
 import { runCleanups, suiteCleanups } from './load.js';
 import { BENCH_EVENT_TYPE, percentile, publishBacklog, publishBenchEvent, publishSteadily, TimingReceiver } from './webhook-receiver.js';
 
@@ -44,16 +43,17 @@ export async function benchWebhooks(options: WebhookBenchOptions = {}): Promise<
       gatewayEnv: { RATE_LIMIT_READ_PER_MINUTE: '1000000', RATE_LIMIT_WRITE_PER_MINUTE: '1000000' },
     });
     suiteCleanups.push({ name: 'webhooks system', run: () => system.stop() });
-    const stream = isolatedEventStream(system.runId, system.natsUrl);
+    const stream = system.stream;
     const schema = await migratedSchema('webhook-service', system.runId);
     suiteCleanups.push({ name: 'webhook-service schema', run: () => schema.drop() });
     const service = await startApp(
       'webhook-service',
-      { ...serviceTestEnv(schema.schema, stream), NATS_URL: system.natsUrl, WEBHOOK_PRIVATE_HOST_ALLOWLIST: '127.0.0.1', LOG_LEVEL: 'info' },
+      { ...serviceTestEnv(schema.schema, stream), ...system.nats.envOf('webhook'), WEBHOOK_PRIVATE_HOST_ALLOWLIST: '127.0.0.1', LOG_LEVEL: 'info' },
       (line) => line.includes('webhook service ready'),
     );
     suiteCleanups.push({ name: 'webhook-service', run: () => service.stop() });
-    const nats = await connect({ servers: system.natsUrl });
+    // As wallet-service's NATS user: the bench's events stand for the wallet's.
+    const nats = await system.nats.connect('wallet');
     suiteCleanups.push({ name: 'NATS connection', run: () => nats.close() });
     const org = `org_bench_${system.runId}`;
     const token = await system.auth.token({ org, role: 'admin', sub: 'bench' });

@@ -1,5 +1,5 @@
 import { jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
+import { type ConnectionOptions, connect } from '@nats-io/transport-node';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 
@@ -33,10 +33,12 @@ async function checkPostgres(databaseUrl: string): Promise<DependencyProblem | u
   }
 }
 
-async function checkNats(natsUrl: string): Promise<DependencyProblem | undefined> {
+type NatsAuth = Pick<ConnectionOptions, 'user' | 'pass' | 'inboxPrefix'>;
+
+async function checkNats(natsUrl: string, auth?: NatsAuth): Promise<DependencyProblem | undefined> {
   let connection;
   try {
-    connection = await connect({ servers: natsUrl.split(','), timeout: 3_000 });
+    connection = await connect({ servers: natsUrl.split(','), timeout: 3_000, ...auth });
   } catch (error) {
     return {
       name: 'NATS',
@@ -77,7 +79,13 @@ async function checkRedis(redisUrl: string): Promise<DependencyProblem | undefin
 }
 
 /** Asks PostgreSQL, NATS (with JetStream) and Redis at once; lists what does not answer. */
-export async function checkDependencies(urls: { database: string; nats: string; redis: string }): Promise<DependencyProblem[]> {
-  const results = await Promise.all([checkPostgres(urls.database), checkNats(urls.nats), checkRedis(urls.redis)]);
+export async function checkDependencies(urls: {
+  database: string;
+  nats: string;
+  /** Credentials on a server of the shipped configuration (a user allowed the JetStream API). */
+  natsAuth?: NatsAuth;
+  redis: string;
+}): Promise<DependencyProblem[]> {
+  const results = await Promise.all([checkPostgres(urls.database), checkNats(urls.nats, urls.natsAuth), checkRedis(urls.redis)]);
   return results.filter((problem): problem is DependencyProblem => problem !== undefined);
 }

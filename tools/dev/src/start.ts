@@ -6,6 +6,7 @@ import { ANVIL_DEV_KEYS } from '@service/chain';
 import { SERVICES } from '@service/contracts';
 import { DEMO_ORG_ID, DEV_AUDIENCE, DEV_ISSUER, REPO_ROOT, ensureDevKeys, mintDevToken } from './dev-auth.js';
 import { checkDependencies } from './dependencies.js';
+import { type DevNats, devNats, natsUserOfApp } from './dev-nats.js';
 
 /**
  * `npm start`: the whole system on this machine. Checks PostgreSQL, NATS and Redis, applies every
@@ -21,7 +22,6 @@ const settings = {
   PORT: env['PORT'] ?? '3000',
   SERVICE_ENV: env['SERVICE_ENV'] ?? 'sandbox',
   DATABASE_URL: env['DATABASE_URL'] ?? 'postgresql://postgres@127.0.0.1:5432/service_dev',
-  NATS_URL: env['NATS_URL'] ?? 'nats://127.0.0.1:4222',
   REDIS_URL: env['REDIS_URL'] ?? 'redis://127.0.0.1:6379',
   RATE_LIMIT_READ_PER_MINUTE: env['RATE_LIMIT_READ_PER_MINUTE'] ?? '1000',
   RATE_LIMIT_WRITE_PER_MINUTE: env['RATE_LIMIT_WRITE_PER_MINUTE'] ?? '300',
@@ -33,6 +33,8 @@ const settings = {
   IDENTITY_KEY_PEPPER: env['IDENTITY_KEY_PEPPER'] ?? '6465762d6f6e6c792d6964656e746974792d6b65792d7065707065722d2d2d21',
 };
 const APPS = ['gateway', ...SERVICES.map((service) => `${service}-service`)];
+/** Set once NATS is up: the server's URL and each app's user and password on it. */
+let nats: DevNats | undefined;
 const children = new Map<string, ChildProcess>();
 /** Restarts waiting for their backoff, cleared on stop. */
 const pendingRestarts = new Set<NodeJS.Timeout>();
@@ -74,7 +76,7 @@ function startChild(
 ): ChildProcess {
   const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
-    env: { ...env, ...settings, ...appEnv },
+    env: { ...env, ...settings, ...(APPS.includes(app) ? nats?.envOf(natsUserOfApp(app)) : {}), ...appEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const startedAt = Date.now();
@@ -160,11 +162,11 @@ async function localChainEnv(): Promise<{ gvault: Record<string, string>; microv
   };
 }
 
-/** `npm run -s admin -- <args>` against this stack's NATS. */
+/** `npm run -s admin -- <args>` against this stack's NATS, as the operator CLI's user. */
 function admin(...args: string[]) {
   return spawnSync(process.execPath, ['--import', 'tsx', 'tools/admin/src/cli.ts', ...args], {
     cwd: REPO_ROOT,
-    env: { ...env, NATS_URL: settings.NATS_URL },
+    env: { ...env, ...nats?.envOf('admin') },
     encoding: 'utf8',
   });
 }
@@ -199,6 +201,13 @@ async function stopAll(exitCode: number): Promise<void> {
   const force = setTimeout(() => [...children.values()].forEach((child) => child.kill('SIGKILL')), 15_000);
   await Promise.all(exits);
   clearTimeout(force);
+  // The NATS server npm start runs goes last, once no app needs it.
+  const server = nats?.server;
+  if (server && server.exitCode === null && server.signalCode === null) {
+    const serverExit = once(server, 'exit');
+    server.kill('SIGTERM');
+    await serverExit;
+  }
   process.exit(exitCode);
 }
 
@@ -219,7 +228,32 @@ process.on('SIGINT', () => void stopAll(0));
 process.on('SIGTERM', () => void stopAll(0));
 
 say('Starting the service platform locally');
-const problems = await checkDependencies({ database: settings.DATABASE_URL, nats: settings.NATS_URL, redis: settings.REDIS_URL });
+try {
+  nats = await devNats(env);
+} catch (error) {
+  console.error(`NATS: ${(error as Error).message}`);
+  process.exit(1);
+}
+if (nats.server) {
+  const server = nats.server;
+  // Whatever way this process ends (a failed step exits at once), the server it started ends too.
+  process.once('exit', () => {
+    if (server.exitCode === null && server.signalCode === null) server.kill('SIGTERM');
+  });
+  say(`- NATS with the shipped configuration (k8s/base/nats/nats-server.conf) at ${nats.url}; passwords in .dev/nats/passwords.json`);
+  // A server of ours that dies takes the apps' bus with it: stop everything rather than run without.
+  nats.server.once('exit', (code, signal) => {
+    if (stopping) return;
+    console.error(`nats-server stopped unexpectedly (${signal ?? `exit code ${code}`}); stopping everything.`);
+    void stopAll(1);
+  });
+}
+const problems = await checkDependencies({
+  database: settings.DATABASE_URL,
+  nats: nats.url,
+  natsAuth: nats.passwords ? { user: 'ops', pass: nats.passwords.ops, inboxPrefix: '_INBOX_ops' } : undefined,
+  redis: settings.REDIS_URL,
+});
 if (problems.length > 0) {
   console.error('\nThese dependencies do not answer:');
   for (const problem of problems) console.error(`  - ${problem.name} (${problem.detail})\n    fix: ${problem.fix}`);

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { afterAll, expect, it } from '@jest/globals';
-import { freePort, type IsolatedNats, newRunId, REPO_ROOT, startIsolatedNats } from '@service/testing';
+import { freePort, type IsolatedNats, NATS_USERS, natsPasswordVariable, newRunId, REPO_ROOT, startIsolatedNats } from '@service/testing';
 import pg from 'pg';
 
 const runId = newRunId();
@@ -19,7 +19,9 @@ afterAll(async () => {
 it('npm start runs the whole system, prints a working API key and dev token, restarts an app killed with SIGKILL and stops every app on Ctrl-C', async () => {
   const port = await freePort();
   const healthPort = await freePort();
-  nats = await startIsolatedNats();
+  // A server of the shipped configuration, as Compose runs it: npm start gets each user's password.
+  nats = await startIsolatedNats({ auth: 'shipped' });
+  const passwords = Object.fromEntries(NATS_USERS.map((user) => [natsPasswordVariable(user), nats!.passwords![user]]));
   const launcher = spawn(process.execPath, ['--import', 'tsx', 'tools/dev/src/start.ts'], {
     cwd: REPO_ROOT,
     env: {
@@ -28,6 +30,7 @@ it('npm start runs the whole system, prints a working API key and dev token, res
       GATEWAY_HEALTH_PORT: String(healthPort),
       DATABASE_URL: `postgresql://postgres@127.0.0.1:5432/${database}`,
       NATS_URL: nats.url,
+      ...passwords,
       LOCAL_CHAIN_PORT: String(await freePort()),
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -59,7 +59,8 @@ export const SCHEMA: Record<(typeof SERVICES)[number], string> = {
 export const GATEWAY_PORT = 3000;
 export const HEALTH_PORT = 8080;
 
-const COMMON_ENV = ['SERVICE_ENV', 'NATS_URL', 'LOG_LEVEL'];
+/** NATS_PASSWORD: each app's own NATS user (k8s/base/nats/nats-server.conf); production refuses to start without it. */
+const COMMON_ENV = ['SERVICE_ENV', 'NATS_URL', 'NATS_PASSWORD', 'LOG_LEVEL'];
 const SERVICE_ENV = [...COMMON_ENV, 'DATABASE_URL', 'DATABASE_SCHEMA', 'HEALTH_PORT'];
 
 /** Environment each app validates at boot. */
@@ -74,6 +75,7 @@ export const REQUIRED_ENV: Record<App, string[]> = {
     'RATE_LIMIT_READ_PER_MINUTE',
     'RATE_LIMIT_WRITE_PER_MINUTE',
     'NATS_REQUEST_TIMEOUT_MS',
+    'IDENTITY_KEY_PEPPER',
   ],
   'wallet-service': SERVICE_ENV,
   'gvault-service': [...SERVICE_ENV, 'CHAIN_RPC_URL_ETHEREUM', 'CHAIN_RPC_URL_ETHEREUM_SEPOLIA', 'CHAIN_CONFIRMATIONS'],
@@ -96,6 +98,7 @@ export const SECRET_ENV = [
   'CHAIN_RPC_URL_ETHEREUM',
   'CHAIN_RPC_URL_ETHEREUM_SEPOLIA',
   'IDENTITY_KEY_PEPPER',
+  'NATS_PASSWORD',
 ];
 
 export const OVERLAYS = {

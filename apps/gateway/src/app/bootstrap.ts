@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { collectProcessMetrics } from '@service/metrics';
 import { connectNats, ForwardedJson, type SubjectClient } from '@service/nats';
-import { NestPinoLogger, serveProbes } from '@service/service-runtime';
+import { NestPinoLogger, natsClientAuthOf, serveProbes } from '@service/service-runtime';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { DestinationStream, Logger } from 'pino';
@@ -55,7 +55,13 @@ export async function createGateway(config: GatewayConfig, logger: Logger, logDe
   collectProcessMetrics();
   // NatsRequester turns every failed request into a 503 of its own, so the client's per-request
   // stack capture (two Error objects on the hot path) would be thrown away.
-  const nats = await connectNats({ url: config.NATS_URL, name: 'gateway', asyncTraces: false, coalesceWrites: true });
+  const nats = await connectNats({
+    url: config.NATS_URL,
+    name: 'gateway',
+    asyncTraces: false,
+    coalesceWrites: true,
+    auth: natsClientAuthOf(config, 'gateway'),
+  });
   const redis = new Redis(config.REDIS_URL, {
     // Fail fast instead of queueing while Redis is away: the limiter then fails open.
     enableOfflineQueue: false,
@@ -80,7 +86,10 @@ export async function createGateway(config: GatewayConfig, logger: Logger, logDe
     audience: config.AUTH_AUDIENCE,
   });
   // API keys: looked up in identity-service on a miss; its revocation broadcasts evict them here.
-  const keys = new ApiKeyVerifier(identityAuthority(app.get<SubjectClient>(SERVICES_CLIENT)), natsKeyBroadcasts(nats));
+  const keys = new ApiKeyVerifier(
+    identityAuthority(app.get<SubjectClient>(SERVICES_CLIENT), { pepper: config.IDENTITY_KEY_PEPPER, environment: config.SERVICE_ENV }),
+    natsKeyBroadcasts(nats),
+  );
   const limiter = new RateLimiter(
     redis,
     { read: config.RATE_LIMIT_READ_PER_MINUTE, write: config.RATE_LIMIT_WRITE_PER_MINUTE, unauthenticated: config.RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE },

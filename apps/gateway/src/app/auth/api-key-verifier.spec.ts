@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import type { ApiKeyPrincipal } from '@service/contracts';
+import { API_KEY_HASH_FORMAT, type ApiKeyPrincipal, apiKeyHashText } from '@service/contracts';
 import { ServiceError } from '@service/errors';
 import {
   API_KEY_CACHE_TTL_MS,
@@ -8,8 +8,10 @@ import {
   ApiKeyVerifier,
   type KeyAuthority,
   type KeyBroadcasts,
+  identityAuthority,
   MAX_CONCURRENT_LOOKUPS,
 } from './api-key-verifier.js';
+import type { SubjectClient } from '@service/nats';
 
 const KEY = `service_sandbox_${'a'.repeat(43)}`;
 const OTHER = `service_sandbox_${'b'.repeat(43)}`;
@@ -146,5 +148,30 @@ describe('ApiKeyVerifier', () => {
     }
     expect(authority.authenticate).toHaveBeenCalledTimes(keys.length);
     expect((await results).every((result) => result.status === 'rejected')).toBe(true);
+  });
+});
+
+describe('identityAuthority', () => {
+  const pepper = Buffer.alloc(32, 7);
+  const setUpAuthority = () => {
+    const request = jest.fn<(subject: string, body: unknown) => Promise<ApiKeyPrincipal>>(async () => ({ keyId: KEY_ID, orgId: 'org_a', role: 'admin', expiresAt: null }));
+    const authority = identityAuthority({ request } as unknown as SubjectClient, { pepper, environment: 'sandbox' });
+    return { authority, request };
+  };
+
+  it("sends identity-service the key's hash under the pepper, never the key", async () => {
+    const { authority, request } = setUpAuthority();
+    await authority.authenticate(KEY);
+    const [subject, body] = request.mock.calls[0]!;
+    expect(subject).toBe('identity.api-keys.authenticate');
+    expect(JSON.stringify(body)).not.toContain(KEY);
+    expect(body).toMatchObject({ keyHash: apiKeyHashText(KEY, pepper) });
+    expect((body as { keyHash: string }).keyHash).toMatch(API_KEY_HASH_FORMAT);
+  });
+
+  it('refuses a key of another environment without asking', async () => {
+    const { authority, request } = setUpAuthority();
+    await expect(authority.authenticate(`service_prod_${'a'.repeat(43)}`)).rejects.toMatchObject({ code: 'unauthenticated' });
+    expect(request).not.toHaveBeenCalled();
   });
 });

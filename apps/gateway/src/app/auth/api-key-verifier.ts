@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
-import { type ApiKeyPrincipal, BROADCASTS, type BroadcastPayloadOf, isOrgId, type RequestContext, SUBJECTS } from '@service/contracts';
+import {
+  type ApiKeyPrincipal,
+  apiKeyHashText,
+  BROADCASTS,
+  type BroadcastPayloadOf,
+  isApiKeyOf,
+  isOrgId,
+  type RequestContext,
+  SUBJECTS,
+} from '@service/contracts';
 import { ServiceError } from '@service/errors';
 import type { SubjectClient } from '@service/nats';
 import { ConcurrencyLimit } from './concurrency-limit.js';
@@ -46,7 +55,7 @@ interface Entry {
  * Verifies organization API keys (`service_sandbox_...` / `service_prod_...`) for the gateway.
  * A presented key is remembered (in memory only, like the JWT cache's tokens; never logged) for 30 s at
  * most and never past its expiry; a key that does not work is remembered as such for 5 s. On a miss the identity
- * service is asked (`identity.api-keys.authenticate`), which does the same work for every key, so
+ * service is asked (`identity.api-keys.authenticate`, with the key's hash: the key stays here), which does the same work for every key, so
  * a miss costs the same whether the key exists or not. A revocation broadcast evicts the key's
  * entries on every replica, and the key id stays refused here for a cache lifetime, so a lookup
  * that was in flight during the revocation cannot put it back.
@@ -191,10 +200,24 @@ function authenticationContext(): RequestContext {
   return { orgId: 'system', principalId: 'gateway-auth', role: 'member', requestId: randomUUID() };
 }
 
-/** The identity service over NATS, as the verifier asks it. */
-export function identityAuthority(services: SubjectClient): KeyAuthority {
+/**
+ * The identity service over NATS, as the verifier asks it. The key itself never leaves the
+ * gateway: identity-service is sent the key's hash under the shared pepper (what it stores for
+ * the key, `apiKeyHashOf`), and a key of another environment (a production key at a sandbox
+ * gateway, say) is refused here, as identity-service would.
+ */
+export function identityAuthority(
+  services: SubjectClient,
+  options: { pepper: Uint8Array; environment: 'sandbox' | 'production' },
+): KeyAuthority {
   return {
-    authenticate: (key) => services.request(SUBJECTS.identity.apiKeysAuthenticate, { ctx: authenticationContext(), key }),
+    async authenticate(key) {
+      if (!isApiKeyOf(options.environment, key)) throw invalidKey();
+      return services.request(SUBJECTS.identity.apiKeysAuthenticate, {
+        ctx: authenticationContext(),
+        keyHash: apiKeyHashText(key, options.pepper),
+      });
+    },
   };
 }
 

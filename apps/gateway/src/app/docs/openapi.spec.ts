@@ -9,12 +9,15 @@ import { gatewayConfigSpec } from '../../config.js';
 import { AppModule } from '../app.module.js';
 import { buildOpenApiDocument } from './openapi.js';
 
+/** The document is only generated, never served: any pepper satisfies the configuration. */
+const DOCS_PEPPER = '00'.repeat(32);
+
 describe('the OpenAPI document', () => {
   // The SDK's parameter types are keyed by operationId: Nest's default (`ClassName_method`) would
   // tie them to class names, so every route declares its own with `@Operation`.
   it('gives every operation an explicit camelCase operationId, unique across the document', async () => {
     const nats = { subscribe: () => ({}), isClosed: () => true } as unknown as NatsConnection;
-    const config = loadConfig(gatewayConfigSpec, { AUTH_ISSUER: 'openapi', AUTH_AUDIENCE: 'openapi' });
+    const config = loadConfig(gatewayConfigSpec, { AUTH_ISSUER: 'openapi', AUTH_AUDIENCE: 'openapi', IDENTITY_KEY_PEPPER: DOCS_PEPPER });
     const app = await NestFactory.create(AppModule.forRoot({ config, logger: createLogger('gateway', 'silent'), nats, redis: {} as Redis }), new FastifyAdapter(), {
       logger: false,
     });

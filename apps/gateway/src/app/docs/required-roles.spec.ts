@@ -13,6 +13,9 @@ import { AppModule } from '../app.module.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { ROUTE_SUBJECT } from './required-roles.js';
 
+/** The document is only generated, never served: any pepper satisfies the configuration. */
+const DOCS_PEPPER = '00'.repeat(32);
+
 interface Route {
   /** `POST /v2/wallets/{id}/allocate`, as the OpenAPI document names it. */
   readonly name: string;
@@ -39,7 +42,7 @@ function routesOf(controller: Type): Route[] {
 
 async function gateway() {
   const nats = { subscribe: () => ({}), isClosed: () => true } as unknown as NatsConnection;
-  const config = loadConfig(gatewayConfigSpec, { AUTH_ISSUER: 'openapi', AUTH_AUDIENCE: 'openapi' });
+  const config = loadConfig(gatewayConfigSpec, { AUTH_ISSUER: 'openapi', AUTH_AUDIENCE: 'openapi', IDENTITY_KEY_PEPPER: DOCS_PEPPER });
   const app = await NestFactory.create(AppModule.forRoot({ config, logger: createLogger('gateway', 'silent'), nats, redis: {} as Redis }), new FastifyAdapter(), {
     logger: false,
   });

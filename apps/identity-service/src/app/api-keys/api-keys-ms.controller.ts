@@ -42,6 +42,6 @@ export class ApiKeysMsController {
 
   @Handles(SUBJECTS.identity.apiKeysAuthenticate)
   authenticate(request: WireRequestOf<typeof SUBJECTS.identity.apiKeysAuthenticate>): Promise<ApiKeyPrincipal> {
-    return this.keys.authenticate(request.key);
+    return this.keys.authenticateByHash(request.keyHash);
   }
 }

@@ -10,6 +10,7 @@ import type {
   RevokedApiKeyDto,
   Role,
 } from '@service/contracts';
+import { API_KEY_HASH_FORMAT } from '@service/contracts';
 import { ServiceError } from '@service/errors';
 import { counter } from '@service/metrics';
 import { NewestFirst } from '@service/pagination';
@@ -93,11 +94,24 @@ export class ApiKeysService {
    * answer nor its timing tells an unknown key from a revoked, expired or other-environment one.
    */
   async authenticate(key: string): Promise<ApiKeyPrincipal> {
-    const hash = keyHashOf(key, this.config.IDENTITY_KEY_PEPPER);
+    const ofThisEnvironment = isKeyOf(this.config.SERVICE_ENV, key);
+    return this.authenticateHash(keyHashOf(key, this.config.IDENTITY_KEY_PEPPER), ofThisEnvironment);
+  }
+
+  /**
+   * The principal of a key by its hash (`identity.api-keys.authenticate`): the gateway hashes the
+   * presented key and has checked its environment, so the key never travels. A hash that is not
+   * one (not 32 bytes of base64url) is looked up like any other, as a miss.
+   */
+  async authenticateByHash(keyHash: string): Promise<ApiKeyPrincipal> {
+    const wellFormed = API_KEY_HASH_FORMAT.test(keyHash);
+    return this.authenticateHash(wellFormed ? Buffer.from(keyHash, 'base64url') : Buffer.from(NO_HASH), wellFormed);
+  }
+
+  private async authenticateHash(hash: Buffer, acceptable: boolean): Promise<ApiKeyPrincipal> {
     const row = await this.keys.findByHash(hash);
     const matches = sameHash(row?.keyHash ?? NO_HASH, hash);
-    const ofThisEnvironment = isKeyOf(this.config.SERVICE_ENV, key);
-    const usable = row !== null && matches && ofThisEnvironment && isUsable(row, new Date());
+    const usable = row !== null && matches && acceptable && isUsable(row, new Date());
     KEY_LOOKUPS[usable ? 'hit' : 'miss'].inc();
     if (!row || !usable) throw unauthenticated();
     return { keyId: row.id, orgId: row.orgId, role: row.role as Role, expiresAt: row.expiresAt?.toISOString() ?? null };

@@ -1,4 +1,5 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { API_KEY_PREFIXES, apiKeyHashOf, isApiKeyOf } from '@service/contracts';
 
 /**
  * The secret API key: `service_sandbox_<random>` or `service_prod_<random>`, the random part 256
@@ -7,14 +8,13 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
  */
 export type KeyEnvironment = 'sandbox' | 'production';
 
-export const KEY_PREFIXES: Readonly<Record<KeyEnvironment, string>> = { sandbox: 'service_sandbox_', production: 'service_prod_' };
+export const KEY_PREFIXES: Readonly<Record<KeyEnvironment, string>> = API_KEY_PREFIXES;
 /** Random bytes of a key: 256 bits. */
 export const KEY_RANDOM_BYTES = 32;
 /** Base62 digits that hold 256 bits: ceil(256 / log2(62)). */
 export const KEY_RANDOM_LENGTH = 43;
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const RANDOM_PART = new RegExp(`^[0-9A-Za-z]{${KEY_RANDOM_LENGTH}}$`);
 
 /** `bytes` as a big-endian number in base62, left-padded with `0` to `length` digits. */
 export function toBase62(bytes: Uint8Array, length: number): string {
@@ -33,15 +33,14 @@ export function generateKey(environment: KeyEnvironment, random: (size: number) 
   return KEY_PREFIXES[environment] + toBase62(random(KEY_RANDOM_BYTES), KEY_RANDOM_LENGTH);
 }
 
-/** A key of this environment in the exact format (prefix and 43 base62 digits). */
+/** A key of this environment in the exact format (prefix and 43 base62 digits); the gateway checks the same. */
 export function isKeyOf(environment: KeyEnvironment, key: string): boolean {
-  const prefix = KEY_PREFIXES[environment];
-  return key.startsWith(prefix) && RANDOM_PART.test(key.slice(prefix.length));
+  return isApiKeyOf(environment, key);
 }
 
-/** What is stored and looked up: HMAC-SHA-256 of the whole key under the pepper. */
+/** What is stored and looked up: HMAC-SHA-256 of the whole key under the pepper (the gateway computes the same). */
 export function keyHashOf(key: string, pepper: Uint8Array): Buffer {
-  return createHmac('sha256', pepper).update(key, 'utf8').digest();
+  return apiKeyHashOf(key, pepper);
 }
 
 /** Compares two hashes in constant time (for equal lengths, which hashes of one kind have). */

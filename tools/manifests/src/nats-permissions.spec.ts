@@ -1,0 +1,117 @@
+// The shipped NATS configuration (k8s/base/nats/nats-server.conf) against the contract: the gateway
+// may send every subject it routes and none of the operator subjects, the operator CLI exactly
+// those, each service serves its own subjects and publishes its own events, identity-service alone
+// publishes revocations. apps/gateway/test/nats-permissions.e2e.spec.ts shows the refusals on a
+// running server; this keeps the file in step with libs/contracts when a subject is added.
+import { describe, expect, it } from '@jest/globals';
+import { ALL_SUBJECTS, BROADCASTS, SERVICES, SUBJECTS, type Subject } from '@service/contracts';
+import { readWorkspaceFile } from './support.js';
+
+const CONFIG = readWorkspaceFile('k8s/base/nats/nats-server.conf');
+
+/** Subjects the operator CLI (tools/admin) sends and the gateway never does. */
+const OPERATOR_SUBJECTS: readonly Subject[] = [
+  SUBJECTS.wallet.sandboxFailNextPayout,
+  SUBJECTS.microvault.organizationsEnable,
+  SUBJECTS.microvault.vaultsCreate,
+];
+
+interface Permissions {
+  readonly publishAllow: string[];
+  readonly publishDeny: string[];
+  readonly subscribeAllow: string[];
+}
+
+const quoted = (text: string) => [...text.matchAll(/"([^"]+)"/g)].map((match) => match[1] ?? '');
+const listAfter = (section: string, key: string) => {
+  const start = section.indexOf(`${key} = [`);
+  return start < 0 ? [] : quoted(section.slice(start, section.indexOf(']', start) + 1));
+};
+
+/** The permissions block `<NAME> = { ... }` of the authorization section. */
+function permissionsOf(name: string): Permissions {
+  const block = new RegExp(`^  ${name} = \\{\\n([\\s\\S]*?)\\n  \\}`, 'm').exec(CONFIG)?.[1];
+  if (!block) throw new Error(`no ${name} block in nats-server.conf`);
+  const publish = block.slice(block.indexOf('publish = {'), block.indexOf('subscribe = {'));
+  const subscribe = block.slice(block.indexOf('subscribe = {'));
+  return {
+    publishAllow: listAfter(publish, 'allow'),
+    publishDeny: listAfter(publish, 'deny'),
+    subscribeAllow: listAfter(subscribe, 'allow'),
+  };
+}
+
+/** NATS subject matching: `*` one token, `>` one or more at the end. */
+function matches(pattern: string, subject: string): boolean {
+  const wanted = pattern.split('.');
+  const tokens = subject.split('.');
+  for (const [index, token] of wanted.entries()) {
+    if (token === '>') return tokens.length > index;
+    if (index >= tokens.length || (token !== '*' && token !== tokens[index])) return false;
+  }
+  return wanted.length === tokens.length;
+}
+
+const mayPublish = (permissions: Permissions, subject: string) =>
+  permissions.publishAllow.some((pattern) => matches(pattern, subject)) &&
+  !permissions.publishDeny.some((pattern) => matches(pattern, subject));
+const maySubscribe = (permissions: Permissions, subject: string) => permissions.subscribeAllow.some((pattern) => matches(pattern, subject));
+
+const gateway = permissionsOf('GATEWAY');
+const admin = permissionsOf('ADMIN');
+const services = SERVICES.map((service) => [service, permissionsOf(service.toUpperCase())] as const);
+
+describe('the shipped NATS configuration', () => {
+  it('declares one user per app, the operator CLI and ops, each with its password variable and permissions', () => {
+    for (const user of ['gateway', ...SERVICES, 'admin', 'ops']) {
+      expect(CONFIG).toContain(`{ user: ${user}, password: $NATS_${user.toUpperCase()}_PASSWORD, permissions: $${user.toUpperCase()} }`);
+    }
+    expect(CONFIG).not.toMatch(/no_auth_user/);
+  });
+
+  it.each(ALL_SUBJECTS.filter((subject) => !OPERATOR_SUBJECTS.includes(subject)))('lets the gateway send %s', (subject) => {
+    expect(mayPublish(gateway, subject)).toBe(true);
+  });
+
+  it.each([...OPERATOR_SUBJECTS])('keeps %s from the gateway and lets the operator CLI send it', (subject) => {
+    expect(mayPublish(gateway, subject)).toBe(false);
+    expect(mayPublish(admin, subject)).toBe(true);
+  });
+
+  it('lets the operator CLI send nothing the gateway routes but key creation', () => {
+    const routed = ALL_SUBJECTS.filter((subject) => !OPERATOR_SUBJECTS.includes(subject) && subject !== SUBJECTS.identity.apiKeysCreate);
+    expect(routed.filter((subject) => mayPublish(admin, subject))).toEqual([]);
+  });
+
+  it.each(services)("lets %s-service serve its own subjects and publish its own events, nothing of another's", (service, permissions) => {
+    for (const subject of ALL_SUBJECTS) {
+      expect([subject, maySubscribe(permissions, subject)]).toEqual([subject, subject.startsWith(`${service}.`)]);
+      expect([subject, mayPublish(permissions, subject)]).toEqual([subject, false]);
+    }
+    for (const source of SERVICES) {
+      expect([source, mayPublish(permissions, `events.${source}.portfolio_wallet.deposit.status_changed`)]).toEqual([
+        source,
+        source === service,
+      ]);
+    }
+    expect(CONFIG).toMatch(new RegExp(`  ${service.toUpperCase()} = \\{[\\s\\S]*?allow_responses = true`));
+  });
+
+  it('lets identity-service alone publish revocations, and the gateway alone hear them', () => {
+    const publishers = [['gateway', gateway], ['admin', admin], ...services].filter(([, permissions]) =>
+      mayPublish(permissions as Permissions, BROADCASTS.apiKeyRevoked),
+    );
+    expect(publishers.map(([name]) => name)).toEqual(['identity']);
+    expect(maySubscribe(gateway, BROADCASTS.apiKeyRevoked)).toBe(true);
+    expect(mayPublish(gateway, BROADCASTS.apiKeyUsed)).toBe(true);
+  });
+
+  it("gives every user its own inbox and no one another's", () => {
+    const users = [['gateway', gateway], ['admin', admin], ...services] as const;
+    for (const [name, permissions] of users) {
+      expect(maySubscribe(permissions, `_INBOX_${name}.abc.1`)).toBe(true);
+      expect(maySubscribe(permissions, '_INBOX.abc.1')).toBe(false);
+      for (const [other] of users) if (other !== name) expect(maySubscribe(permissions, `_INBOX_${other}.abc.1`)).toBe(false);
+    }
+  });
+});
