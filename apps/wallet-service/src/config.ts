@@ -30,7 +30,7 @@ export const walletConfigSpec = {
     parse: parsers.integer(0, 86_400_000),
   },
   WALLET_PG_POOL_SIZE: {
-    description: "connections of the plain-pg pool (hot routes, the rebalance steps), beside Prisma's pool of 10",
+    description: "connections of the PgPoolSql pool (hot routes, the rebalance steps), beside Prisma's pool of 10",
     default: '10',
     parse: parsers.integer(1, 200),
   },

@@ -118,7 +118,7 @@ describe('traces (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
     const nats = await collector.until(() => inTrace().find((span) => span.service === 'gateway' && span.kind === 3 && span.parentSpanId === http.spanId));
     const handler = await collector.until(() => inTrace().find((span) => span.service === 'wallet-service' && span.kind === 2 && span.parentSpanId === nats.spanId));
     expect(handler.name).toBe(nats.name);
-    // The request's own statements (the key claimed and the wallet locked, on the plain-pg pool) under its handler.
+    // The request's own statements (the key claimed and the wallet locked, on the PgPoolSql pool) under its handler.
     const claim = await collector.until(() =>
       inTrace().find((span) => span.service === 'wallet-service' && span.kind === 3 && String(attribute(span, 'db.query.text')).includes('INSERT INTO idempotency_keys')),
     );

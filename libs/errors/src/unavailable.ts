@@ -6,6 +6,12 @@
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 
 /**
+ * postgres.js's codes (`PgPoolSql` of `@service/sql`) for a connection the server closed, one the
+ * client destroyed or ended, and a connection not made in time.
+ */
+const POSTGRES_JS_CODES = new Set(['CONNECTION_CLOSED', 'CONNECTION_DESTROYED', 'CONNECTION_ENDED', 'CONNECT_TIMEOUT']);
+
+/**
  * SQLSTATEs of a server that ended or refused the session: class 08 (connection exception),
  * 57P01 admin shutdown (also what a backend says when its postmaster died), 57P02 crash shutdown,
  * 57P03 cannot connect now (starting up, in recovery, shutting down).
@@ -71,7 +77,11 @@ export function unavailabilityOf(error: unknown): string | undefined {
 
 function reasonOf({ code, originalCode, kind, message }: Fields): string | undefined {
   for (const value of [code, originalCode]) {
-    if (typeof value === 'string' && (SOCKET_CODES.has(value) || SQLSTATE.test(value) || PRISMA_CODES.has(value))) return value;
+    if (
+      typeof value === 'string' &&
+      (SOCKET_CODES.has(value) || POSTGRES_JS_CODES.has(value) || SQLSTATE.test(value) || PRISMA_CODES.has(value))
+    )
+      return value;
   }
   if (typeof kind === 'string' && ADAPTER_KINDS.has(kind)) return kind;
   if (typeof message !== 'string') return undefined;

@@ -42,7 +42,7 @@ export interface ServiceModuleOptions {
   readonly prisma: Type;
   /**
    * The provider the outbox relay runs its SQL on (a `SqlExecutor`; the Prisma client unless
-   * given). A `PgPoolSql` with `preparedStatements` has PostgreSQL parse and plan the relay's
+   * given). A `PgPoolSql` (which prepares its statements) has PostgreSQL parse and plan the relay's
    * batch statement once per connection: through Prisma, every batch is a new unnamed statement,
    * planned again each time. It must be one of the app's providers.
    */

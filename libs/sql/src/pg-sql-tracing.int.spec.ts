@@ -11,7 +11,7 @@ let db: PgPoolSql;
 
 beforeAll(() => {
   tracing = startTracing('pg-sql-spec', {}, exporter);
-  db = new PgPoolSql({ connectionString: TEST_DATABASE_URL, schema: 'public', max: 1, preparedStatements: 'traced' });
+  db = new PgPoolSql({ connectionString: TEST_DATABASE_URL, schema: 'public', max: 1 });
 });
 
 afterAll(async () => {

@@ -1,236 +1,246 @@
+import { channel } from 'node:diagnostics_channel';
 import { inStatementSpan } from '@service/tracing';
-import pg from 'pg';
-import { createPool, type PoolOptions } from './pool.js';
+import type postgres from 'postgres';
+import {
+  createPostgresPool,
+  type PooledConnection,
+  type PoolOptions,
+  type PostgresConnection,
+  type PostgresPool,
+  toParameter,
+} from './pool.js';
 import type { PipelinedSqlExecutor, Statement, TransactionalSql } from './sql.js';
 
 /**
- * Starts a statement text that a pool with `preparedStatements` runs unnamed: a text built for
- * one call (a batch whose shape depends on its contents) would otherwise keep a prepared statement
- * on every connection for the pool's life. Harmless anywhere else (a comment).
+ * Starts a statement text that `PgPoolSql` runs unnamed rather than prepared: a text built for one
+ * call (a batch whose shape depends on its contents) would otherwise keep a prepared statement on
+ * every connection for the connection's life. Harmless anywhere else (a comment). Such a text
+ * with parameters costs one more round trip on every run (postgres.js describes it first).
  */
 export const ONE_OFF_STATEMENT = '/* one-off */ ';
 
 /**
- * `value` as an SQL literal for a statement sent as text, or undefined for a value only the
- * extended protocol's binding takes (objects, buffers, nested arrays, non-finite numbers).
- * Strings go through `pg.escapeLiteral`; a literal is untyped until PostgreSQL coerces it to the
- * parameter's or cast's type, as a bound text value is. Dates are written as ISO-8601 instants
- * (every timestamp column of ours is `timestamptz`).
+ * Where `PgPoolSql` reports each round trip it sends (the number of statements it carries), for a
+ * spec that holds a path to a number of them (`countRoundTrips` of `@service/testing`).
  */
-export function sqlLiteral(value: unknown): string | undefined {
-  if (value === null || value === undefined) return 'NULL';
-  if (Array.isArray(value)) {
-    const items = value.map(arrayItem);
-    return items.includes(undefined) ? undefined : pg.escapeLiteral(`{${items.join(',')}}`);
-  }
-  const text = scalarText(value);
-  return text === undefined ? undefined : pg.escapeLiteral(text);
-}
+export const ROUND_TRIP_CHANNEL = 'service.sql.round-trip';
+const roundTrips = channel(ROUND_TRIP_CHANNEL);
 
-function scalarText(value: unknown): string | undefined {
-  switch (typeof value) {
-    case 'string':
-      return value;
-    case 'number':
-      return Number.isFinite(value) ? String(value) : undefined;
-    case 'bigint':
-      return String(value);
-    case 'boolean':
-      return value ? 'true' : 'false';
-    default:
-      return value instanceof Date && !Number.isNaN(value.getTime()) ? value.toISOString() : undefined;
-  }
-}
-
-/** An element of an array literal: quoted, with `"` and `\` escaped; NULL unquoted. */
-function arrayItem(value: unknown): string | undefined {
-  if (value === null || value === undefined) return 'NULL';
-  const text = scalarText(value);
-  return text === undefined ? undefined : `"${text.replace(/[\\"]/g, '\\$&')}"`;
-}
+/** One statement's rows and how many rows it affected. */
+type Result = postgres.RowList<postgres.Row[]>;
 
 /**
- * The `SqlExecutor` slice over a plain `pg` pool ({@link createPool}). A Prisma interactive
- * transaction costs several extra round trips; hot paths that only run raw SQL (consumers, claims)
- * use this instead, on the same database and schema as the service's Prisma client.
+ * The `SqlExecutor` slice over postgres.js connections ({@link createPostgresPool}): every value
+ * is a bound parameter (extended protocol), never SQL text, and statements that need no answer in
+ * between are pipelined on one connection. A Prisma interactive transaction costs several extra
+ * round trips; hot paths that only run raw SQL (consumers, claims, the money path) use this
+ * instead, on the same database and schema as the service's Prisma client.
+ *
+ * Each statement text is prepared once per connection (PostgreSQL parses and plans it once), but
+ * those starting with {@link ONE_OFF_STATEMENT}; preparing costs one more round trip the first
+ * time a connection meets a text with parameters (postgres.js describes it first).
  */
 export class PgPoolSql implements TransactionalSql<PipelinedSqlExecutor> {
-  readonly pool: pg.Pool;
-  private readonly names = new Map<string, string>();
-  /** SQL-level (`PREPARE`) names, apart from those `pg` gives the extended protocol's statements. */
-  private readonly sqlNames = new Map<string, string>();
-  private readonly preparedOn = new WeakMap<pg.PoolClient, Set<string>>();
-  private readonly preparedPrefix: string | undefined;
+  private readonly pool: PostgresPool;
+  /** `timeoutMs`: how long connecting may take, and each answer half a second more. */
+  readonly timeoutMs: number | undefined;
 
-  constructor(
-    options: PoolOptions & {
-      /**
-       * Prepare each statement once per connection, under a name starting with this prefix, so
-       * PostgreSQL parses and plans it once rather than on every call. Only for a fixed set of
-       * statement texts (a hot path): every distinct text keeps its name for the pool's life, but
-       * those starting with {@link ONE_OFF_STATEMENT}.
-       */
-      preparedStatements?: string;
-    },
-  ) {
-    this.pool = createPool(options);
-    this.preparedPrefix = options.preparedStatements;
+  constructor(options: PoolOptions) {
+    this.pool = createPostgresPool(options);
+    this.timeoutMs = options.timeoutMs;
   }
 
   async $queryRawUnsafe<T>(query: string, ...values: unknown[]): Promise<T> {
-    return (await inStatementSpan(query, () => this.pool.query(this.statement(query, values)))).rows as T;
+    const [result] = await this.alone([{ text: query, values }], query);
+    return result as T;
   }
 
   async $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number> {
-    return (await inStatementSpan(query, () => this.pool.query(this.statement(query, values)))).rowCount ?? 0;
+    const [result] = await this.alone([{ text: query, values }], query);
+    return result?.count ?? 0;
   }
 
   /**
    * Runs `fn` in a transaction on one connection. BEGIN goes with the first statement and COMMIT
    * with the writes deferred to it ({@link PipelinedSqlExecutor}), so a transaction of a lock, a
-   * read and a write costs three round trips rather than five, two with `$queryBatch`.
+   * read and a write costs two round trips with `$queryBatch`, three without.
    */
   async $transaction<R>(fn: (tx: PipelinedSqlExecutor) => Promise<R>): Promise<R> {
-    const client = await this.checkOut();
-    const tx = new PgTransaction(client, this);
+    const connection = await this.pool.acquire();
+    const tx = new PgTransaction(connection, this);
     let broken = false;
     try {
       const result = await fn(tx);
       await tx.commit();
       return result;
     } catch (error) {
-      await tx.rollback().catch(() => {
-        broken = true;
-      });
+      broken = lostSession(error);
+      if (!broken) {
+        await tx.rollback().catch(() => {
+          broken = true;
+        });
+      }
       throw error;
     } finally {
-      // A round trip that failed while preparing statements leaves unknown which it prepared.
-      checkIn(client, broken || tx.unsure);
+      this.pool.release(connection, broken);
     }
   }
 
   /**
-   * The statements in one round trip on one connection, outside a transaction: one implicit
-   * transaction in which each statement reads what was committed when it starts (READ
-   * COMMITTED); each one's rows. One failing statement fails them all.
+   * The statements in one round trip on one connection, outside a transaction: one transaction in
+   * which each statement reads what was committed when it starts (READ COMMITTED), committed when
+   * it answers; each one's rows. One failing statement fails them all.
    */
   async $queryBatch(statements: readonly Statement[]): Promise<unknown[][]> {
-    const client = await this.checkOut();
-    const batch = new PgTransaction(client, this, []);
-    try {
-      return await batch.$queryBatch(statements);
-    } finally {
-      checkIn(client, batch.unsure);
-    }
-  }
-
-  /**
-   * A pooled connection, listened to while checked out: the pool stops listening for its errors
-   * then, and the error of a connection the server drops (its postmaster killed: ECONNRESET, or
-   * the socket's end after a FATAL) would be an unhandled 'error' event that ends the process.
-   * The same error fails the statement in flight, which is where the caller sees it.
-   */
-  private async checkOut(): Promise<pg.PoolClient> {
-    const client = await this.pool.connect();
-    client.on('error', ignoreCheckedOutError);
-    return client;
+    if (statements.length === 0) return [];
+    if (statements.length === 1) return this.alone(statements, statements[0]?.text ?? '');
+    const results = await this.alone([BEGIN, ...statements, COMMIT], statements[0]?.text ?? '');
+    return results.slice(1, -1);
   }
 
   end(): Promise<void> {
     return this.pool.end();
   }
 
-  /** The statement for `pg`'s extended protocol: named (prepared) on a hot path, else unnamed. */
-  statement(text: string, values: readonly unknown[]): pg.QueryConfig {
-    if (!this.prepares(text)) return { text, values: [...values] };
-    let name = this.names.get(text);
-    if (name === undefined) {
-      name = `${this.preparedPrefix}_${this.names.size + 1}`;
-      this.names.set(text, name);
+  /** The statements in one round trip on a connection of the pool's, traced as one span named after `name`. */
+  private async alone(statements: readonly Statement[], name: string): Promise<Result[]> {
+    const connection = await this.pool.acquire();
+    let broken = false;
+    try {
+      return await inStatementSpan(
+        name,
+        () => pipeline(connection, statements, this.timeoutMs),
+        () => statements.map((statement) => statement.text).join(';\n'),
+      );
+    } catch (error) {
+      broken = lostSession(error);
+      throw error;
+    } finally {
+      this.pool.release(connection, broken);
     }
-    return { name, text, values: [...values] };
-  }
-
-  /**
-   * The statements as one simple query (a round trip of several): a statement without values as
-   * it is; else `EXECUTE` of its SQL-level prepared statement with the values as literals, after
-   * the `PREPARE` this connection still needs (`prepares`: how many the query carries).
-   * Undefined, and nothing registered, when one of them can only be bound (a one-off text, a pool
-   * without prepared statements, a value no literal writes).
-   */
-  simpleQuery(client: pg.PoolClient, statements: readonly Statement[]): { text: string; prepares: number } | undefined {
-    const literals: (string | undefined)[][] = [];
-    for (const { text, values } of statements) {
-      const written = values.map(sqlLiteral);
-      if (values.length > 0 && (!this.prepares(text) || written.includes(undefined))) return undefined;
-      literals.push(written);
-    }
-    let prepared = this.preparedOn.get(client);
-    if (!prepared) this.preparedOn.set(client, (prepared = new Set()));
-    const prepare: string[] = [];
-    const texts = statements.map(({ text, values }, index) => {
-      if (values.length === 0) return text;
-      let name = this.sqlNames.get(text);
-      if (name === undefined) {
-        name = `${this.preparedPrefix}_q${this.sqlNames.size + 1}`;
-        this.sqlNames.set(text, name);
-      }
-      if (!prepared.has(name)) {
-        prepared.add(name);
-        prepare.push(`PREPARE ${name} AS ${text}`);
-      }
-      return `EXECUTE ${name}(${literals[index]?.join(', ')})`;
-    });
-    return { text: [...prepare, ...texts].join(';\n'), prepares: prepare.length };
-  }
-
-  private prepares(text: string): boolean {
-    return this.preparedPrefix !== undefined && !text.startsWith(ONE_OFF_STATEMENT);
   }
 }
 
-/** The error reaches the statement in flight; listening only keeps it from ending the process. */
-const ignoreCheckedOutError = (): void => undefined;
+/**
+ * The statements pipelined on `sql` (issued in one turn, so postgres.js writes them together);
+ * each one's result, or the first failure (a statement after a failed one in a transaction
+ * fails as well, "current transaction is aborted").
+ *
+ * When the session is lost, the statements postgres.js has not sent yet (queued behind a
+ * statement it describes first, or behind connecting) are cancelled at once: postgres.js would
+ * send them on the next connection it opens, outside the transaction (a claim committed without
+ * the rest of its transaction).
+ */
+async function pipeline(connection: PooledConnection, statements: readonly Statement[], timeoutMs: number | undefined): Promise<Result[]> {
+  const queries = statements.map((statement) => query(connection.sql, statement));
+  if (roundTrips.hasSubscribers) roundTrips.publish(statements.length);
+  const cancelUnsent = (error: unknown): void => {
+    if (!lostSession(error)) return;
+    // `state` is set when postgres.js writes a query to a connection; a query without one waits.
+    // A private detail of postgres.js (pinned exactly): postgres-internals.int.spec.ts fails when it changes.
+    for (const pending of queries) if ((pending as unknown as { state: unknown }).state === null) pending.cancel();
+  };
+  const settled = Promise.allSettled(
+    queries.map((pending) =>
+      pending.execute().then(undefined, (error: unknown) => {
+        cancelUnsent(error);
+        throw error;
+      }),
+    ),
+  );
+  const outcomes = await (timeoutMs === undefined ? settled : answered(settled, connection, timeoutMs));
+  const results: Result[] = [];
+  for (const outcome of outcomes) {
+    if (outcome.status === 'rejected') throw outcome.reason;
+    results.push(outcome.value);
+  }
+  connection.answered = true;
+  return results;
+}
 
-/** Back to the pool, which listens for its errors again; dropped when `destroy` (or when the connection broke). */
-function checkIn(client: pg.PoolClient, destroy: boolean): void {
-  client.removeListener('error', ignoreCheckedOutError);
-  client.release(destroy);
+/** `statement` as a postgres.js query, not yet sent: prepared unless one-off; BEGIN and the like as simple queries. */
+function query(sql: PostgresConnection, { text, values }: Statement): postgres.PendingQuery<postgres.Row[]> {
+  if (values.length === 0 && SIMPLE.has(text)) return sql.unsafe(text);
+  if (text.startsWith(ONE_OFF_STATEMENT)) return sql.unsafe(text, values.map(toParameter), { prepare: false });
+  // `simple: false` prepares a text without parameters too (postgres.js would send it as a simple query).
+  return sql.unsafe(text, values.map(toParameter), { prepare: true, simple: false } as postgres.UnsafeQueryOptions);
 }
 
 const BEGIN: Statement = { text: 'BEGIN', values: [] };
 const COMMIT: Statement = { text: 'COMMIT', values: [] };
+const ROLLBACK: Statement = { text: 'ROLLBACK', values: [] };
+const SIMPLE = new Set([BEGIN.text, COMMIT.text, ROLLBACK.text]);
+
+/**
+ * `outcome`, or a failure once the server took too long: `timeoutMs` + 500 for an answer (a server
+ * that no longer answers, `QUERY_TIMEOUT`, as `pg`'s "Query read timeout"), `timeoutMs` more on a
+ * connection that may still be connecting (`CONNECT_TIMEOUT`: postgres.js's own `connect_timeout`
+ * does not bound a connection the network never answers).
+ */
+async function answered<T>(outcome: Promise<T>, connection: PooledConnection, timeoutMs: number): Promise<T> {
+  const connecting = !connection.answered;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    const code = connecting ? 'CONNECT_TIMEOUT' : 'QUERY_TIMEOUT';
+    const message = connecting ? 'CONNECT_TIMEOUT: no connection in time' : 'Query read timeout';
+    timer = setTimeout(() => reject(Object.assign(new Error(message), { code })), (connecting ? 2 * timeoutMs : timeoutMs) + 500);
+  });
+  try {
+    return await Promise.race([outcome, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Errors after which the connection's session is gone or unknown (closed, refused, timed out,
+ * ended by the server), so neither ROLLBACK nor the connection is worth trying again.
+ */
+function lostSession(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (LOST_SESSION_CODES.has(code) || /^(08|57P0)/.test(code));
+}
+
+const LOST_SESSION_CODES = new Set([
+  'CONNECTION_CLOSED',
+  'CONNECTION_DESTROYED',
+  'CONNECTION_ENDED',
+  'CONNECT_TIMEOUT',
+  'QUERY_TIMEOUT',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+]);
 
 /**
  * One transaction on one connection. Statements wait in `pending` for the next round trip
- * (BEGIN first), which sends them with its own as one simple query when every one of them can be
- * written as text, else one by one through the extended protocol.
+ * (BEGIN first), which pipelines them with its own.
  */
 class PgTransaction implements PipelinedSqlExecutor {
   private sent = false;
-  /** A round trip that carried `PREPARE`s failed: which of them ran is unknown. */
-  unsure = false;
+  private pending: Statement[] = [BEGIN];
+  /** The connection's `closes` when BEGIN went: a connection that closed since has lost the transaction. */
+  private closesAtBegin = 0;
 
-  /** `pending`: what the first round trip sends first (BEGIN; nothing for a batch outside a transaction). */
   constructor(
-    private readonly client: pg.PoolClient,
-    private readonly sql: PgPoolSql,
-    private pending: Statement[] = [BEGIN],
+    private readonly connection: PooledConnection,
+    private readonly owner: PgPoolSql,
   ) {}
 
   async $queryRawUnsafe<T>(query: string, ...values: unknown[]): Promise<T> {
     const [result] = await this.roundTrip([{ text: query, values }]);
-    return result?.rows as T;
+    return result as T;
   }
 
   async $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number> {
     const [result] = await this.roundTrip([{ text: query, values }]);
-    return result?.rowCount ?? 0;
+    return result?.count ?? 0;
   }
 
   async $queryBatch(statements: readonly Statement[]): Promise<unknown[][]> {
     if (statements.length === 0) return [];
-    return (await this.roundTrip(statements)).map((result) => result.rows);
+    return this.roundTrip(statements);
   }
 
   $executeDeferred(query: string, ...values: unknown[]): void {
@@ -245,40 +255,30 @@ class PgTransaction implements PipelinedSqlExecutor {
 
   async rollback(): Promise<void> {
     this.pending = [];
-    if (this.sent) await this.client.query('ROLLBACK');
+    if (this.sent && this.connection.closes === this.closesAtBegin) await pipeline(this.connection, [ROLLBACK], this.owner.timeoutMs);
   }
 
   /**
-   * The pending statements and `statements` in one round trip if it can be; the results of
-   * `statements`. Traced as one database span named after the first of `statements`, with the
-   * text of every statement it carries.
+   * The pending statements and `statements` in one round trip; the results of `statements`.
+   * Traced as one database span named after the first of `statements`, with the text of every
+   * statement it carries.
    */
-  private roundTrip(statements: readonly Statement[]): Promise<pg.QueryResult[]> {
+  private roundTrip(statements: readonly Statement[]): Promise<Result[]> {
     const all = [...this.pending, ...statements];
     this.pending = [];
-    this.sent = true;
     return inStatementSpan(
       statements[0]?.text ?? '',
-      () => this.send(all, statements.length),
+      async () => {
+        if (!this.sent) {
+          this.sent = true;
+          this.closesAtBegin = this.connection.closes;
+        } else if (this.connection.closes !== this.closesAtBegin) {
+          // The next statement would reconnect and run outside the transaction.
+          throw Object.assign(new Error('CONNECTION_CLOSED: the connection closed during the transaction'), { code: 'CONNECTION_CLOSED' });
+        }
+        return (await pipeline(this.connection, all, this.owner.timeoutMs)).slice(-statements.length);
+      },
       () => all.map((statement) => statement.text).join(';\n'),
     );
-  }
-
-  private async send(all: readonly Statement[], answered: number): Promise<pg.QueryResult[]> {
-    const query = this.sql.simpleQuery(this.client, all);
-    if (query) {
-      try {
-        const results: pg.QueryResult | pg.QueryResult[] = await this.client.query(query.text);
-        return (Array.isArray(results) ? results : [results]).slice(-answered);
-      } catch (error) {
-        if (query.prepares > 0) this.unsure = true;
-        throw error;
-      }
-    }
-    const results: pg.QueryResult[] = [];
-    for (const statement of all) {
-      results.push(await (statement.values.length === 0 ? this.client.query(statement.text) : this.client.query(this.sql.statement(statement.text, statement.values))));
-    }
-    return results.slice(-answered);
   }
 }

@@ -1,7 +1,6 @@
 /**
  * What runs raw SQL: the slice of a Prisma client that every service's generated client fits (so
- * code written against it depends on no service's schema), and what `PgPoolSql` implements over a
- * plain `pg` pool.
+ * code written against it depends on no service's schema), and what `PgPoolSql` implements over postgres.js.
  */
 export interface SqlExecutor {
   $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;

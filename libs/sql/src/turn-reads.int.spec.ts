@@ -8,7 +8,7 @@ let sql: PgPoolSql;
 let trips: RoundTrips;
 
 beforeAll(() => {
-  sql = new PgPoolSql({ connectionString: TEST_DATABASE_URL, schema: 'public', max: 2, preparedStatements: 'turn_reads' });
+  sql = new PgPoolSql({ connectionString: TEST_DATABASE_URL, schema: 'public', max: 2 });
   trips = countRoundTrips();
 });
 
@@ -46,7 +46,7 @@ describe('TurnReads', () => {
 
   it('fails every read of a turn at once, without retrying them one by one, when the round trip fails for all', async () => {
     // Nothing listens on port 1: every connection attempt is refused.
-    const down = new PgPoolSql({ connectionString: 'postgres://nobody@127.0.0.1:1/none', schema: 'public', preparedStatements: 'turn_reads_down' });
+    const down = new PgPoolSql({ connectionString: 'postgres://nobody@127.0.0.1:1/none', schema: 'public' });
     const batches = jest.spyOn(down, '$queryBatch');
     try {
       const reads = new TurnReads(down);

@@ -2,8 +2,9 @@
  * What the outbox relay's batch statement (`NEXT_BATCH_SQL`) costs per call, three ways, on an
  * empty outbox of a freshly migrated wallet schema (the statement's fixed cost, which every batch
  * pays): through Prisma's `$queryRawUnsafe` (an unnamed statement, parsed and planned on every
- * call), through `PgPoolSql` without prepared statements (the same, without Prisma), and through
- * `PgPoolSql` with them (parsed once per connection; PostgreSQL keeps a generic plan). CPU per call
+ * call), through `PgPoolSql` with the text marked `ONE_OFF_STATEMENT` (unnamed, the same without
+ * Prisma), and through `PgPoolSql` as it runs it (prepared once per connection; PostgreSQL keeps a
+ * generic plan). CPU per call
  * of all `postgres` processes and of this process, in rounds that alternate the three ways.
  *
  * Run with `npx tsx tools/bench/src/relay-statement.ts` (PostgreSQL on TEST_DATABASE_URL; nothing
@@ -11,7 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { NEXT_BATCH_SQL } from '@service/events';
-import { PgPoolSql, type SqlExecutor } from '@service/sql';
+import { ONE_OFF_STATEMENT, PgPoolSql, type SqlExecutor } from '@service/sql';
 import { prismaAdapter } from '@service/service-runtime';
 import { migratedSchema, TEST_DATABASE_URL } from '@service/testing';
 // The wallet service's own generated client, which no library exports: what its relay ran on.
@@ -32,8 +33,12 @@ async function perCall(db: SqlExecutor, relayId: string): Promise<{ postgres: nu
 
 const schema = await migratedSchema('wallet-service', `relay${randomUUID().slice(0, 8)}`);
 const prisma = new PrismaClient({ adapter: prismaAdapter(TEST_DATABASE_URL, schema.schema) });
-const unnamed = new PgPoolSql({ connectionString: TEST_DATABASE_URL, schema: schema.schema, max: 1 });
-const prepared = new PgPoolSql({ connectionString: TEST_DATABASE_URL, schema: schema.schema, max: 1, preparedStatements: 'relay' });
+const unnamedPool = new PgPoolSql({ connectionString: TEST_DATABASE_URL, schema: schema.schema, max: 1 });
+const unnamed: SqlExecutor = {
+  $queryRawUnsafe: (query, ...values) => unnamedPool.$queryRawUnsafe(`${ONE_OFF_STATEMENT}${query}`, ...values),
+  $executeRawUnsafe: (query, ...values) => unnamedPool.$executeRawUnsafe(`${ONE_OFF_STATEMENT}${query}`, ...values),
+};
+const prepared = new PgPoolSql({ connectionString: TEST_DATABASE_URL, schema: schema.schema, max: 1 });
 try {
   const ways: [string, SqlExecutor][] = [
     ['Prisma $queryRawUnsafe', prisma],
@@ -50,7 +55,7 @@ try {
   }
 } finally {
   await prisma.$disconnect();
-  await unnamed.end();
+  await unnamedPool.end();
   await prepared.end();
   await schema.drop();
 }

@@ -56,8 +56,6 @@ export class FeedRepository implements OnApplicationShutdown {
       connectionString: config.DATABASE_URL,
       schema: config.DATABASE_SCHEMA,
       max: 10,
-      // One prepared statement per query shape (three filters, a cursor or not): parsed and planned once per connection.
-      preparedStatements: 'activity_feed',
       timeoutMs: config.ACTIVITY_QUERY_TIMEOUT_MS,
       onIdleError: (error) => this.logger.warn({ err: error }, 'idle feed connection lost'),
     });

@@ -5,9 +5,9 @@ import type { Logger } from 'pino';
 import type { ActivityConfig } from '../../config.js';
 
 /**
- * Plain `pg` for the projection consumer: each batch of events is one short transaction, and a
- * Prisma interactive transaction would cost several extra round trips per batch. Its statements
- * are a fixed few, each prepared once per connection.
+ * `PgPoolSql` (postgres.js) for the projection consumer: each batch of events is one short
+ * transaction, and a Prisma interactive transaction would cost several extra round trips per
+ * batch. Its statements are a fixed few, each prepared once per connection.
  */
 @Injectable()
 export class ProjectionSql extends PgPoolSql implements OnApplicationShutdown {
@@ -15,7 +15,6 @@ export class ProjectionSql extends PgPoolSql implements OnApplicationShutdown {
     super({
       connectionString: config.DATABASE_URL,
       schema: config.DATABASE_SCHEMA,
-      preparedStatements: 'projection',
       // The consumer retries what an idle connection's loss failed.
       onIdleError: (error) => logger.warn({ err: error }, 'idle projection connection lost'),
     });

@@ -124,7 +124,7 @@ export async function applyChange(
 }
 
 /**
- * A governed change, in one plain-pg transaction under the organization's approvals lock: applied
+ * A governed change, in one PgPoolSql transaction under the organization's approvals lock: applied
  * at once (`applied`: the route's answer) or started as a pending change with its activity and
  * event (`pending`). Checks that would refuse it now (a duplicate key, an unknown approver, an
  * unreachable quorum) answer at once either way.

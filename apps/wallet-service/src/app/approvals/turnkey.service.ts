@@ -66,7 +66,7 @@ export class TurnkeyService extends WalletFeature {
     }
     const now = new Date();
     checkRequest(input.turnkeyRequest, { action: input.action, organizationId: found.orgId, fingerprint: found.fingerprint, now });
-    // Plain pg, under the wallet lock (the organization's approvals lock for a change to its
+    // PgPoolSql, under the wallet lock (the organization's approvals lock for a change to its
     // approvers, policy or address book): the vote, what it releases and the activity's end.
     const answer = await this.sql.$transaction(async (tx) => {
       let wallet: Wallet | null = null;

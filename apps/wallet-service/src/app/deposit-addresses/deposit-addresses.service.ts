@@ -32,7 +32,7 @@ export class DepositAddressesService extends WalletFeature {
       throw new ServiceError('unsupported_chain', `Only ${this.env.stellarChain} deposit addresses are enabled here; ${input.chain} needs no enabling or does not exist.`);
     }
     const now = new Date();
-    // Plain pg: the lock, the setup, the approvers and policy; then the activity, the setup and its event with COMMIT.
+    // PgPoolSql: the lock, the setup, the approvers and policy; then the activity, the setup and its event with COMMIT.
     const view = await this.sql.$transaction(async (tx) => {
       const wallet = await lockWallet(tx, ctx.orgId, input.walletId);
       if (wallet.status === 'creating' || wallet.status === 'failed') {

@@ -33,7 +33,7 @@ export class DepositsService extends WalletFeature {
     const chain = input.chain ?? this.env.chains[0] ?? '';
     const { token } = checkChainToken(chain, input.token ?? tokensOf(chain)[0] ?? '', this.env.allChains);
     const now = new Date();
-    // Plain pg: the lock, then the deposit and its event (`deposit.status_changed`, processing) with COMMIT.
+    // PgPoolSql: the lock, then the deposit and its event (`deposit.status_changed`, processing) with COMMIT.
     const deposit = await this.sql.$transaction(async (tx) => {
       const wallet = await lockWallet(tx, ctx.orgId, input.walletId);
       if (wallet.status === 'creating' || wallet.status === 'failed') {

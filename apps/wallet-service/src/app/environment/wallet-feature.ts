@@ -7,7 +7,7 @@ import { WalletEnvironment } from './wallet-environment.js';
 
 /**
  * What every feature service of the wallet service works with: the database (through Prisma, and
- * through plain `pg` for the hottest routes), the environment,
+ * through `PgPoolSql` (postgres.js) for the hottest routes), the environment,
  * and the two ways to hand work on once a transaction has committed. Each feature extends it, so
  * the wiring is written once.
  */

@@ -20,7 +20,7 @@ export class RebalancesService extends WalletFeature {
     const moves = parseInstructions(input.allocations, this.env);
     const now = new Date();
     const key = { orgId: ctx.orgId, operation: 'wallet.allocate' as const, requestId: input.requestId };
-    // Plain pg, two round trips: BEGIN, the key claimed, the wallet locked and its positions read;
+    // PgPoolSql, two round trips: BEGIN, the key claimed, the wallet locked and its positions read;
     // then every write and COMMIT.
     const result = await this.sql.$transaction(async (tx) => {
       const { wallet, claim, then: ledger } = await lockWalletAndClaimThen(

@@ -5,7 +5,7 @@ import type { WalletTx } from './wallet-sql.js';
 import type { Writes } from './writes.js';
 
 /**
- * Changes to an organization's approvers, policy and address book in plain pg, under the
+ * Changes to an organization's approvers, policy and address book on PgPoolSql, under the
  * organization's approvals lock (`lockApprovalsSql`): the pending change rows, and the writes that
  * apply a change (at once, or with the vote that reached quorum) with its audit entry.
  */

@@ -58,7 +58,7 @@ export async function lockApprovals(tx: Tx, orgId: string): Promise<void> {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`approvals:${orgId}`}))`;
 }
 
-/** {@link lockApprovals} in a plain-pg transaction (the same lock). */
+/** {@link lockApprovals} in a PgPoolSql transaction (the same lock). */
 export async function lockApprovalsSql(tx: WalletTx, orgId: string): Promise<void> {
   await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext($1))`, `approvals:${orgId}`);
 }

@@ -9,7 +9,7 @@ import pg from 'pg';
 import { PrismaClient } from '../../generated/prisma/client.js';
 
 /**
- * The errors Prisma 7 (driver adapter `@prisma/adapter-pg`) and the service's plain-pg pool throw
+ * The errors Prisma 7 (driver adapter `@prisma/adapter-pg`) and the service's `pg` pools throw
  * when PostgreSQL is unavailable, raised for real on a cluster of this spec's own (refusing,
  * terminating sessions, killed), are answered 503 retryable; constraint violations, write
  * conflicts and expired transactions stay `internal_error`.
@@ -124,7 +124,7 @@ describe('errors of an unavailable database, through Prisma', () => {
     expect(outcome(await rejectionOf(slow))).toEqual({ ...internal, code: 'P2028' });
   });
 
-  it('a killed postmaster: the transaction in flight loses its connection, idle plain-pg connections get 57P01, then connecting is refused', async () => {
+  it('a killed postmaster: the transaction in flight loses its connection, idle `pg` pool connections get 57P01, then connecting is refused', async () => {
     const idleErrors: unknown[] = [];
     const pool = createPool({ connectionString: cluster.url, schema, max: 2, onIdleError: (error) => idleErrors.push(error) });
     await Promise.all([pool.query('SELECT 1'), pool.query('SELECT 1')]);

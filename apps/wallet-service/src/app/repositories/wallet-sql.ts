@@ -7,17 +7,17 @@ import type { WalletConfig } from '../../config.js';
 /**
  * A transaction of {@link WalletSql}: what every repository function of the money path takes
  * (locking a wallet; writing its positions, deposits, rebalances, withdrawals, approvals or
- * remembered answers). A Prisma transaction does not fit it, so such a function runs on plain
- * `pg` whoever calls it.
+ * remembered answers). A Prisma transaction does not fit it, so such a function runs on
+ * `PgPoolSql` (postgres.js) whoever calls it.
  */
 export type WalletTx = PipelinedSqlExecutor;
 
-/** Plain `pg` in a transaction ({@link WalletTx}) or on the pool, for a read of the money path's rows. */
+/** `PgPoolSql` in a transaction ({@link WalletTx}) or on the pool, for a read of the money path's rows. */
 export type WalletDb = WalletTx | PgPoolSql;
 
 /**
- * Plain `pg` for the routes users call most (a wallet read, an allocation, a withdrawal), with their fixed
- * statements prepared once per connection. Through Prisma each statement of an interactive
+ * `PgPoolSql` (postgres.js, every value bound) for the routes users call most (a wallet read, an
+ * allocation, a withdrawal), with their fixed statements prepared once per connection. Through Prisma each statement of an interactive
  * transaction goes through Prisma's query interpreter and transaction machinery, a large share of
  * the service's CPU on these routes (profiles: tools/bench/README.md), and every statement under
  * the wallet's row lock keeps the next request on that wallet waiting. Same database and schema
@@ -31,7 +31,6 @@ export class WalletSql extends PgPoolSql implements OnApplicationShutdown {
       connectionString: config.DATABASE_URL,
       schema: config.DATABASE_SCHEMA,
       max: config.WALLET_PG_POOL_SIZE,
-      preparedStatements: 'wallet',
       onIdleError: (error) => logger.warn({ err: error }, 'idle wallet connection lost'),
     });
   }

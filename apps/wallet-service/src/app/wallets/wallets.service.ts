@@ -50,7 +50,7 @@ export class WalletsService extends WalletFeature {
     const wanted = { label: input.label ?? null, autoRebalance: input.autoRebalance ?? false, strategy };
     const key = { orgId: ctx.orgId, operation: 'wallet.create', requestId: input.requestId } as const;
     const id = randomUUID();
-    // Plain pg: the organization's creation lock, the key, the count, the wallet; the answer with COMMIT.
+    // PgPoolSql: the organization's creation lock, the key, the count, the wallet; the answer with COMMIT.
     const outcome = await this.sql.$transaction(async (tx) => {
       await lockWalletCreation(tx, ctx.orgId);
       const claim = await claimRequestId(tx, { ...key, fingerprint: fingerprint(wanted), resourceId: id });
@@ -90,7 +90,7 @@ export class WalletsService extends WalletFeature {
   async updateStrategy(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.strategyUpdate>): Promise<WalletDto> {
     const strategy = parseStrategy(input.allocations, this.env.catalogue);
     const now = new Date();
-    // Plain pg: the lock, the key; then the new targets and, on an autoRebalance wallet, the rebalance.
+    // PgPoolSql: the lock, the key; then the new targets and, on an autoRebalance wallet, the rebalance.
     const changed = await this.sql.$transaction(async (tx) => {
       const wallet = await lockWallet(tx, ctx.orgId, input.walletId);
       const claim = await claimRequestId(tx, {

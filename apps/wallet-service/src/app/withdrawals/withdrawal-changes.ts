@@ -19,7 +19,7 @@ import { Writes } from '../repositories/writes.js';
 import { addStatusOf, refreshWalletStatus } from '../wallets/wallet-status-changes.js';
 
 /**
- * What a change to a withdrawal works with: the transaction (plain pg, or Prisma's where the
+ * What a change to a withdrawal works with: the transaction (PgPoolSql, or Prisma's where the
  * caller holds one), the locked wallet and its positions. Each change writes everything in one
  * statement (`Writes`), then, when the withdrawal's status changed, the wallet's status. What
  * each change announces is built here (`domain/wallet-events.ts`) and written with it:
@@ -69,7 +69,7 @@ async function writeLegs(
 
 /**
  * A withdrawal in `processing` with one `planning` leg per source drawn on, each leg's amount
- * reserved, announced with its legs. One round trip on any executor (plain pg on the create
+ * reserved, announced with its legs. One round trip on any executor (PgPoolSql on the create
  * route): the withdrawal, its events, the reserved positions and the wallet's status in one
  * statement; the status follows
  * from `running`, what else of the wallet was processing when its positions were read under the

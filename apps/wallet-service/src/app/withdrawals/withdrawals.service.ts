@@ -78,7 +78,7 @@ export class WithdrawalsService extends WalletFeature {
     checkLimit(policy, amount, this.env.sandbox);
     const now = new Date();
     const id = randomUUID();
-    // Plain pg, two round trips (three with a whitelist): BEGIN, the key claimed, the wallet locked
+    // PgPoolSql, two round trips (three with a whitelist): BEGIN, the key claimed, the wallet locked
     // and its positions read with what else runs on it; then every write (the wallet's status
     // among them) and COMMIT.
     const result = await this.sql.$transaction(async (tx) => {
@@ -132,7 +132,7 @@ export class WithdrawalsService extends WalletFeature {
     return this.idempotent(ctx, input, 'payout.cancel', input.payoutId, async (step, row) => legView((await cancelLeg(step, row, input.payoutId)).leg));
   }
 
-  /** One change to a withdrawal under the wallet lock (plain pg), answered as `apply` answers. */
+  /** One change to a withdrawal under the wallet lock (PgPoolSql), answered as `apply` answers. */
   private async change<T>(ctx: RequestContext, input: WithdrawalRef, apply: (step: WithdrawalStep, row: Withdrawal) => Promise<T>): Promise<T> {
     const result = await this.sql.$transaction(async (tx) => this.applyLocked(tx, await lockWallet(tx, ctx.orgId, input.walletId), input, apply));
     this.publishAndRun();

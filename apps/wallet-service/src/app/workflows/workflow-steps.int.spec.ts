@@ -36,7 +36,7 @@ beforeAll(async () => {
   sql = new WalletSql(config, createLogger('wallet', 'silent'));
   env = new WalletEnvironment(config);
   trips = countRoundTrips();
-  // The rebalance steps run on plain pg only.
+  // The rebalance steps run on PgPoolSql only.
   steps = new WorkflowSteps(env, sql);
 });
 
@@ -253,7 +253,7 @@ describe("a wallet's status", () => {
   });
 });
 
-describe('RebalancesService.allocate on plain pg', () => {
+describe('RebalancesService.allocate on PgPoolSql', () => {
   it('claims the request id, locks the wallet and reads its positions in one round trip, and writes with COMMIT in the second', async () => {
     const walletId = await fundedWallet();
     const owner = { orgId: ORG, principalId: 'user_steps', role: 'owner' as const, requestId: 'req_steps' };

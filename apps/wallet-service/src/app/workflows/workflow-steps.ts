@@ -35,7 +35,7 @@ export class WorkflowSteps {
   ) {}
 
   /**
-   * `creating` -> `idle` once its deposit addresses are derived; plain pg, two round trips. A
+   * `creating` -> `idle` once its deposit addresses are derived; PgPoolSql, two round trips. A
    * wallet no longer creating leaves `wallet_provisions` (a row the start-up look added while the
    * wallet was being provisioned), so the worker does not come back to it.
    */
@@ -51,7 +51,7 @@ export class WorkflowSteps {
     });
   }
 
-  /** Plain pg: the lock, the deposit, the positions, the landing in one statement (then an autoRebalance wallet's rebalance). */
+  /** PgPoolSql: the lock, the deposit, the positions, the landing in one statement (then an autoRebalance wallet's rebalance). */
   settleDeposit(due: Due): Promise<void> {
     return this.sql.$transaction(async (tx) => {
       const wallet = await lockWallet(tx, due.orgId, due.walletId);
@@ -69,7 +69,7 @@ export class WorkflowSteps {
   }
 
   /**
-   * Plain pg, every allocation takes two rebalance steps, as many as the requests themselves; this
+   * PgPoolSql, every allocation takes two rebalance steps, as many as the requests themselves; this
    * takes the due steps of several wallets (one each) in one transaction of two round trips: BEGIN,
    * the locks and every rebalance with its wallet's positions and what else runs on the wallet;
    * then every write (the wallets' statuses among them), one prepared statement a wallet, with
@@ -108,7 +108,7 @@ export class WorkflowSteps {
   }
 
   /**
-   * Plain pg, every withdrawal takes several of these steps: BEGIN, the lock and the withdrawal
+   * PgPoolSql, every withdrawal takes several of these steps: BEGIN, the lock and the withdrawal
    * with its policy, what else runs on the wallet and the positions, in one round trip; at most
    * the sandbox's armed failure; then every write in one statement with COMMIT.
    */
@@ -122,7 +122,7 @@ export class WorkflowSteps {
     });
   }
 
-  /** Plain pg: a Stellar setup whose approvers' deadline passed without quorum fails (its activity too). */
+  /** PgPoolSql: a Stellar setup whose approvers' deadline passed without quorum fails (its activity too). */
   expireDepositAddressSetup(due: Due): Promise<void> {
     return this.sql.$transaction(async (tx) => {
       await lockWallet(tx, due.orgId, due.walletId);
@@ -134,7 +134,7 @@ export class WorkflowSteps {
   }
 
   /**
-   * Plain pg, under the organization's approvals lock: a change to its approvers, policy or
+   * PgPoolSql, under the organization's approvals lock: a change to its approvers, policy or
    * address book whose deadline passed without quorum fails (its activity too).
    */
   expireApprovalChange(due: Due): Promise<void> {

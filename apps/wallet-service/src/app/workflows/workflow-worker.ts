@@ -11,7 +11,7 @@ import { type Due, WorkflowSteps } from './workflow-steps.js';
 const BATCH = 50;
 /**
  * Wallets whose due steps run at once. A wallet's own steps run one after the other (they would
- * only wait on its lock); each running wallet holds one connection of the plain-pg pool
+ * only wait on its lock); each running wallet holds one connection of the PgPoolSql pool
  * (`WALLET_PG_POOL_SIZE`, 10 by default), which the routes share. More at once leaves the routes
  * queueing for connections under write load (eight doubles allocate's p99).
  */

@@ -8,18 +8,17 @@ import type { WebhookConfig } from '../../config.js';
 const POOL_SIZE = 4;
 
 /**
- * Plain `pg` for the delivery path, with its fixed statements prepared once per connection:
- * Prisma costs extra round trips, which dominated the time per delivery. Same database and schema
+ * `PgPoolSql` (postgres.js) for the delivery path, with its fixed statements prepared once per
+ * connection: Prisma costs extra round trips, which dominated the time per delivery. Same database and schema
  * as the Prisma client; models and migrations stay Prisma's.
  */
 abstract class DeliveryPathSql extends PgPoolSql implements OnApplicationShutdown {
-  constructor(config: WebhookConfig, logger: Logger, statementPrefix: string) {
+  constructor(config: WebhookConfig, logger: Logger, pool: string) {
     super({
       connectionString: config.DATABASE_URL,
       schema: config.DATABASE_SCHEMA,
       max: POOL_SIZE,
-      preparedStatements: statementPrefix,
-      onIdleError: (error) => logger.warn({ err: error, pool: statementPrefix }, 'idle webhook connection lost'),
+      onIdleError: (error) => logger.warn({ err: error, pool }, 'idle webhook connection lost'),
     });
   }
 
