@@ -70,7 +70,7 @@ describe('the resource groups', () => {
       sdk.apiKeys.get(id),
       sdk.apiKeys.revoke(id),
       sdk.apiKeys.roll(id),
-      sdk.approvals.createApprover({ label: 'k', publicKey: '02' }),
+      sdk.approvals.createApprover({ label: 'k', publicKey: '02' }, { stamp: async () => ({ stampHeaderName: 'X-Stamp', stampHeaderValue: 's' }) }),
       sdk.approvals.approvers().page(),
       sdk.approvals.deleteApprover(id),
       sdk.approvals.policy(),

@@ -154,9 +154,21 @@ export interface Stamper {
  * `pending_customer_approval`.
  */
 export class Approvals extends Resource {
-  /** Registers an approver's compressed P-256 public key. */
-  async createApprover(body: BodyOf<'createApprover'>, options: RequestOptions = {}) {
-    return this.core.unwrap(await this.core.api.POST('/v2/approvals/approvers', { ...this.via(options), body }));
+  /**
+   * Registers an approver's compressed P-256 public key with proof that its holder has it:
+   * `stamper` is the new key's own (e.g. `new ApiKeyStamper({ apiPublicKey, apiPrivateKey })`) and
+   * stamps the exact body sent (`timestampMs` now unless given). The organization's first approver
+   * is registered at once (the approver); after that the answer is the pending change its
+   * approvers vote on (`status: 'pending'`, `turnkeyActivityId`).
+   */
+  async createApprover(
+    body: Omit<BodyOf<'createApprover'>, 'timestampMs'> & { timestampMs?: string },
+    stamper: Stamper,
+    options: RequestOptions = {},
+  ): Promise<Schemas['ApproverDto'] | Schemas['ApprovalChangeDto']> {
+    const text = JSON.stringify({ label: body.label, publicKey: body.publicKey, timestampMs: body.timestampMs ?? String(Date.now()) });
+    const { stampHeaderValue } = await stamper.stamp(text);
+    return this.core.call('POST', '/v2/approvals/approvers', { ...options, rawBody: text, headers: { 'X-Stamp': stampHeaderValue } });
   }
   approvers(query: QueryOf<'listApprovers'> = {}, options: RequestOptions = {}) {
     return pages((cursor) => this.core.api.GET('/v2/approvals/approvers', { ...this.via(options), params: { query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)));
@@ -170,7 +182,7 @@ export class Approvals extends Resource {
   async setPolicy(body: BodyOf<'setApprovalPolicy'>, options: RequestOptions = {}) {
     return this.core.unwrap(await this.core.api.PUT('/v2/approvals/policy', { ...this.via(options), body }));
   }
-  /** Changes to approvers and the policy, newest first. */
+  /** Changes to approvers, the policy and the address book, newest first. */
   audit(query: QueryOf<'listApprovalAudit'> = {}, options: RequestOptions = {}) {
     return pages((cursor) => this.core.api.GET('/v2/approvals/audit', { ...this.via(options), params: { query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)));
   }

@@ -13,6 +13,8 @@ export const ERROR_CODES = [
   "invalid_position_weight",
   "invalid_withdrawal_plan",
   "approval_quorum_unreachable",
+  "approver_stamp_required",
+  "invalid_approver_stamp",
   "unauthenticated",
   "invalid_stamp",
   "stale_stamp",

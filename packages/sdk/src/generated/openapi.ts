@@ -32,7 +32,10 @@ export type paths = {
         /** The organization's payout addresses */
         get: operations["listAddressBookEntries"];
         put?: never;
-        /** Add a payout address (owners and admins; a member gets 403 forbidden) */
+        /**
+         * Add a payout address (owners and admins; a member gets 403 forbidden). Audited.
+         * @description Added at once (201) while the organization has no approvers; once it has, the entry waits for their quorum as a pending change (202, activity `address_book_change`).
+         */
         post: operations["createAddressBookEntry"];
         delete?: never;
         options?: never;
@@ -50,7 +53,10 @@ export type paths = {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a payout address (owners and admins; a member gets 403 forbidden) */
+        /**
+         * Remove a payout address (owners and admins; a member gets 403 forbidden). Audited.
+         * @description Removed at once (200) while the organization has no approvers; once it has, the removal waits for their quorum as a pending change (202, activity `address_book_change`).
+         */
         delete: operations["deleteAddressBookEntry"];
         options?: never;
         head?: never;
@@ -136,8 +142,8 @@ export type paths = {
         get: operations["listApprovers"];
         put?: never;
         /**
-         * Register an approver key (owners and admins; a member gets 403 forbidden)
-         * @description A compressed P-256 public key (66 hex characters, as Turnkey API keys and `@turnkey/api-key-stamper` use). Its stamped votes release pending activities. The same key twice: 409 `approver_duplicate_key`. Audited.
+         * Register an approver key, proving possession of it (owners and admins; a member gets 403 forbidden)
+         * @description A compressed P-256 public key (66 hex characters, as Turnkey API keys and `@turnkey/api-key-stamper` use). Its stamped votes release pending activities. The `X-Stamp` header is the new key’s stamp (`stamper.stamp(body)`) over the exact request body, whose `timestampMs` is within 5 minutes: missing, 400 `approver_stamp_required`; by another key, not over this body or stale, 400 `invalid_approver_stamp`. The organization’s first approver is registered at once (201); once it has approvers, the key waits for their quorum as a pending change (202, activity `approver_change`). The same key twice: 409 `approver_duplicate_key`. Audited.
          */
         post: operations["createApprover"];
         delete?: never;
@@ -156,7 +162,10 @@ export type paths = {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove an approver (owners and admins): its later stamps no longer count; votes already counted stay counted. Audited. */
+        /**
+         * Remove an approver (owners and admins) once the approvers’ quorum agrees: its later stamps no longer count; votes already counted stay counted. Audited.
+         * @description Answers 202 with the pending change (activity `approver_change`); the approver goes when quorum approves it.
+         */
         delete: operations["deleteApprover"];
         options?: never;
         head?: never;
@@ -170,7 +179,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Changes to approvers and policy, newest first: who, when, before and after (owners and admins) */
+        /** Changes to approvers, policy and address book, newest first: who, when, before and after, and for a change the approvers released its activity and their keys (owners and admins) */
         get: operations["listApprovalAudit"];
         put?: never;
         post?: never;
@@ -191,7 +200,7 @@ export type paths = {
         get: operations["getApprovalPolicy"];
         /**
          * Set which withdrawals wait for customer approval and the quorum (owners and admins). Audited.
-         * @description A policy other than `none` with fewer approvers than `quorum`: 400 `approval_quorum_unreachable`. `thresholdUsd` is required with (and only with) `above_threshold`.
+         * @description A policy other than `none` with fewer approvers than `quorum`: 400 `approval_quorum_unreachable`. `thresholdUsd` is required with (and only with) `above_threshold`. Applied at once (200) when the organization has no approvers or the policy is not weaker (a stricter mode, a lower threshold, a higher quorum); a weaker one waits for the approvers’ quorum as a pending change (202, activity `policy_change`) and the policy in force stays until then.
          */
         put: operations["setApprovalPolicy"];
         post?: never;
@@ -286,6 +295,26 @@ export type paths = {
         put?: never;
         /** Deliver one event again now (a new attempt with the same Service-Event-Id). Owners and admins. */
         post: operations["retryGVaultWebhookEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/gvaults/webhooks/{id}/secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the signing secret; the new one is shown only in this response. Owners and admins.
+         * @description The old secret keeps signing every delivery beside the new one for `expiresInSeconds` (default 86400, at most 604800; 0 stops it at once): `Service-Signature` then carries two `v1=` entries, the new secret's first (`t=<unix>,v1=<new>,v1=<old>`), and `webhook-signature` two space-separated `v1,` entries; a receiver accepts a delivery when any entry matches the secret it holds. A secret still overlapping from an earlier rotation stops signing now.
+         */
+        post: operations["rotateGVaultWebhookSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -915,6 +944,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v2/webhook-endpoints/{id}/secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the signing secret; the new one is shown only in this response. Owners and admins.
+         * @description The old secret keeps signing every delivery beside the new one for `expiresInSeconds` (default 86400, at most 604800; 0 stops it at once): `Service-Signature` then carries two `v1=` entries, the new secret's first (`t=<unix>,v1=<new>,v1=<old>`), and `webhook-signature` two space-separated `v1,` entries; a receiver accepts a delivery when any entry matches the secret it holds. A secret still overlapping from an earlier rotation stops signing now.
+         */
+        post: operations["rotateWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/webhook-endpoints/{id}/test": {
         parameters: {
             query?: never;
@@ -1014,6 +1063,26 @@ export type paths = {
         put?: never;
         /** Deliver one event again now (a new attempt with the same Service-Event-Id). Owners and admins. */
         post: operations["retryWebhookEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/{id}/secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the signing secret; the new one is shown only in this response. Owners and admins.
+         * @description The old secret keeps signing every delivery beside the new one for `expiresInSeconds` (default 86400, at most 604800; 0 stops it at once): `Service-Signature` then carries two `v1=` entries, the new secret's first (`t=<unix>,v1=<new>,v1=<old>`), and `webhook-signature` two space-separated `v1,` entries; a receiver accepts a delivery when any entry matches the secret it holds. A secret still overlapping from an earlier rotation stops signing now.
+         */
+        post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1217,12 +1286,14 @@ export type components = {
         };
         ApprovalAuditEntryDto: {
             /** @enum {string} */
-            action: "approver.created" | "approver.deleted" | "policy.updated";
-            /** @description The approver or policy after the change. */
+            action: "approver.created" | "approver.deleted" | "policy.updated" | "address_book.created" | "address_book.deleted";
+            /** @description The approver, policy or address-book entry after the change. */
             after: {
                 [key: string]: unknown;
             } | null;
-            /** @description The approver or policy before the change. */
+            /** @description The public keys of the approvers whose votes released the change; null for a change applied at once. */
+            approvedBy: string[] | null;
+            /** @description The approver, policy or address-book entry before the change. */
             before: {
                 [key: string]: unknown;
             } | null;
@@ -1231,10 +1302,43 @@ export type components = {
             id: string;
             /** @description Who made the change (the token subject or API key principal). */
             principalId: string;
+            /**
+             * Format: uuid
+             * @description The activity whose quorum released the change; null for a change applied at once.
+             */
+            turnkeyActivityId: string | null;
         };
         ApprovalAuditListDto: {
             data: components["schemas"]["ApprovalAuditEntryDto"][];
             nextCursor: string | null;
+        };
+        ApprovalChangeDto: {
+            /** @description What it replaces (the policy in force), null otherwise. */
+            before: {
+                [key: string]: unknown;
+            } | null;
+            /** @description What is asked: the approver, policy or address-book entry as it will be (for a deletion, the one deleted). */
+            change: {
+                [key: string]: unknown;
+            };
+            createdAt: string;
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "approver.created" | "approver.deleted" | "policy.updated" | "address_book.created" | "address_book.deleted";
+            /** @description Who asked (the token subject or API key principal). */
+            principalId: string;
+            /**
+             * @description `pending` until quorum approves it (`approved`, applied then), one approver rejects it (`rejected`) or `WALLET_APPROVAL_TTL_MS` passes (`failed`).
+             * @enum {string}
+             */
+            status: "pending" | "approved" | "rejected" | "failed";
+            /**
+             * Format: uuid
+             * @description The pending activity the approvers vote on (`POST /v2/turnkey/activities/{activityId}/vote`).
+             */
+            turnkeyActivityId: string;
+            updatedAt: string;
         };
         ApprovalPolicyDto: {
             quorum: number;
@@ -1291,7 +1395,7 @@ export type components = {
              * @description Stable; safe to switch on.
              * @enum {string}
              */
-            code: "validation_error" | "unknown_parameters" | "unsupported_chain" | "unsupported_token" | "invalid_destination_address" | "precision_overflow" | "invalid_cursor" | "invalid_position_weight" | "invalid_withdrawal_plan" | "approval_quorum_unreachable" | "unauthenticated" | "invalid_stamp" | "stale_stamp" | "forbidden" | "withdrawal_policy_required" | "address_book_whitelist_violation" | "approver_not_authorized" | "approval_request_mismatch" | "wallet_not_found" | "withdrawal_not_found" | "deposit_not_found" | "yield_source_not_found" | "payout_not_found" | "webhook_not_found" | "address_book_entry_not_found" | "api_key_not_found" | "approver_not_found" | "activity_not_found" | "webhook_duplicate_url" | "webhook_limit_reached" | "duplicate_request_id" | "request_id_conflict" | "workflow_conflict" | "insufficient_funds" | "operation_not_supported" | "withdrawal_not_cancellable" | "withdrawal_already_cancelled" | "withdrawal_payout_in_progress" | "payout_already_terminal" | "payout_in_progress" | "payout_not_retryable" | "address_book_duplicate_entry" | "wallet_limit_reached" | "approver_duplicate_key" | "approval_already_voted" | "approval_expired" | "approvers_required" | "approval_flow_changed" | "request_too_large" | "rate_limited" | "rate_limit_exceeded" | "internal_error" | "wallet_creation_failed" | "service_temporarily_unavailable" | "wallet_projection_unavailable";
+            code: "validation_error" | "unknown_parameters" | "unsupported_chain" | "unsupported_token" | "invalid_destination_address" | "precision_overflow" | "invalid_cursor" | "invalid_position_weight" | "invalid_withdrawal_plan" | "approval_quorum_unreachable" | "approver_stamp_required" | "invalid_approver_stamp" | "unauthenticated" | "invalid_stamp" | "stale_stamp" | "forbidden" | "withdrawal_policy_required" | "address_book_whitelist_violation" | "approver_not_authorized" | "approval_request_mismatch" | "wallet_not_found" | "withdrawal_not_found" | "deposit_not_found" | "yield_source_not_found" | "payout_not_found" | "webhook_not_found" | "address_book_entry_not_found" | "api_key_not_found" | "approver_not_found" | "activity_not_found" | "webhook_duplicate_url" | "webhook_limit_reached" | "duplicate_request_id" | "request_id_conflict" | "workflow_conflict" | "insufficient_funds" | "operation_not_supported" | "withdrawal_not_cancellable" | "withdrawal_already_cancelled" | "withdrawal_payout_in_progress" | "payout_already_terminal" | "payout_in_progress" | "payout_not_retryable" | "address_book_duplicate_entry" | "wallet_limit_reached" | "approver_duplicate_key" | "approval_already_voted" | "approval_expired" | "approvers_required" | "approval_flow_changed" | "request_too_large" | "rate_limited" | "rate_limit_exceeded" | "internal_error" | "wallet_creation_failed" | "service_temporarily_unavailable" | "wallet_projection_unavailable";
             /** @description Human-readable; may change. */
             error: string;
         };
@@ -1326,6 +1430,11 @@ export type components = {
              * @example 02f739f8c77b32f4d5f13265861febd76e7a9c61a1140d296b8c16302508870316
              */
             publicKey: string;
+            /**
+             * @description Milliseconds since the epoch, as a string, within 5 minutes of the server’s clock: the `X-Stamp` header stamps this exact body with the new key (proof that the caller holds it).
+             * @example 1764000000000
+             */
+            timestampMs: string;
         };
         CreatedApiKeyDto: {
             /** Format: date-time */
@@ -1506,7 +1615,7 @@ export type components = {
              * @description Stable; safe to switch on.
              * @enum {string}
              */
-            code: "validation_error" | "unknown_parameters" | "unsupported_chain" | "unsupported_token" | "invalid_destination_address" | "precision_overflow" | "invalid_cursor" | "invalid_position_weight" | "invalid_withdrawal_plan" | "approval_quorum_unreachable" | "unauthenticated" | "invalid_stamp" | "stale_stamp" | "forbidden" | "withdrawal_policy_required" | "address_book_whitelist_violation" | "approver_not_authorized" | "approval_request_mismatch" | "wallet_not_found" | "withdrawal_not_found" | "deposit_not_found" | "yield_source_not_found" | "payout_not_found" | "webhook_not_found" | "address_book_entry_not_found" | "api_key_not_found" | "approver_not_found" | "activity_not_found" | "webhook_duplicate_url" | "webhook_limit_reached" | "duplicate_request_id" | "request_id_conflict" | "workflow_conflict" | "insufficient_funds" | "operation_not_supported" | "withdrawal_not_cancellable" | "withdrawal_already_cancelled" | "withdrawal_payout_in_progress" | "payout_already_terminal" | "payout_in_progress" | "payout_not_retryable" | "address_book_duplicate_entry" | "wallet_limit_reached" | "approver_duplicate_key" | "approval_already_voted" | "approval_expired" | "approvers_required" | "approval_flow_changed" | "request_too_large" | "rate_limited" | "rate_limit_exceeded" | "internal_error" | "wallet_creation_failed" | "service_temporarily_unavailable" | "wallet_projection_unavailable";
+            code: "validation_error" | "unknown_parameters" | "unsupported_chain" | "unsupported_token" | "invalid_destination_address" | "precision_overflow" | "invalid_cursor" | "invalid_position_weight" | "invalid_withdrawal_plan" | "approval_quorum_unreachable" | "approver_stamp_required" | "invalid_approver_stamp" | "unauthenticated" | "invalid_stamp" | "stale_stamp" | "forbidden" | "withdrawal_policy_required" | "address_book_whitelist_violation" | "approver_not_authorized" | "approval_request_mismatch" | "wallet_not_found" | "withdrawal_not_found" | "deposit_not_found" | "yield_source_not_found" | "payout_not_found" | "webhook_not_found" | "address_book_entry_not_found" | "api_key_not_found" | "approver_not_found" | "activity_not_found" | "webhook_duplicate_url" | "webhook_limit_reached" | "duplicate_request_id" | "request_id_conflict" | "workflow_conflict" | "insufficient_funds" | "operation_not_supported" | "withdrawal_not_cancellable" | "withdrawal_already_cancelled" | "withdrawal_payout_in_progress" | "payout_already_terminal" | "payout_in_progress" | "payout_not_retryable" | "address_book_duplicate_entry" | "wallet_limit_reached" | "approver_duplicate_key" | "approval_already_voted" | "approval_expired" | "approvers_required" | "approval_flow_changed" | "request_too_large" | "rate_limited" | "rate_limit_exceeded" | "internal_error" | "wallet_creation_failed" | "service_temporarily_unavailable" | "wallet_projection_unavailable";
             /** @description Human-readable; may change. */
             error: string;
         };
@@ -1656,9 +1765,11 @@ export type components = {
         };
         PendingActivityDto: {
             /** @enum {string} */
-            activityKind: "withdrawal_payout" | "deposit_address_setup";
+            activityKind: "withdrawal_payout" | "deposit_address_setup" | "approver_change" | "policy_change" | "address_book_change";
             /** @enum {string} */
             activityType: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2";
+            /** @description The change to the organization’s approvers, policy or address book this activity releases (`approver_change`, `policy_change`, `address_book_change`); null otherwise. */
+            change: components["schemas"]["ApprovalChangeDto"] | null;
             destinationAddress: string | null;
             destinationChain: string | null;
             destinationToken: string | null;
@@ -1669,14 +1780,17 @@ export type components = {
             firstSeenAt: string;
             /** @description Amount drawn from the source, in the token’s smallest units (USDC/USDT: 6 decimals). */
             plannedSourceNativeUnits: string | null;
-            /** Format: uuid */
-            portfolioWalletId: string;
+            /**
+             * Format: uuid
+             * @description The wallet of a payout or setup; null for a change to the organization’s approvers, policy or address book.
+             */
+            portfolioWalletId: string | null;
             /** @enum {string} */
             status: "ACTIVITY_STATUS_CONSENSUS_NEEDED";
             /** Format: uuid */
             turnkeyActivityId: string;
-            /** @description Chain of the transaction to sign. */
-            txChain: string;
+            /** @description Chain of the transaction to sign; null for a change to the organization’s approvers, policy or address book. */
+            txChain: string | null;
             /** Format: uuid */
             withdrawalId: string | null;
             /** Format: uuid */
@@ -1750,6 +1864,24 @@ export type components = {
              */
             expiresInSeconds?: number;
         };
+        RotatedWebhookSecretDto: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description Until when deliveries are also signed with the old secret; the request time when expiresInSeconds was 0
+             */
+            previousSecretExpiresAt: string;
+            /** @description The new signing secret, 64 hex characters; shown only here */
+            secret: string;
+        };
+        RotateWebhookSecretDto: {
+            /**
+             * @description How long the old secret keeps signing deliveries beside the new one (each delivery then carries both signatures); 0 stops it at once.
+             * @default 86400
+             */
+            expiresInSeconds?: number;
+        };
         SimulateDepositDto: {
             /** @example 100.000000 */
             amountUsd: string;
@@ -1812,7 +1944,7 @@ export type components = {
              * @description Stable; safe to switch on.
              * @enum {string}
              */
-            code: "validation_error" | "unknown_parameters" | "unsupported_chain" | "unsupported_token" | "invalid_destination_address" | "precision_overflow" | "invalid_cursor" | "invalid_position_weight" | "invalid_withdrawal_plan" | "approval_quorum_unreachable" | "unauthenticated" | "invalid_stamp" | "stale_stamp" | "forbidden" | "withdrawal_policy_required" | "address_book_whitelist_violation" | "approver_not_authorized" | "approval_request_mismatch" | "wallet_not_found" | "withdrawal_not_found" | "deposit_not_found" | "yield_source_not_found" | "payout_not_found" | "webhook_not_found" | "address_book_entry_not_found" | "api_key_not_found" | "approver_not_found" | "activity_not_found" | "webhook_duplicate_url" | "webhook_limit_reached" | "duplicate_request_id" | "request_id_conflict" | "workflow_conflict" | "insufficient_funds" | "operation_not_supported" | "withdrawal_not_cancellable" | "withdrawal_already_cancelled" | "withdrawal_payout_in_progress" | "payout_already_terminal" | "payout_in_progress" | "payout_not_retryable" | "address_book_duplicate_entry" | "wallet_limit_reached" | "approver_duplicate_key" | "approval_already_voted" | "approval_expired" | "approvers_required" | "approval_flow_changed" | "request_too_large" | "rate_limited" | "rate_limit_exceeded" | "internal_error" | "wallet_creation_failed" | "service_temporarily_unavailable" | "wallet_projection_unavailable";
+            code: "validation_error" | "unknown_parameters" | "unsupported_chain" | "unsupported_token" | "invalid_destination_address" | "precision_overflow" | "invalid_cursor" | "invalid_position_weight" | "invalid_withdrawal_plan" | "approval_quorum_unreachable" | "approver_stamp_required" | "invalid_approver_stamp" | "unauthenticated" | "invalid_stamp" | "stale_stamp" | "forbidden" | "withdrawal_policy_required" | "address_book_whitelist_violation" | "approver_not_authorized" | "approval_request_mismatch" | "wallet_not_found" | "withdrawal_not_found" | "deposit_not_found" | "yield_source_not_found" | "payout_not_found" | "webhook_not_found" | "address_book_entry_not_found" | "api_key_not_found" | "approver_not_found" | "activity_not_found" | "webhook_duplicate_url" | "webhook_limit_reached" | "duplicate_request_id" | "request_id_conflict" | "workflow_conflict" | "insufficient_funds" | "operation_not_supported" | "withdrawal_not_cancellable" | "withdrawal_already_cancelled" | "withdrawal_payout_in_progress" | "payout_already_terminal" | "payout_in_progress" | "payout_not_retryable" | "address_book_duplicate_entry" | "wallet_limit_reached" | "approver_duplicate_key" | "approval_already_voted" | "approval_expired" | "approvers_required" | "approval_flow_changed" | "request_too_large" | "rate_limited" | "rate_limit_exceeded" | "internal_error" | "wallet_creation_failed" | "service_temporarily_unavailable" | "wallet_projection_unavailable";
             /** @description Human-readable; may change. */
             error: string;
             /** @description Retry with the same request id when true. */
@@ -1888,7 +2020,7 @@ export type components = {
             approved: boolean;
             /** @description A valid reject: the leg is cancelled (or the setup refused). */
             rejected: boolean;
-            /** @description The status of what the activity releases: the payout leg (`pending_customer_approval`, `pending_broadcast`, `cancelled`, `failed`, ...) or the setup (`pending`, `approved`, `rejected`, `failed`). */
+            /** @description The status of what the activity releases: the payout leg (`pending_customer_approval`, `pending_broadcast`, `cancelled`, `failed`, ...), the setup or the change to approvers, policy or address book (`pending`, `approved`, `rejected`, `failed`). */
             resultStatus: string;
             /** @enum {string} */
             status: "ACTIVITY_STATUS_CONSENSUS_NEEDED" | "ACTIVITY_STATUS_COMPLETED" | "ACTIVITY_STATUS_REJECTED" | "ACTIVITY_STATUS_FAILED";
@@ -2299,12 +2431,22 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Added. */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AddressBookEntryCreatedDto"];
+                };
+            };
+            /** @description The organization has approvers and the change could weaken its protection: it waits as a pending change (`status: pending`) until its activity (`turnkeyActivityId`, listed by `GET /v2/turnkey/activities/pending`) gets the quorum’s stamped votes; announced by `portfolio_wallet.approval.status_changed`. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalChangeDto"];
                 };
             };
             400: {
@@ -2380,12 +2522,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Removed. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AddressBookEntryDeletedDto"];
+                };
+            };
+            /** @description The organization has approvers and the change could weaken its protection: it waits as a pending change (`status: pending`) until its activity (`turnkeyActivityId`, listed by `GET /v2/turnkey/activities/pending`) gets the quorum’s stamped votes; announced by `portfolio_wallet.approval.status_changed`. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalChangeDto"];
                 };
             };
             400: {
@@ -2925,7 +3077,10 @@ export interface operations {
     createApprover: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The new key’s stamp over the exact request body: base64url JSON `{publicKey, scheme: "SIGNATURE_SCHEME_TK_API_P256", signature}`. */
+                "X-Stamp": string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2935,12 +3090,22 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The organization had no approvers: registered. */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApproverDto"];
+                };
+            };
+            /** @description The organization has approvers and the change could weaken its protection: it waits as a pending change (`status: pending`) until its activity (`turnkeyActivityId`, listed by `GET /v2/turnkey/activities/pending`) gets the quorum’s stamped votes; announced by `portfolio_wallet.approval.status_changed`. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalChangeDto"];
                 };
             };
             400: {
@@ -3016,12 +3181,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Removed (not answered while the organization has approvers: the approver to remove is one). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApproverDeletedDto"];
+                };
+            };
+            /** @description The organization has approvers and the change could weaken its protection: it waits as a pending change (`status: pending`) until its activity (`turnkeyActivityId`, listed by `GET /v2/turnkey/activities/pending`) gets the quorum’s stamped votes; announced by `portfolio_wallet.approval.status_changed`. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalChangeDto"];
                 };
             };
             400: {
@@ -3245,12 +3420,22 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Applied. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApprovalPolicyDto"];
+                };
+            };
+            /** @description The organization has approvers and the change could weaken its protection: it waits as a pending change (`status: pending`) until its activity (`turnkeyActivityId`, listed by `GET /v2/turnkey/activities/pending`) gets the quorum’s stamped votes; announced by `portfolio_wallet.approval.status_changed`. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalChangeDto"];
                 };
             };
             400: {
@@ -3906,6 +4091,91 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ConflictErrorBodyDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Service temporarily unavailable; retryable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableErrorBodyDto"];
+                };
+            };
+        };
+    };
+    rotateGVaultWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RotateWebhookSecretDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedWebhookSecretDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /** @description Rate limit exceeded (`rate_limited`) */
@@ -7252,6 +7522,91 @@ export interface operations {
             };
         };
     };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RotateWebhookSecretDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedWebhookSecretDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Service temporarily unavailable; retryable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableErrorBodyDto"];
+                };
+            };
+        };
+    };
     testWebhookEndpoint: {
         parameters: {
             query?: never;
@@ -7933,6 +8288,91 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ConflictErrorBodyDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Service temporarily unavailable; retryable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableErrorBodyDto"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RotateWebhookSecretDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedWebhookSecretDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /** @description Rate limit exceeded (`rate_limited`) */
