@@ -18,13 +18,17 @@ afterAll(async () => {
   await sql?.end({ timeout: 1 });
 });
 
-const stateOf = (query: postgres.PendingQuery<postgres.Row[]>): unknown => (query as unknown as { state: unknown }).state;
+const stateOf = (query: object): unknown => (query as { state?: unknown }).state;
 
 describe('postgres.js internals that PgPoolSql relies on', () => {
   it('is the version pinned in package.json', async () => {
     const { readFileSync } = await import('node:fs');
-    const manifest = JSON.parse(readFileSync(new URL('../../../node_modules/postgres/package.json', import.meta.url), 'utf8')) as { version: string };
-    const root = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(new URL('../../../node_modules/postgres/package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    const root = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     expect(root.dependencies['postgres']).toBe(manifest.version);
   });
 
