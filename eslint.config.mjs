@@ -28,10 +28,7 @@ const testDepConstraints = depConstraints.map((constraint) => ({
   onlyDependOnLibsWithTags: [...new Set([...constraint.onlyDependOnLibsWithTags, 'type:testing', 'type:sdk'])],
 }));
 
-const boundaries = (constraints) => [
-  'error',
-  { enforceBuildableLibDependency: false, allow: [], depConstraints: constraints },
-];
+const boundaries = (constraints) => ['error', { enforceBuildableLibDependency: false, allow: [], depConstraints: constraints }];
 
 /**
  * The layers inside a service's src/app: domain <- repositories <- features <- the background

@@ -19,7 +19,10 @@ const require = createRequire(import.meta.url);
 const options = require('./swc-options.cjs');
 
 const projectRoot = path.resolve(process.argv[2] ?? '');
-const excludes = process.argv.slice(3).filter((arg) => arg.startsWith('--exclude=')).map((arg) => arg.slice('--exclude='.length));
+const excludes = process.argv
+  .slice(3)
+  .filter((arg) => arg.startsWith('--exclude='))
+  .map((arg) => arg.slice('--exclude='.length));
 const srcDir = path.join(projectRoot, 'src');
 const distDir = path.join(projectRoot, 'dist');
 

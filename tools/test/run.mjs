@@ -5,9 +5,9 @@
  *   1. generation: the Prisma clients and the Solidity artifact (the type check, the tests and the
  *      builds read them), and Nx's project graph (the lint's module-boundaries rule reads it; it
  *      skips itself without one);
- *   2. at once: ESLint (one cached process), tsc over every project (incremental), and the
- *      `npm start` suite (dev-tools, unit and e2e). That suite runs beside nothing that reads a
- *      dist folder: `npm start` builds the apps through Nx, and Nx without its daemon restores
+ *   2. at once: ESLint (one cached process, type-aware), Prettier's check (cached), tsc over every
+ *      project (incremental), and the `npm start` suite (dev-tools, unit and e2e). That suite runs
+ *      beside nothing that reads a dist folder: `npm start` builds the apps through Nx, and Nx without its daemon restores
  *      cached outputs by rewriting them, which breaks any app another suite is starting;
  *   3. the builds every e2e suite starts, and beside them libs/events' spec, which needs the
  *      PostgreSQL server without other open transactions;
@@ -62,6 +62,7 @@ await phase('generated code', [
 await phase('the project graph', [['graph', 'sh', ['-c', `"${nx}" show projects > /dev/null`]]]);
 await phase('lint, type check and the npm start suite', [
   ['lint', 'npm', ['run', '-s', 'eslint']],
+  ['format', 'npm', ['run', '-s', 'format:check']],
   ['types', 'npm', ['run', '-s', 'tsc']],
   ['start', nx, ['run-many', '-t', 'test', 'e2e', '--projects=dev-tools', '--parallel=1', '--outputStyle=stream']],
 ]);
@@ -81,8 +82,24 @@ await phase('builds, and the specs that need the database to themselves', [
 // rest 5 to 14 s each); a project not in the first lane runs in the second. The builds are done,
 // so a lane runs without its tasks' dependencies and never rewrites a dist folder the other
 // lane's apps run from.
-const FIRST_LANE = ['wallet-service-e2e', 'gvault-service-e2e', 'webhook-service-e2e', 'activity-service-e2e', 'microvault-service-e2e', 'sdk'];
-const lane = (selection) => ['run-many', '-t', 'test', 'e2e', selection, '--parallel=1', '--excludeTaskDependencies', '--outputStyle=stream'];
+const FIRST_LANE = [
+  'wallet-service-e2e',
+  'gvault-service-e2e',
+  'webhook-service-e2e',
+  'activity-service-e2e',
+  'microvault-service-e2e',
+  'sdk',
+];
+const lane = (selection) => [
+  'run-many',
+  '-t',
+  'test',
+  'e2e',
+  selection,
+  '--parallel=1',
+  '--excludeTaskDependencies',
+  '--outputStyle=stream',
+];
 await phase('unit and end-to-end tests', [
   ['lane 1', nx, lane(`--projects=${FIRST_LANE.join(',')}`)],
   ['lane 2', nx, lane(`--exclude=${['dev-tools', ...ALONE, ...FIRST_LANE].join(',')}`)],

@@ -7,7 +7,8 @@ export const activityConfigSpec = {
     parse: parsers.integer(500, 600_000),
   },
   ACTIVITY_EVENT_LINGER_MS: {
-    description: 'how long a consumed event may wait for others before a smaller batch is written (fewer, fuller statements under load; 0 writes as soon as a writer is free)',
+    description:
+      'how long a consumed event may wait for others before a smaller batch is written (fewer, fuller statements under load; 0 writes as soon as a writer is free)',
     // 10 ms: under write load, several times fewer and fuller projection transactions than 0.
     default: '10',
     parse: parsers.integer(0, 1_000),

@@ -1,14 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- HTTP bodies are checked by the assertions, not by types */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import {
-  type ActivitySystem,
-  depositPayload,
-  eventually,
-  rebalancePayload,
-  startActivitySystem,
-  withdrawalPayload,
-} from './support.js';
+import { type ActivitySystem, depositPayload, eventually, rebalancePayload, startActivitySystem, withdrawalPayload } from './support.js';
 
 const DEPOSIT = 'portfolio_wallet.deposit.status_changed';
 const WITHDRAWAL = 'portfolio_wallet.withdrawal.status_changed';
@@ -52,9 +45,33 @@ describe('GET /v2/activity items', () => {
     await sys.publish(org, REBALANCE, rebalance);
     const items = await feedOf(org, 3);
     expect(items).toEqual([
-      { id: rebalance.rebalance.id, type: 'rebalance', status: 'created', amountUsd: '8.000001', timestamp: at(3), walletId: wallet, rebalance: rebalance.rebalance },
-      { id: withdrawal.withdrawal.id, type: 'withdrawal', status: 'processing', amountUsd: '25.000000', timestamp: at(2), walletId: wallet, withdrawal: withdrawal.withdrawal },
-      { id: deposit.deposit.id, type: 'deposit', status: 'processing', amountUsd: '12.345678', timestamp: at(1), walletId: wallet, deposit: deposit.deposit },
+      {
+        id: rebalance.rebalance.id,
+        type: 'rebalance',
+        status: 'created',
+        amountUsd: '8.000001',
+        timestamp: at(3),
+        walletId: wallet,
+        rebalance: rebalance.rebalance,
+      },
+      {
+        id: withdrawal.withdrawal.id,
+        type: 'withdrawal',
+        status: 'processing',
+        amountUsd: '25.000000',
+        timestamp: at(2),
+        walletId: wallet,
+        withdrawal: withdrawal.withdrawal,
+      },
+      {
+        id: deposit.deposit.id,
+        type: 'deposit',
+        status: 'processing',
+        amountUsd: '12.345678',
+        timestamp: at(1),
+        walletId: wallet,
+        deposit: deposit.deposit,
+      },
     ]);
     const page = await sys.get(org, '/v2/activity');
     expect(Object.keys(page.body).sort()).toEqual(['data', 'nextCursor']);
@@ -107,7 +124,17 @@ describe('filters', () => {
   });
 
   it('refuses bad values with validation_error and unknown parameters with unknown_parameters', async () => {
-    for (const query of ['walletId=nope', `walletId=${w1}&walletId=x`, 'type=transfer', 'type=deposit&type=withdrawal', 'status=done', 'status=created,', 'limit=0', 'limit=101', 'limit=abc']) {
+    for (const query of [
+      'walletId=nope',
+      `walletId=${w1}&walletId=x`,
+      'type=transfer',
+      'type=deposit&type=withdrawal',
+      'status=done',
+      'status=created,',
+      'limit=0',
+      'limit=101',
+      'limit=abc',
+    ]) {
       const reply = await sys.get(org, `/v2/activity?${query}`);
       expect({ query, status: reply.status, code: reply.body.code }).toEqual({ query, status: 400, code: 'validation_error' });
     }
@@ -120,7 +147,11 @@ describe('filters', () => {
     expect(first.body.nextCursor).toEqual(expect.any(String));
     for (const query of ['cursor=garbage!', `cursor=${first.body.nextCursor}&type=withdrawal`, `cursor=${first.body.nextCursor}`]) {
       const reply = await sys.get(org, `/v2/activity?limit=1&${query}`);
-      expect({ query, status: reply.status, body: reply.body }).toEqual({ query, status: 400, body: { error: expect.any(String), code: 'invalid_cursor' } });
+      expect({ query, status: reply.status, body: reply.body }).toEqual({
+        query,
+        status: 400,
+        body: { error: expect.any(String), code: 'invalid_cursor' },
+      });
     }
     const next = await sys.get(org, `/v2/activity?type=deposit&limit=1&cursor=${first.body.nextCursor}`);
     expect(next.body.data.map((item: any) => item.id)).toEqual(names('d1'));
@@ -129,7 +160,9 @@ describe('filters', () => {
   it('applies the default limit of 20', async () => {
     const other = `org_${randomUUID()}`;
     const wallet = randomUUID();
-    await Promise.all(Array.from({ length: 21 }, (_, index) => sys.publish(other, DEPOSIT, depositPayload(wallet, { createdAt: at(index) }))));
+    await Promise.all(
+      Array.from({ length: 21 }, (_, index) => sys.publish(other, DEPOSIT, depositPayload(wallet, { createdAt: at(index) }))),
+    );
     await feedOf(other, 21);
     const reply = await sys.get(other, '/v2/activity');
     expect(reply.body.data).toHaveLength(20);
@@ -169,7 +202,15 @@ describe('late, repeated and reordered events', () => {
     const sentinel = depositPayload(wallet, { createdAt: at(0) });
     await sys.publish(org, DEPOSIT, sentinel);
     const items = await feedOf(org, 2);
-    expect(items[0]).toEqual({ id, type: 'deposit', status: 'completed', amountUsd: '10.000000', timestamp: at(1), walletId: wallet, deposit: completed.deposit });
+    expect(items[0]).toEqual({
+      id,
+      type: 'deposit',
+      status: 'completed',
+      amountUsd: '10.000000',
+      timestamp: at(1),
+      walletId: wallet,
+      deposit: completed.deposit,
+    });
     // The upsert converges by itself: the copy under another Nats-Msg-Id was applied again and
     // changed nothing, and the projection keeps no record of processed events.
     const rows = await sys.db.query(`SELECT count(*)::int AS n FROM "${sys.schema}".processed_events`);
@@ -225,7 +266,11 @@ describe('pagination', () => {
       pages += 1;
       // New activity lands between pages: newer items, and a late event about an existing one.
       await sys.publish(org, DEPOSIT, depositPayload(wallets[0]!));
-      await sys.publish(org, DEPOSIT, depositPayload(wallets[1]!, { id: seeded[pages]!, status: 'completed', createdAt: at(Math.floor(pages / 3)) }));
+      await sys.publish(
+        org,
+        DEPOSIT,
+        depositPayload(wallets[1]!, { id: seeded[pages]!, status: 'completed', createdAt: at(Math.floor(pages / 3)) }),
+      );
     } while (cursor);
     expect(pages).toBe(10);
     expect(seen).toHaveLength(95);

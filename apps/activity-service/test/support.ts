@@ -122,7 +122,10 @@ export function depositPayload(walletId: string, fields: DepositFields = {}) {
   return { event: 'portfolio_wallet.deposit.status_changed', observedAt: fields.observedAt ?? new Date().toISOString(), walletId, deposit };
 }
 
-export function withdrawalPayload(walletId: string, fields: { id?: string; status?: string; createdAt?: string; observedAt?: string } = {}) {
+export function withdrawalPayload(
+  walletId: string,
+  fields: { id?: string; status?: string; createdAt?: string; observedAt?: string } = {},
+) {
   const withdrawal = {
     id: fields.id ?? randomUUID(),
     amountRequestedUsd: '25.000000',
@@ -139,7 +142,12 @@ export function withdrawalPayload(walletId: string, fields: { id?: string; statu
     createdAt: fields.createdAt ?? new Date().toISOString(),
     completedAt: null,
   };
-  return { event: 'portfolio_wallet.withdrawal.status_changed', observedAt: fields.observedAt ?? new Date().toISOString(), walletId, withdrawal };
+  return {
+    event: 'portfolio_wallet.withdrawal.status_changed',
+    observedAt: fields.observedAt ?? new Date().toISOString(),
+    walletId,
+    withdrawal,
+  };
 }
 
 export function rebalancePayload(walletId: string, fields: { id?: string; status?: string; createdAt?: string; observedAt?: string } = {}) {
@@ -154,5 +162,10 @@ export function rebalancePayload(walletId: string, fields: { id?: string; status
     createdAt: fields.createdAt ?? new Date().toISOString(),
     completedAt: null,
   };
-  return { event: 'portfolio_wallet.rebalance.status_changed', observedAt: fields.observedAt ?? new Date().toISOString(), walletId, rebalance };
+  return {
+    event: 'portfolio_wallet.rebalance.status_changed',
+    observedAt: fields.observedAt ?? new Date().toISOString(),
+    walletId,
+    rebalance,
+  };
 }

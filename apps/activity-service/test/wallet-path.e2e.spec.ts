@@ -33,7 +33,10 @@ describe('wallet-service to the activity feed', () => {
     });
     expect(created.status).toBe(200);
     const walletId = created.body.id;
-    await eventually(() => call('GET', `/v2/wallets/${walletId}`), (reply) => reply.body.status === 'idle');
+    await eventually(
+      () => call('GET', `/v2/wallets/${walletId}`),
+      (reply) => reply.body.status === 'idle',
+    );
     const simulated = await call('POST', `/v2/wallets/${walletId}/deposits/simulate`, { amountUsd: '42.000000' });
     expect(simulated.status).toBe(200);
     const feed = await eventually(

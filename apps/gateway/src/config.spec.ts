@@ -27,6 +27,8 @@ describe('AUTH_JWKS_URL', () => {
     expect(loadConfig(gatewayConfigSpec, { ...base, AUTH_JWKS_URL: 'https://idp.example.com/jwks.json' }).AUTH_JWKS_URL).toBe(
       'https://idp.example.com/jwks.json',
     );
-    expect(loadConfig(gatewayConfigSpec, { ...base, AUTH_JWKS_URL: 'http://127.0.0.1:9/jwks.json' }).AUTH_JWKS_URL).toBe('http://127.0.0.1:9/jwks.json');
+    expect(loadConfig(gatewayConfigSpec, { ...base, AUTH_JWKS_URL: 'http://127.0.0.1:9/jwks.json' }).AUTH_JWKS_URL).toBe(
+      'http://127.0.0.1:9/jwks.json',
+    );
   });
 });

@@ -6,7 +6,8 @@ export const gatewayConfigSpec = {
   PORT: { description: 'HTTP port', default: '3000', parse: parsers.integer(0, 65535) },
   HOST: { description: 'address to listen on', default: '0.0.0.0', parse: parsers.string },
   HEALTH_PORT: {
-    description: 'port of the probe and metrics server (/healthz, /readyz, /readyz?full=1, /metrics), never the public PORT; 0 turns it off',
+    description:
+      'port of the probe and metrics server (/healthz, /readyz, /readyz?full=1, /metrics), never the public PORT; 0 turns it off',
     default: '0',
     parse: parsers.integer(0, 65535),
   },
@@ -49,7 +50,7 @@ export const gatewayConfigSpec = {
   },
   CLIENT_ADDRESS_HEADER: {
     description:
-      'header a trusted proxy in front of the gateway writes the client address in (e.g. x-forwarded-for: its last entry is used); empty: the connection\'s peer address',
+      "header a trusted proxy in front of the gateway writes the client address in (e.g. x-forwarded-for: its last entry is used); empty: the connection's peer address",
     default: '',
     parse: (raw: string) => {
       const header = raw.trim().toLowerCase();

@@ -31,7 +31,11 @@ function sortKeys(value: unknown): unknown {
 const nats = { subscribe: () => ({}), isClosed: () => true } as unknown as NatsConnection;
 const redis = {} as Redis;
 const config = loadConfig(gatewayConfigSpec, { AUTH_ISSUER: 'openapi', AUTH_AUDIENCE: 'openapi', IDENTITY_KEY_PEPPER: DOCS_PEPPER });
-const app = await NestFactory.create(AppModule.forRoot({ config, logger: createLogger('gateway', 'silent'), nats, redis }), new FastifyAdapter(), {
-  logger: false,
-});
+const app = await NestFactory.create(
+  AppModule.forRoot({ config, logger: createLogger('gateway', 'silent'), nats, redis }),
+  new FastifyAdapter(),
+  {
+    logger: false,
+  },
+);
 process.stdout.write(`${JSON.stringify(sortKeys(buildOpenApiDocument(app)), null, 2)}\n`);

@@ -41,7 +41,11 @@ const from = (address: string, headers: Record<string, string> = {}) => ({ 'x-fo
  * another case, a trailing slash).
  */
 const spellings = (path: string) => ({
-  routed: [path.replace('/v2/', '/%762/'), path.replace('/v2/', '/v%32/'), path.replace(/.$/, (last) => `%${last.charCodeAt(0).toString(16)}`)],
+  routed: [
+    path.replace('/v2/', '/%762/'),
+    path.replace('/v2/', '/v%32/'),
+    path.replace(/.$/, (last) => `%${last.charCodeAt(0).toString(16)}`),
+  ],
   unrouted: [
     path.replace(/(?!^)\//g, '%2F'),
     path.replace(/\/([^/]+)$/, '%2F$1'),
@@ -105,7 +109,10 @@ describe('requests refused before routing', () => {
       body: { error: 'The path is not a valid percent-encoded URL path.', code: 'validation_error' },
     });
     const overlong = await raw(gatewayA, { path: `/v2/wallets/${'a'.repeat(200)}`, headers: bearer(token) });
-    expect({ status: overlong.status, body: overlong.body }).toEqual({ status: 400, body: { error: 'A path parameter is too long.', code: 'validation_error' } });
+    expect({ status: overlong.status, body: overlong.body }).toEqual({
+      status: 400,
+      body: { error: 'A path parameter is too long.', code: 'validation_error' },
+    });
     const oversized = await raw(gatewayA, { path: `/v2/wallets?cursor=${'a'.repeat(17_000)}`, headers: bearer(token) });
     expect({ status: oversized.status, body: oversized.body }).toEqual({
       status: 431,
@@ -132,10 +139,19 @@ describe('a body costs no more than its size', () => {
   });
 
   it('refuses too many keys or too deep a nesting with 400 validation_error naming the limit', async () => {
-    expect((await post('/v2/wallets', wideObject(5_000))).body).toEqual({ error: 'The request body has more than 1024 keys.', code: 'validation_error' });
-    expect((await post('/v2/wallets', deepArray(10_000))).body).toEqual({ error: 'The request body is nested more than 32 levels deep.', code: 'validation_error' });
+    expect((await post('/v2/wallets', wideObject(5_000))).body).toEqual({
+      error: 'The request body has more than 1024 keys.',
+      code: 'validation_error',
+    });
+    expect((await post('/v2/wallets', deepArray(10_000))).body).toEqual({
+      error: 'The request body is nested more than 32 levels deep.',
+      code: 'validation_error',
+    });
     const deepStrategy = `{"requestId":"${randomUUID()}","strategy":${deepArray(1_000)}}`;
-    expect(await post('/v2/wallets', deepStrategy)).toMatchObject({ status: 400, body: { error: 'The request body is nested more than 32 levels deep.', code: 'validation_error' } });
+    expect(await post('/v2/wallets', deepStrategy)).toMatchObject({
+      status: 400,
+      body: { error: 'The request body is nested more than 32 levels deep.', code: 'validation_error' },
+    });
     const deepDescription = `{"url":"https://example.com/hook","events":["gvault.allowlist.updated"],"description":${deepArray(1_000)}}`;
     expect(await post('/v2/gvaults/webhooks', deepDescription)).toMatchObject({ status: 400, body: { code: 'validation_error' } });
   });
@@ -168,13 +184,21 @@ describe('an empty body with Content-Type: application/json', () => {
     const writes = Object.entries(document.paths).flatMap(([template, operations]) =>
       Object.keys(operations)
         .filter((method) => method !== 'get')
-        .map((method) => ({ method: method.toUpperCase(), path: template.replace(/\{(\w+)\}/g, (_, name: string) => PATH_VALUES[name] ?? randomUUID()) })),
+        .map((method) => ({
+          method: method.toUpperCase(),
+          path: template.replace(/\{(\w+)\}/g, (_, name: string) => PATH_VALUES[name] ?? randomUUID()),
+        })),
     );
     expect(writes.length).toBeGreaterThan(30);
     for (const { method, path } of writes) {
       const without = await raw(gatewayA, { method, path, headers: bearer(token) });
       const empty = await raw(gatewayA, { method, path, headers: { ...bearer(token), 'content-type': 'application/json' }, body: '' });
-      const summary = (result: HttpResult) => ({ method, path, status: result.status, code: (result.body as { code?: string; error?: string }).code ?? (result.body as { error?: string }).error });
+      const summary = (result: HttpResult) => ({
+        method,
+        path,
+        status: result.status,
+        code: (result.body as { code?: string; error?: string }).code ?? (result.body as { error?: string }).error,
+      });
       expect(summary(empty)).toEqual(summary(without));
       expect(empty.status).toBeLessThan(500);
       if (empty.status === 400) expect({ path, body: empty.body }).not.toMatchObject({ body: { error: 'The request is invalid.' } });
@@ -183,7 +207,8 @@ describe('an empty body with Content-Type: application/json', () => {
 
   it('revokes and rolls an API key', async () => {
     const json = { ...bearer(token), 'content-type': 'application/json' };
-    const create = async () => (await post('/v2/api-keys', JSON.stringify({ name: 'edge', role: 'member' }))).body as { id: string; key: string };
+    const create = async () =>
+      (await post('/v2/api-keys', JSON.stringify({ name: 'edge', role: 'member' }))).body as { id: string; key: string };
     const rolled = await create();
     const roll = await raw(gatewayA, { method: 'POST', path: `/v2/api-keys/${rolled.id}/roll`, headers: json, body: '' });
     expect(roll.status).toBe(201);

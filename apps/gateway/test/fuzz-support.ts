@@ -150,7 +150,9 @@ function resolved(schema: Schema, document: OpenApiDocument): Schema {
   }
   return {
     ...rest,
-    ...(properties ? { properties: Object.fromEntries(Object.entries(properties).map(([name, child]) => [name, resolved(child, document)])) } : {}),
+    ...(properties
+      ? { properties: Object.fromEntries(Object.entries(properties).map(([name, child]) => [name, resolved(child, document)])) }
+      : {}),
     ...(items ? { items: resolved(items, document) } : {}),
     ...(oneOf ? { oneOf: oneOf.map((child) => resolved(child, document)) } : {}),
     ...(allOf ? { allOf: allOf.map((child) => resolved(child, document)) } : {}),
@@ -201,7 +203,12 @@ function pathValue(route: Route, name: string, fixtures: Fixtures, random: Rando
   const family = route.template.slice('/v2/'.length, route.template.indexOf('/{'));
   const known = fixtures[`${family}:${name}`] ?? fixtures[name];
   if (known !== undefined) return known;
-  const fixed: Readonly<Record<string, string>> = { gVaultId: 'service-ustb-vault', address: EVM_ADDRESS, chain: 'ethereum_sepolia', legIndex: '0' };
+  const fixed: Readonly<Record<string, string>> = {
+    gVaultId: 'service-ustb-vault',
+    address: EVM_ADDRESS,
+    chain: 'ethereum_sepolia',
+    legIndex: '0',
+  };
   return fixed[name] ?? random.uuid();
 }
 
@@ -224,7 +231,8 @@ function validRequest(route: Route, fixtures: Fixtures, random: Random): ValidRe
   const query: string[] = [];
   const headers: Record<string, string> = {};
   for (const parameter of route.parameters) {
-    if (parameter.in === 'query' && parameter.required) query.push(`${parameter.name}=${encodeURIComponent(String(validValue(parameter.schema ?? {}, parameter.name, random)))}`);
+    if (parameter.in === 'query' && parameter.required)
+      query.push(`${parameter.name}=${encodeURIComponent(String(validValue(parameter.schema ?? {}, parameter.name, random)))}`);
     if (parameter.in === 'header') headers[parameter.name.toLowerCase()] = `fuzz-${random.uuid()}`;
   }
   const body = route.body ? (validValue(route.body, 'body', random) as Record<string, unknown>) : undefined;
@@ -244,7 +252,8 @@ interface Leaf {
 
 function leavesOf(value: unknown, schema: Schema | undefined, path: readonly (string | number)[] = []): Leaf[] {
   const here: Leaf = { path, value, ...(schema ? { schema } : {}), declared: schema !== undefined };
-  if (Array.isArray(value)) return [...(path.length > 0 ? [here] : []), ...value.flatMap((item, index) => leavesOf(item, schema?.items, [...path, index]))];
+  if (Array.isArray(value))
+    return [...(path.length > 0 ? [here] : []), ...value.flatMap((item, index) => leavesOf(item, schema?.items, [...path, index]))];
   if (typeof value === 'object' && value !== null) {
     const children = Object.entries(value).flatMap(([key, child]) => leavesOf(child, schema?.properties?.[key], [...path, key]));
     return [...(path.length > 0 ? [here] : []), ...children];
@@ -328,14 +337,31 @@ function fieldMutations(body: Record<string, unknown>, schema: Schema, random: R
   const wrongLeaf = random.pick(leaves);
   return [
     at('body.null', random.pick(leaves), 'null', 'null'),
-    at('body.nul-character', nul, 'a string with \\u0000', JSON.stringify(`${typeof nul.value === 'string' ? nul.value : 'fuzz'}\u0000`), nul.declared && nul.schema?.type === 'string' ? statusIs(400) : undefined),
+    at(
+      'body.nul-character',
+      nul,
+      'a string with \\u0000',
+      JSON.stringify(`${typeof nul.value === 'string' ? nul.value : 'fuzz'}\u0000`),
+      nul.declared && nul.schema?.type === 'string' ? statusIs(400) : undefined,
+    ),
     at('body.long-string', random.pick(leaves), 'a 50,000-character string', JSON.stringify('a'.repeat(50_000))),
-    at('body.number-limit', amount, limit, limit, amounts.includes(amount) && UNREPRESENTABLE_AMOUNTS.has(limit) ? statusIs(400) : undefined),
+    at(
+      'body.number-limit',
+      amount,
+      limit,
+      limit,
+      amounts.includes(amount) && UNREPRESENTABLE_AMOUNTS.has(limit) ? statusIs(400) : undefined,
+    ),
     at('body.wrong-type', wrongLeaf, 'a value of another type', wrong(wrongLeaf)),
     at('body.deep-array', random.pick(leaves), `arrays nested ${DEPTH} deep`, deepArray, statusIs(400, 413)),
     at('body.deep-object', random.pick(leaves), `objects nested ${DEPTH} deep`, deepObject, statusIs(400, 413)),
     at('body.unknown-keys-in-field', random.pick(leaves), `an object of ${UNKNOWN_KEYS} keys`, `{${unknownKeys}}`),
-    at('body.prototype-keys-in-field', random.pick(leaves), 'an object with __proto__ and constructor keys', '{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}'),
+    at(
+      'body.prototype-keys-in-field',
+      random.pick(leaves),
+      'an object with __proto__ and constructor keys',
+      '{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}',
+    ),
   ];
 }
 
@@ -345,9 +371,17 @@ function memberMutations(body: Record<string, unknown>, random: Random): BodyMut
   const duplicated = keys.length > 0 ? random.pick(keys) : 'requestId';
   const prototypeKey = random.pick(['__proto__', 'constructor', 'prototype']);
   return [
-    { kind: 'body.duplicate-key-last-null', mutation: `duplicate key ${duplicated}, the last one null`, body: withMembers(body, `"${duplicated}":null`) },
+    {
+      kind: 'body.duplicate-key-last-null',
+      mutation: `duplicate key ${duplicated}, the last one null`,
+      body: withMembers(body, `"${duplicated}":null`),
+    },
     { kind: 'body.unknown-keys', mutation: `${UNKNOWN_KEYS} unknown keys beside the valid ones`, body: withMembers(body, unknownKeys) },
-    { kind: 'body.prototype-key', mutation: `a top-level "${prototypeKey}" key`, body: withMembers(body, `"${prototypeKey}":{"polluted":true,"prototype":{"polluted":true}}`) },
+    {
+      kind: 'body.prototype-key',
+      mutation: `a top-level "${prototypeKey}" key`,
+      body: withMembers(body, `"${prototypeKey}":{"polluted":true,"prototype":{"polluted":true}}`),
+    },
   ];
 }
 
@@ -367,7 +401,11 @@ function wholeBodies(valid: string, random: Random): WholeBody[] {
     { kind: 'whole.empty-json', mutation: 'an empty body with Content-Type: application/json', body: '' },
     { kind: 'whole.non-json', mutation: `the body ${JSON.stringify(nonJson)}`, body: nonJson },
     { kind: 'whole.non-object', mutation: `the JSON ${nonObject.slice(0, 40)} as the whole body`, body: nonObject },
-    { kind: 'whole.invalid-utf8', mutation: 'a JSON string of invalid UTF-8 bytes', body: Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0xc3, 0x22, 0x7d]) },
+    {
+      kind: 'whole.invalid-utf8',
+      mutation: 'a JSON string of invalid UTF-8 bytes',
+      body: Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0xc3, 0x22, 0x7d]),
+    },
     { kind: 'whole.byte-order-mark', mutation: 'the valid body after a byte order mark', body: `\ufeff${valid}` },
     { kind: 'whole.text-plain', mutation: 'the valid body as text/plain', body: valid, contentType: 'text/plain' },
     {
@@ -414,9 +452,11 @@ function queryMutations(route: Route, random: Random): QueryMutation[] {
     const value = name === 'limit' ? ['10', '20'] : ['a', 'b'];
     mutations.push({ kind: 'query.repeated-single-valued', query: `${name}=${value[0]}&${name}=${value[1]}`, expect: statusIs(400) });
   }
-  if (names.has('limit')) mutations.push({ kind: 'query.limit-out-of-range', query: `limit=${random.pick(BAD_LIMITS)}`, expect: statusIs(400) });
+  if (names.has('limit'))
+    mutations.push({ kind: 'query.limit-out-of-range', query: `limit=${random.pick(BAD_LIMITS)}`, expect: statusIs(400) });
   if (names.has('cursor')) mutations.push({ kind: 'query.bad-cursor', query: `cursor=${random.pick(BAD_CURSORS)}` });
-  if (documented.length > 0) mutations.push({ kind: 'query.bad-value', query: `${random.pick(documented).name}=${random.pick(BAD_VALUES)}` });
+  if (documented.length > 0)
+    mutations.push({ kind: 'query.bad-value', query: `${random.pick(documented).name}=${random.pick(BAD_VALUES)}` });
   return mutations;
 }
 
@@ -444,10 +484,28 @@ export function pathSpellings(path: string): { readonly spelling: string; readon
   ];
 }
 
-const BAD_PATH_VALUES = ['not-a-uuid', '%00', '..', '%2e%2e', 'a'.repeat(2_000), '%E2%80%AE', '00000000-0000-0000-0000-000000000000', '-1', '1e309', '%zz', '__proto__', 'constructor'];
+const BAD_PATH_VALUES = [
+  'not-a-uuid',
+  '%00',
+  '..',
+  '%2e%2e',
+  'a'.repeat(2_000),
+  '%E2%80%AE',
+  '00000000-0000-0000-0000-000000000000',
+  '-1',
+  '1e309',
+  '%zz',
+  '__proto__',
+  'constructor',
+];
 
 /** A request of `route` with the valid parts and a credential. */
-function requestOf(route: Route, valid: ValidRequest, token: string, change: { path?: string; query?: string; body?: string | Buffer; contentType?: string }): FuzzRequest {
+function requestOf(
+  route: Route,
+  valid: ValidRequest,
+  token: string,
+  change: { path?: string; query?: string; body?: string | Buffer; contentType?: string },
+): FuzzRequest {
   const query = change.query === undefined ? valid.query : [...valid.query, change.query];
   const body = change.body ?? (valid.body ? JSON.stringify(valid.body) : undefined);
   return {
@@ -463,13 +521,20 @@ function requestOf(route: Route, valid: ValidRequest, token: string, change: { p
 }
 
 /** The error family of `route` when its path is spelled `spelling`. */
-const familyOf = (route: Route, documented: boolean): ErrorFamily => (!route.template.startsWith(MICROVAULT_PATH) ? 'standard' : documented ? 'microvault' : 'either');
+const familyOf = (route: Route, documented: boolean): ErrorFamily =>
+  !route.template.startsWith(MICROVAULT_PATH) ? 'standard' : documented ? 'microvault' : 'either';
 
 /** Every mutation class `route` takes, each once, the details picked by `random`. */
 function casesOf(route: Route, fixtures: Fixtures, token: string, random: Random): FuzzCase[] {
   const valid = validRequest(route, fixtures, random);
   const name = `${route.method} ${route.template}`;
-  const of = (kind: string, mutation: string, change: Parameters<typeof requestOf>[3], expect?: FuzzCase['expect'], documented = true): FuzzCase => ({
+  const of = (
+    kind: string,
+    mutation: string,
+    change: Parameters<typeof requestOf>[3],
+    expect?: FuzzCase['expect'],
+    documented = true,
+  ): FuzzCase => ({
     route: name,
     kind,
     mutation,
@@ -485,11 +550,14 @@ function casesOf(route: Route, fixtures: Fixtures, token: string, random: Random
   }
   if (route.method !== 'GET' && route.method !== 'DELETE') {
     for (const each of wholeBodies(JSON.stringify(valid.body ?? {}), random)) {
-      cases.push(of(each.kind, each.mutation, { body: each.body, ...(each.contentType ? { contentType: each.contentType } : {}) }, each.expect));
+      cases.push(
+        of(each.kind, each.mutation, { body: each.body, ...(each.contentType ? { contentType: each.contentType } : {}) }, each.expect),
+      );
     }
   }
   if (route.method === 'GET') {
-    for (const each of queryMutations(route, random)) cases.push(of(each.kind, `query ${each.query.slice(0, 80)}`, { query: each.query }, each.expect));
+    for (const each of queryMutations(route, random))
+      cases.push(of(each.kind, `query ${each.query.slice(0, 80)}`, { query: each.query }, each.expect));
   }
   const pathParameters = [...route.template.matchAll(/\{(\w+)\}/g)].map((match) => match[0]);
   if (pathParameters.length > 0) {
@@ -559,7 +627,8 @@ function parsed(text: string): Record<string, unknown> | undefined {
 }
 
 /** `{error: <code>, message}`: the MicroVault family's error body. */
-const isMicroVaultBody = (body: Record<string, unknown>) => keysAre(body, ['error', 'message']) && isString(body['error']) && /^[a-z_]+$/.test(body['error']) && isString(body['message']);
+const isMicroVaultBody = (body: Record<string, unknown>) =>
+  keysAre(body, ['error', 'message']) && isString(body['error']) && /^[a-z_]+$/.test(body['error']) && isString(body['message']);
 /** `{error, code, ...details}` with a stable code. */
 const isStandardBody = (body: Record<string, unknown>) => isString(body['error']) && isString(body['code']) && isErrorCode(body['code']);
 
@@ -567,11 +636,19 @@ function shapeProblem(fuzzCase: FuzzCase, status: number, body: Record<string, u
   if (status === 401) {
     // A request without a credential is refused for that alone.
     const code = fuzzCase.request.headers['authorization'] === undefined ? body['code'] === 'unauthenticated' : isString(body['code']);
-    const shaped = keysAre(body, ['error', 'message', 'code']) && isString(body['error']) && (isString(body['message']) || body['message'] === null) && code;
+    const shaped =
+      keysAre(body, ['error', 'message', 'code']) &&
+      isString(body['error']) &&
+      (isString(body['message']) || body['message'] === null) &&
+      code;
     return shaped ? undefined : '401 body is not {error, message, code: unauthenticated}';
   }
   const family = status === 429 ? 'standard' : fuzzCase.family;
-  const shaped = { standard: isStandardBody(body), microvault: isMicroVaultBody(body), either: isStandardBody(body) || isMicroVaultBody(body) }[family];
+  const shaped = {
+    standard: isStandardBody(body),
+    microvault: isMicroVaultBody(body),
+    either: isStandardBody(body) || isMicroVaultBody(body),
+  }[family];
   if (!shaped) return `${status} body is not ${family === 'microvault' ? '{error: <code>, message}' : '{error, code} with a stable code'}`;
   const message = isMicroVaultBody(body) ? body['message'] : body['error'];
   return status === 400 && message === GENERIC_MESSAGE ? `400 says only "${GENERIC_MESSAGE}"` : undefined;
@@ -580,7 +657,11 @@ function shapeProblem(fuzzCase: FuzzCase, status: number, body: Record<string, u
 /** 503 only as the retryable unavailability of the interface (the MicroVault family's shape on its routes). */
 function unavailableProblem(fuzzCase: FuzzCase, body: Record<string, unknown> | undefined): string | undefined {
   if (!body) return '503 body is not JSON';
-  const standard = keysAre(body, ['error', 'code', 'retryable']) && isString(body['error']) && body['code'] === 'service_temporarily_unavailable' && body['retryable'] === true;
+  const standard =
+    keysAre(body, ['error', 'code', 'retryable']) &&
+    isString(body['error']) &&
+    body['code'] === 'service_temporarily_unavailable' &&
+    body['retryable'] === true;
   const microvault = fuzzCase.family !== 'standard' && isMicroVaultBody(body) && body['error'] === 'service_temporarily_unavailable';
   return standard || microvault ? undefined : '503 body is not {error, code: service_temporarily_unavailable, retryable: true}';
 }
@@ -602,6 +683,9 @@ export function problemOf(fuzzCase: FuzzCase, outcome: Outcome): string | undefi
 /** The request as sent, short enough to read, for a failure report. */
 export function described(fuzzRequest: FuzzRequest): string {
   const { authorization, ...headers } = fuzzRequest.headers;
-  const body = fuzzRequest.body === undefined ? '' : ` body (${fuzzRequest.body.length} bytes) ${JSON.stringify(fuzzRequest.body.toString().slice(0, 160))}`;
+  const body =
+    fuzzRequest.body === undefined
+      ? ''
+      : ` body (${fuzzRequest.body.length} bytes) ${JSON.stringify(fuzzRequest.body.toString().slice(0, 160))}`;
   return `${fuzzRequest.method} ${fuzzRequest.path.slice(0, 160)} ${authorization ? 'with' : 'without'} credential, headers ${JSON.stringify(headers)}${body}`;
 }

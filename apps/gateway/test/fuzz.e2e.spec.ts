@@ -30,7 +30,12 @@ const REQUEST_TIMEOUT_MS = 10_000;
 const CONCURRENCY = 4;
 const EVM_ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
 /** Wallet workflows scaled down, so the fixtures' deposit and withdrawal settle in well under a second. */
-const WALLET_ENV = { WALLET_DEPOSIT_SETTLEMENT_MS: '100', WALLET_REBALANCE_PROCESSING_MS: '100', WALLET_WORKER_POLL_MS: '25', WALLET_PAYOUT_STEP_MS: '40' };
+const WALLET_ENV = {
+  WALLET_DEPOSIT_SETTLEMENT_MS: '100',
+  WALLET_REBALANCE_PROCESSING_MS: '100',
+  WALLET_WORKER_POLL_MS: '25',
+  WALLET_PAYOUT_STEP_MS: '40',
+};
 
 let system: TestSystem;
 let gateway: string;
@@ -64,7 +69,12 @@ afterAll(async () => {
 type Json = Record<string, unknown>;
 
 async function created(path: string, body: Json): Promise<Json> {
-  const result = await call(`${gateway}${path}`, { token, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const result = await call(`${gateway}${path}`, {
+    token,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (result.status >= 300) throw new Error(`fixture: POST ${path} answered ${result.status} ${JSON.stringify(result.body)}`);
   return result.body as Json;
 }
@@ -78,13 +88,23 @@ async function createdApprover(): Promise<Json> {
   const body = JSON.stringify({ label: 'fuzz', publicKey, timestampMs: String(Date.now()) });
   const signature = sign('sha256', Buffer.from(body), privateKey).toString('hex');
   const stamp = Buffer.from(JSON.stringify({ publicKey, scheme: 'SIGNATURE_SCHEME_TK_API_P256', signature })).toString('base64url');
-  const result = await call(`${gateway}/v2/approvals/approvers`, { token, method: 'POST', headers: { 'content-type': 'application/json', 'x-stamp': stamp }, body });
-  if (result.status !== 201) throw new Error(`fixture: POST /v2/approvals/approvers answered ${result.status} ${JSON.stringify(result.body)}`);
+  const result = await call(`${gateway}/v2/approvals/approvers`, {
+    token,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-stamp': stamp },
+    body,
+  });
+  if (result.status !== 201)
+    throw new Error(`fixture: POST /v2/approvals/approvers answered ${result.status} ${JSON.stringify(result.body)}`);
   return result.body as Json;
 }
 
 async function readUntil(path: string, done: (body: Json) => boolean): Promise<Json> {
-  const result = await eventually(() => call(`${gateway}${path}`, { token }), (reply) => reply.status === 200 && done(reply.body as Json), 15_000);
+  const result = await eventually(
+    () => call(`${gateway}${path}`, { token }),
+    (reply) => reply.status === 200 && done(reply.body as Json),
+    15_000,
+  );
   return result.body as Json;
 }
 
@@ -95,10 +115,23 @@ async function createFixtures(): Promise<Fixtures> {
   const deposit = String((await created(`/v2/wallets/${wallet}/deposits/simulate`, { amountUsd: '1000.000000' }))['id']);
   await readUntil(`/v2/wallets/${wallet}/deposits/${deposit}`, (body) => body['status'] === 'completed');
   const withdrawal = String(
-    (await created(`/v2/wallets/${wallet}/withdrawals`, { requestId: randomUUID(), destinationChain: 'ethereum_sepolia', amountUsd: '10.000000', destinationAddress: EVM_ADDRESS }))['id'],
+    (
+      await created(`/v2/wallets/${wallet}/withdrawals`, {
+        requestId: randomUUID(),
+        destinationChain: 'ethereum_sepolia',
+        amountUsd: '10.000000',
+        destinationAddress: EVM_ADDRESS,
+      })
+    )['id'],
   );
-  const legs = (await readUntil(`/v2/wallets/${wallet}/withdrawals/${withdrawal}`, (body) => Array.isArray(body['payoutLegs']) && body['payoutLegs'].length > 0))['payoutLegs'] as Json[];
-  const receiver = (family: string, events: string[]) => created(family, { url: `${LOOPBACK_RECEIVER}/${family.replaceAll('/', '-')}`, events }).then((body) => String(body['id']));
+  const legs = (
+    await readUntil(
+      `/v2/wallets/${wallet}/withdrawals/${withdrawal}`,
+      (body) => Array.isArray(body['payoutLegs']) && body['payoutLegs'].length > 0,
+    )
+  )['payoutLegs'] as Json[];
+  const receiver = (family: string, events: string[]) =>
+    created(family, { url: `${LOOPBACK_RECEIVER}/${family.replaceAll('/', '-')}`, events }).then((body) => String(body['id']));
   return {
     'wallets:id': wallet,
     depositId: deposit,
@@ -108,7 +141,9 @@ async function createFixtures(): Promise<Fixtures> {
     'webhook-endpoints:id': await receiver('/v2/webhook-endpoints', ['portfolio_wallet.balance.updated']),
     'gvaults/webhooks:id': await receiver('/v2/gvaults/webhooks', ['gvault.allowlist.updated']),
     'api-keys:id': String((await created('/v2/api-keys', { name: 'fuzz', role: 'member' }))['id']),
-    entryId: String((await created('/v2/address-book/entries', { address: EVM_ADDRESS, chain: 'ethereum_sepolia', label: 'fuzz' }))['entry']),
+    entryId: String(
+      (await created('/v2/address-book/entries', { address: EVM_ADDRESS, chain: 'ethereum_sepolia', label: 'fuzz' }))['entry'],
+    ),
     approverId: String((await createdApprover())['id']),
   };
 }
@@ -151,7 +186,9 @@ function findings(results: readonly Result[]): string {
   }
   const failed = [...groups.values()].reduce((sum, group) => sum + group.length, 0);
   if (failed === 0) return '';
-  const lines = [...groups].map(([key, group]) => `[${key}] ${group.length} request(s), e.g.\n${group.slice(0, 3).map(example).join('\n')}`);
+  const lines = [...groups].map(
+    ([key, group]) => `[${key}] ${group.length} request(s), e.g.\n${group.slice(0, 3).map(example).join('\n')}`,
+  );
   return `${failed} of ${results.length} requests broke the promise (seed ${SEED}: FUZZ_SEED=${SEED} replays the same stream)\n${lines.join('\n')}`;
 }
 
@@ -160,7 +197,9 @@ async function expectPromisesKept(title: string, cases: readonly FuzzCase[]): Pr
   const started = performance.now();
   const results = await run(cases);
   const unavailable = results.filter(({ outcome }) => 'status' in outcome && outcome.status === 503);
-  console.log(`fuzz: ${title}: ${results.length} requests in ${Math.round(performance.now() - started)} ms, seed ${SEED}, ${unavailable.length} answered 503`);
+  console.log(
+    `fuzz: ${title}: ${results.length} requests in ${Math.round(performance.now() - started)} ms, seed ${SEED}, ${unavailable.length} answered 503`,
+  );
   if (unavailable.length > 0) console.log(`fuzz: 503s:\n${unavailable.slice(0, 5).map(example).join('\n')}`);
   expect(findings(results)).toBe('');
 }

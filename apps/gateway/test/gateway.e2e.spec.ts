@@ -177,7 +177,7 @@ describe('forwarding to a service', () => {
     }
   });
 
-  it('answers 503 retryable at once on the stopped service\'s routes only; /readyz stays 200, /readyz?full=1 fails', async () => {
+  it("answers 503 retryable at once on the stopped service's routes only; /readyz stays 200, /readyz?full=1 fails", async () => {
     expect((await call(`${healthA}/readyz?full=1`)).status).toBe(200);
     await system.services.get('gvault')!.stop();
     const result = await call(`${gatewayA}/v2/gvaults/yield-sources`, { token: await freshToken() });
@@ -203,7 +203,7 @@ describe('forwarding to a service', () => {
     // check's 1 s for its first database round trip on a busy machine (seen once in CI), so ask
     // until it does, for at most 10 s.
     let status = 0;
-    for (const deadline = Date.now() + 10_000; status !== 200 && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 10_000; status !== 200 && Date.now() < deadline;) {
       status = (await call(`${healthA}/readyz?full=1`)).status;
       if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -226,7 +226,14 @@ describe('graceful shutdown', () => {
     await bus.close();
     const exited = gateway.process.stop();
     // Shutting down once it takes no new connection; the request still waits for its answer.
-    await eventually(() => fetch(`${gateway.url}/healthz`).then(() => false, () => true), (closed) => closed);
+    await eventually(
+      () =>
+        fetch(`${gateway.url}/healthz`).then(
+          () => false,
+          () => true,
+        ),
+      (closed) => closed,
+    );
     gvault.resume();
     expect((await inFlight).status).toBe(200);
     await exited;
@@ -336,9 +343,15 @@ describe('errors and documents', () => {
     const document = (await call(`${gatewayA}/v2/openapi.json`)).body as {
       components: { schemas: Record<string, { properties: { events: { items: { enum: string[] } } } }> };
     };
-    const schemas = { webhooks: 'CreateWebhookDto', 'webhook-endpoints': 'CreateWebhookEndpointDto', gvault: 'CreateGVaultWebhookDto' } as const;
+    const schemas = {
+      webhooks: 'CreateWebhookDto',
+      'webhook-endpoints': 'CreateWebhookEndpointDto',
+      gvault: 'CreateGVaultWebhookDto',
+    } as const;
     for (const [family, schema] of Object.entries(schemas)) {
-      expect(document.components.schemas[schema]?.properties.events.items.enum).toEqual([...WEBHOOK_FAMILIES[family as keyof typeof schemas]]);
+      expect(document.components.schemas[schema]?.properties.events.items.enum).toEqual([
+        ...WEBHOOK_FAMILIES[family as keyof typeof schemas],
+      ]);
     }
   });
 });

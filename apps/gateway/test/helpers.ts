@@ -8,12 +8,20 @@ export interface HttpResult {
   elapsedMs: number;
 }
 
-export async function call(url: string, options: { token?: string; method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<HttpResult> {
+export async function call(
+  url: string,
+  options: { token?: string; method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<HttpResult> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers['authorization'] = `Bearer ${options.token}`;
   const started = performance.now();
   const response = await fetch(url, { method: options.method ?? 'GET', headers, body: options.body });
-  return { status: response.status, headers: response.headers, body: parsed(await response.text()), elapsedMs: performance.now() - started };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: parsed(await response.text()),
+    elapsedMs: performance.now() - started,
+  };
 }
 
 function parsed(text: string): unknown {
@@ -38,17 +46,20 @@ export function raw(
   const started = performance.now();
   const timeoutMs = options.timeoutMs ?? 10_000;
   return new Promise((resolve, reject) => {
-    const outgoing = request({ host: hostname, port, method: options.method ?? 'GET', path: options.path, headers: options.headers, agent: false }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('error', reject);
-      response.on('end', () => {
-        const headers = new Headers();
-        for (const [name, value] of Object.entries(response.headers)) if (typeof value === 'string') headers.set(name, value);
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: response.statusCode ?? 0, headers, body: parsed(text), text, elapsedMs: performance.now() - started });
-      });
-    });
+    const outgoing = request(
+      { host: hostname, port, method: options.method ?? 'GET', path: options.path, headers: options.headers, agent: false },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () => {
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(response.headers)) if (typeof value === 'string') headers.set(name, value);
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: response.statusCode ?? 0, headers, body: parsed(text), text, elapsedMs: performance.now() - started });
+        });
+      },
+    );
     outgoing.setTimeout(timeoutMs, () => outgoing.destroy(new Error(`no response within ${timeoutMs} ms`)));
     outgoing.on('error', reject);
     outgoing.end(options.body);

@@ -72,7 +72,9 @@ describe('/metrics', () => {
   it("serves a service's metrics on its health port: the requests it handled, and process metrics", async () => {
     const text = await scrape(`http://127.0.0.1:${gvaultHealthPort}/metrics`);
     expect(valueOf(text, 'nats_server_requests_total{subject="gvault.yield-sources.list",outcome="ok"}')).toBeGreaterThanOrEqual(3);
-    expect(valueOf(text, 'nats_server_request_duration_seconds_count{subject="gvault.yield-sources.list",outcome="ok"}')).toBeGreaterThanOrEqual(3);
+    expect(
+      valueOf(text, 'nats_server_request_duration_seconds_count{subject="gvault.yield-sources.list",outcome="ok"}'),
+    ).toBeGreaterThanOrEqual(3);
     expect(text).toContain('process_resident_memory_bytes');
     expect((await fetch(`http://127.0.0.1:${gvaultHealthPort}/readyz`)).status).toBe(200);
   });
@@ -96,7 +98,10 @@ describe('/metrics', () => {
     expect(Object.keys((publicFull.body as { checks: object }).checks).sort()).toEqual(['nats', 'redis']);
     // On the health port: the probes and the full check, which names the service that is down (wallet).
     expect(await call(`${gatewayHealth}/healthz`)).toMatchObject({ status: 200, body: { status: 'ok' } });
-    expect(await call(`${gatewayHealth}/readyz`)).toMatchObject({ status: 200, body: { status: 'ready', checks: { nats: 'ok', redis: 'ok' } } });
+    expect(await call(`${gatewayHealth}/readyz`)).toMatchObject({
+      status: 200,
+      body: { status: 'ready', checks: { nats: 'ok', redis: 'ok' } },
+    });
     expect(await call(`${gatewayHealth}/readyz?full=1`)).toMatchObject({
       status: 503,
       body: { status: 'unavailable', checks: { gvault: 'ok', wallet: 'unavailable', nats: 'ok', redis: 'ok' } },

@@ -42,8 +42,7 @@ export const gvaultConfigSpec = {
     parse: parsers.url('http:', 'https:'),
   },
   GVAULT_ALLOWLIST_ADDRESS: {
-    description:
-      "contract answering isAllowed(address) and emitting AllowlistUpdated; defaults to the environment's USTB token",
+    description: "contract answering isAllowed(address) and emitting AllowlistUpdated; defaults to the environment's USTB token",
     default: '',
     parse: optionalAddress,
   },

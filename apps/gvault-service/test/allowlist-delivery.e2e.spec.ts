@@ -8,7 +8,12 @@ import { createTestClient, createWalletClient, http, publicActions } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts';
 import { sepolia } from 'viem/chains';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the app's own test contract and local chain, deployed by its e2e suite
-import { type LocalAllowlistChain, startLocalAllowlistChain, TEST_ALLOWLIST_ABI, TEST_ALLOWLIST_OWNER_KEY } from '../solidity/test-allowlist.js';
+import {
+  type LocalAllowlistChain,
+  startLocalAllowlistChain,
+  TEST_ALLOWLIST_ABI,
+  TEST_ALLOWLIST_OWNER_KEY,
+} from '../solidity/test-allowlist.js';
 import { followerSettled } from './support/follower.js';
 
 /**
@@ -40,7 +45,8 @@ async function settledDeliveriesOf(registrationId: string): Promise<{ status: st
         )
       ).rows;
     let rows = await read();
-    for (const deadline = Date.now() + 5_000; rows.some((row) => row.status !== 'completed') && Date.now() < deadline; rows = await read()) await sleep(25);
+    for (const deadline = Date.now() + 5_000; rows.some((row) => row.status !== 'completed') && Date.now() < deadline; rows = await read())
+      await sleep(25);
     return rows;
   } finally {
     await db.end();
@@ -85,7 +91,9 @@ it('delivers one signed gvault.allowlist.updated event once the change is confir
   const { id: registrationId, secret } = (await registration.json()) as { id: string; secret: string };
 
   const transport = http(local.chain.rpcUrl, { retryCount: 0 });
-  const owner = createWalletClient({ chain: sepolia, transport, account: privateKeyToAccount(TEST_ALLOWLIST_OWNER_KEY) }).extend(publicActions);
+  const owner = createWalletClient({ chain: sepolia, transport, account: privateKeyToAccount(TEST_ALLOWLIST_OWNER_KEY) }).extend(
+    publicActions,
+  );
   const chain = createTestClient({ chain: sepolia, transport, mode: 'anvil' });
   const investor = privateKeyToAccount(`0x${'42'.repeat(32)}`).address;
   const txHash = await owner.writeContract({
@@ -99,14 +107,18 @@ it('delivers one signed gvault.allowlist.updated event once the change is confir
   // One block short of the depth: once the follower has applied every confirmed block and its
   // events are published, the change has written no event, so no delivery can follow.
   await chain.mine({ blocks: CONFIRMATIONS - 2 });
-  expect(await followerSettled(gvaultSchema(), await owner.getBlockNumber(), CONFIRMATIONS, investor)).toMatchObject({ eventsForAddress: 0 });
+  expect(await followerSettled(gvaultSchema(), await owner.getBlockNumber(), CONFIRMATIONS, investor)).toMatchObject({
+    eventsForAddress: 0,
+  });
   expect(received).toHaveLength(0);
 
   await chain.mine({ blocks: 1 });
   for (let waited = 0; received.length === 0 && waited < 10_000; waited += 50) await sleep(50);
   // Exactly one: the follower wrote one event (and everything it wrote is published), and
   // webhook-service holds one delivery per registration and event, completed, so nothing retries.
-  expect(await followerSettled(gvaultSchema(), await owner.getBlockNumber(), CONFIRMATIONS, investor)).toMatchObject({ eventsForAddress: 1 });
+  expect(await followerSettled(gvaultSchema(), await owner.getBlockNumber(), CONFIRMATIONS, investor)).toMatchObject({
+    eventsForAddress: 1,
+  });
   expect(await settledDeliveriesOf(registrationId)).toEqual([{ status: 'completed', attempts: 1 }]);
   expect(received).toHaveLength(1);
 

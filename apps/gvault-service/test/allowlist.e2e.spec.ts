@@ -19,7 +19,12 @@ import { createTestClient, createWalletClient, http, publicActions } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts';
 import { sepolia } from 'viem/chains';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the app's own test contract and local chain, deployed by its e2e suite
-import { type LocalAllowlistChain, startLocalAllowlistChain, TEST_ALLOWLIST_ABI, TEST_ALLOWLIST_OWNER_KEY } from '../solidity/test-allowlist.js';
+import {
+  type LocalAllowlistChain,
+  startLocalAllowlistChain,
+  TEST_ALLOWLIST_ABI,
+  TEST_ALLOWLIST_OWNER_KEY,
+} from '../solidity/test-allowlist.js';
 import { followerSettled } from './support/follower.js';
 
 type AllowlistEvent = DomainEvent<GTokenEventData['gvault.allowlist.updated']>;
@@ -71,7 +76,12 @@ function chainClients() {
 /** Sets a permission onchain (one block); resolves to the block and transaction of the change. */
 async function setAllowed(address: `0x${string}`, allowed: boolean) {
   const { wallet } = chainClients();
-  const hash = await wallet.writeContract({ address: local.allowlistAddress, abi: TEST_ALLOWLIST_ABI, functionName: 'setAllowed', args: [address, allowed] });
+  const hash = await wallet.writeContract({
+    address: local.allowlistAddress,
+    abi: TEST_ALLOWLIST_ABI,
+    functionName: 'setAllowed',
+    args: [address, allowed],
+  });
   const receipt = await wallet.waitForTransactionReceipt({ hash, pollingInterval: 20 });
   return { blockNumber: receipt.blockNumber, txHash: hash };
 }
@@ -82,7 +92,8 @@ const mine = (blocks: number) => chainClients().test.mine({ blocks });
  * Once the follower has applied every confirmed block of the chain as it is now and the relay has
  * published what it wrote (the state an absence check waits for): the outbox's events for `address`.
  */
-const settled = async (address: string) => followerSettled(schema.schema, await chainClients().wallet.getBlockNumber(), CONFIRMATIONS, address);
+const settled = async (address: string) =>
+  followerSettled(schema.schema, await chainClients().wallet.getBlockNumber(), CONFIRMATIONS, address);
 
 /** Sets a permission and mines until the change has every confirmation. */
 async function setConfirmed(address: `0x${string}`, allowed: boolean) {
@@ -162,7 +173,10 @@ describe('GET /v2/gvaults/{gVaultId}/allowlist/{address}', () => {
     expect(await call(allowlistPath(address))).toEqual({ status: 200, body: { allowed: false } });
     await mine(1);
     // The follower drops the cached `false` as soon as it publishes the confirmed change.
-    await waitFor(() => eventsFor(address), (events) => events.length === 1);
+    await waitFor(
+      () => eventsFor(address),
+      (events) => events.length === 1,
+    );
     expect(await call(allowlistPath(address))).toEqual({ status: 200, body: { allowed: true } });
   });
 
@@ -179,7 +193,11 @@ describe('GET /v2/gvaults/{gVaultId}/allowlist/{address}', () => {
   });
 
   it.each([
-    ['an unknown gVaultId', allowlistPath('0x52908400098527886E0F7030069857D2E4169EE7', 'service-other-vault'), /gVaultId must be one of: service-ustb-vault/],
+    [
+      'an unknown gVaultId',
+      allowlistPath('0x52908400098527886E0F7030069857D2E4169EE7', 'service-other-vault'),
+      /gVaultId must be one of: service-ustb-vault/,
+    ],
     ['41 characters', allowlistPath('0x52908400098527886E0F7030069857D2E4169EE'), /address must be a nonzero EVM address/],
     ['43 characters', allowlistPath('0x52908400098527886E0F7030069857D2E4169EE77'), /address/],
     ['a missing 0x', allowlistPath('0052908400098527886E0F7030069857D2E4169EE7'), /address/],
@@ -228,7 +246,10 @@ describe('gvault.allowlist.updated events', () => {
     expect(await eventsFor(address)).toEqual([]);
 
     await mine(1);
-    const events = await waitFor(() => eventsFor(address), (found) => found.length > 0);
+    const events = await waitFor(
+      () => eventsFor(address),
+      (found) => found.length > 0,
+    );
     expect(await settled(address)).toMatchObject({ eventsForAddress: 1 });
     expect(await eventsFor(address)).toHaveLength(1);
     expect(events[0]).toMatchObject({ type: 'gvault.allowlist.updated', orgId: '*', source: 'gvault' });
@@ -245,7 +266,10 @@ describe('gvault.allowlist.updated events', () => {
   it('resumes after a restart, picks up changes made while down and never emits a change twice', async () => {
     const before = freshAddress();
     await setConfirmed(before, true);
-    await waitFor(() => eventsFor(before), (events) => events.length === 1);
+    await waitFor(
+      () => eventsFor(before),
+      (events) => events.length === 1,
+    );
     await gvault.stop();
 
     const whileDown = freshAddress();
@@ -256,7 +280,10 @@ describe('gvault.allowlist.updated events', () => {
     const total = (await streamEvents()).length;
     gvault = await startGvault();
 
-    const events = await waitFor(() => eventsFor(whileDown), (found) => found.length === 2);
+    const events = await waitFor(
+      () => eventsFor(whileDown),
+      (found) => found.length === 2,
+    );
     // Events of one range share a commit, so the stream may hold them in either order: receivers order by block.
     const byBlock = events.sort((a, b) => Number(BigInt(a.payload.blockNumber) - BigInt(b.payload.blockNumber)));
     expect(byBlock.map((event) => event.payload.allowed)).toEqual([true, false]);

@@ -7,11 +7,11 @@ export const parsePepper = parseApiKeyPepper;
 export const identityConfigSpec = {
   IDENTITY_KEY_PEPPER: {
     description:
-      'server-side secret of the keyed hash (HMAC-SHA-256) API keys are stored as: 32+ bytes, hex or base64 (a secret, the same as the gateway\'s; changing it invalidates every key)',
+      "server-side secret of the keyed hash (HMAC-SHA-256) API keys are stored as: 32+ bytes, hex or base64 (a secret, the same as the gateway's; changing it invalidates every key)",
     parse: parsePepper,
   },
   IDENTITY_EXPIRY_SWEEP_MS: {
-    description: 'how often expired keys (and the end of a rolled key\'s grace period) are announced to the gateways',
+    description: "how often expired keys (and the end of a rolled key's grace period) are announced to the gateways",
     default: '1000',
     parse: parsers.integer(50, 60_000),
   },

@@ -51,7 +51,10 @@ async function within(timeoutMs: number, check: () => Promise<boolean>): Promise
   }
 }
 
-const UNAUTHENTICATED = { status: 401, body: { error: 'Unauthorized', message: 'The API key is invalid, expired or revoked.', code: 'unauthenticated' } };
+const UNAUTHENTICATED = {
+  status: 401,
+  body: { error: 'Unauthorized', message: 'The API key is invalid, expired or revoked.', code: 'unauthenticated' },
+};
 const KEY_FORMAT = /^service_sandbox_[0-9A-Za-z]{43}$/;
 
 describe('creating and using a key', () => {
@@ -83,7 +86,15 @@ describe('creating and using a key', () => {
     const got = await call(owner, 'GET', `/v2/api-keys/${created.id}`);
     expect(got).toEqual({
       status: 200,
-      body: { id: created.id, name: 'ci', role: 'admin', last4: created.last4, createdAt: created.createdAt, expiresAt: null, lastUsedAt: null },
+      body: {
+        id: created.id,
+        name: 'ci',
+        role: 'admin',
+        last4: created.last4,
+        createdAt: created.createdAt,
+        expiresAt: null,
+        lastUsedAt: null,
+      },
     });
     const listed = await call(owner, 'GET', '/v2/api-keys');
     expect(JSON.stringify(listed.body)).not.toContain(created.key);
@@ -112,7 +123,12 @@ describe('creating and using a key', () => {
 
   it('validates the body at the gateway', async () => {
     const owner = await tokenOf(freshOrg());
-    for (const body of [{ role: 'admin' }, { name: '', role: 'admin' }, { name: 'x', role: 'root' }, { name: 'x', role: 'admin', expiresAt: 'tomorrow' }]) {
+    for (const body of [
+      { role: 'admin' },
+      { name: '', role: 'admin' },
+      { name: 'x', role: 'root' },
+      { name: 'x', role: 'admin', expiresAt: 'tomorrow' },
+    ]) {
       expect((await call(owner, 'POST', '/v2/api-keys', body)).body).toEqual({ error: expect.any(String), code: 'validation_error' });
     }
     const past = await call(owner, 'POST', '/v2/api-keys', { name: 'x', role: 'admin', expiresAt: '2020-01-01T00:00:00.000Z' });
@@ -229,7 +245,9 @@ describe('revocation, rolling and expiry', () => {
     if (again.body.key) secrets.push(again.body.key);
     expect(again).toEqual({ status: 404, body: { error: 'API key not found, expired or already rolled.', code: 'api_key_not_found' } });
     const concurrent = await createKey(owner);
-    const replies = await Promise.all([0, 1, 2].map(() => call(owner, 'POST', `/v2/api-keys/${concurrent.id}/roll`, { expiresInSeconds: 600 })));
+    const replies = await Promise.all(
+      [0, 1, 2].map(() => call(owner, 'POST', `/v2/api-keys/${concurrent.id}/roll`, { expiresInSeconds: 600 })),
+    );
     for (const reply of replies) if (reply.body.key) secrets.push(reply.body.key);
     expect(replies.map((reply) => reply.status).sort()).toEqual([201, 404, 404]);
     const ids = (await call(owner, 'GET', '/v2/api-keys')).body.data.map((key: any) => key.id);

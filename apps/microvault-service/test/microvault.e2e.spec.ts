@@ -54,9 +54,19 @@ async function http(path: string, options: { token?: string; method?: string; ke
 
 const newKey = () => `key-${(keys += 1)}-${Date.now()}`;
 const putStrategy = (vaultId: string, body: unknown, options: { token?: string; key?: string | null } = {}) =>
-  http(`/v2/microvaults/vaults/${vaultId}/strategy`, { method: 'PUT', body, key: options.key === undefined ? newKey() : options.key, token: options.token });
+  http(`/v2/microvaults/vaults/${vaultId}/strategy`, {
+    method: 'PUT',
+    body,
+    key: options.key === undefined ? newKey() : options.key,
+    token: options.token,
+  });
 const putPause = (vaultId: string, body: unknown, options: { token?: string; key?: string | null } = {}) =>
-  http(`/v2/microvaults/vaults/${vaultId}/pause`, { method: 'PUT', body, key: options.key === undefined ? newKey() : options.key, token: options.token });
+  http(`/v2/microvaults/vaults/${vaultId}/pause`, {
+    method: 'PUT',
+    body,
+    key: options.key === undefined ? newKey() : options.key,
+    token: options.token,
+  });
 const pauseStatus = (vaultId: string, token?: string) => http(`/v2/microvaults/vaults/${vaultId}/pause-status`, { token });
 
 const strategy = (first: number, second: number, idle: number) => ({
@@ -108,7 +118,10 @@ describe('access rules', () => {
     // As the gateway asks it for /readyz: the operator CLI's NATS user may send operator subjects only.
     const bus = await mv.system.nats.connect('gateway');
     try {
-      await expect(new NatsRequester(bus, 30_000).request(SUBJECTS.microvault.health, {})).resolves.toEqual({ service: 'microvault', status: 'ok' });
+      await expect(new NatsRequester(bus, 30_000).request(SUBJECTS.microvault.health, {})).resolves.toEqual({
+        service: 'microvault',
+        status: 'ok',
+      });
     } finally {
       await bus.close();
     }
@@ -123,7 +136,11 @@ describe('access rules', () => {
   it('answers 403 microvaults_not_enabled on every route for an organization that is not enabled', async () => {
     expectError(await pauseStatus(vaultA.id, tokenOff), 403, 'microvaults_not_enabled');
     expectError(await putStrategy(vaultA.id, strategy(5000, 0, 5000), { token: tokenOff }), 403, 'microvaults_not_enabled');
-    expectError(await putPause(vaultA.id, { operation: 'subscriptions', paused: true }, { token: tokenOff }), 403, 'microvaults_not_enabled');
+    expectError(
+      await putPause(vaultA.id, { operation: 'subscriptions', paused: true }, { token: tokenOff }),
+      403,
+      'microvaults_not_enabled',
+    );
     expectError(await http(`/v2/microvaults/vaults/${vaultA.id}/tasks`, { token: tokenOff }), 403, 'microvaults_not_enabled');
     expectError(await http(`/v2/microvaults/tasks/${UNKNOWN_V4}`, { token: tokenOff }), 403, 'microvaults_not_enabled');
   });
@@ -150,12 +167,17 @@ describe('access rules', () => {
     const admin = await mv.system.auth.token({ org: 'org_a', role: 'admin', sub: 'user_a_admin' });
     const before = await http(`/v2/microvaults/vaults/${vaultA.id}/tasks`);
     const refused = await putStrategy(vaultA.id, strategy(5000, 0, 5000), { token: member });
-    expect(refused).toEqual({ status: 403, body: { error: 'forbidden', message: 'Only organization owners and admins may change a strategy.' } });
+    expect(refused).toEqual({
+      status: 403,
+      body: { error: 'forbidden', message: 'Only organization owners and admins may change a strategy.' },
+    });
     expect((await http(`/v2/microvaults/vaults/${vaultA.id}/tasks`)).body['data']).toEqual(before.body['data']);
     expect((await pauseStatus(vaultA.id, member)).status).toBe(200);
     const accepted = await putStrategy(vaultA.id, strategy(5000, 0, 5000), { token: admin });
     expect(accepted.status).toBe(202);
-    expect(await waitForTask((accepted.body['task'] as MicroVaultTaskDto).id, ['confirmed', 'failed'])).toMatchObject({ status: 'confirmed' });
+    expect(await waitForTask((accepted.body['task'] as MicroVaultTaskDto).id, ['confirmed', 'failed'])).toMatchObject({
+      status: 'confirmed',
+    });
   });
 
   it('requires the bearer token', async () => {
@@ -185,7 +207,13 @@ describe('request validation', () => {
       { allocations: [{ sourceId: SOURCE_1, targetBps: -1 }], idleTargetBps: 10001 },
       { allocations: 'none', idleTargetBps: 10000 },
       { allocations: [] },
-      { allocations: [{ sourceId: SOURCE_1, targetBps: 5000 }, { sourceId: SOURCE_1, targetBps: 5000 }], idleTargetBps: 0 },
+      {
+        allocations: [
+          { sourceId: SOURCE_1, targetBps: 5000 },
+          { sourceId: SOURCE_1, targetBps: 5000 },
+        ],
+        idleTargetBps: 0,
+      },
     ];
     for (const body of bad) expectError(await putStrategy(vaultA.id, body), 400, 'invalid_request');
     expectError(await putPause(vaultA.id, { operation: 'everything', paused: true }), 400, 'invalid_request');
@@ -202,10 +230,19 @@ describe('strategy tasks', () => {
     expect(accepted.status).toBe(202);
     expectTask(accepted.body['task'], { kind: 'update_strategy', status: 'submitted', vaultId: vaultA.id, txHashes: [] });
     const task = await waitForTask((accepted.body['task'] as MicroVaultTaskDto).id, ['confirmed', 'failed']);
-    expectTask(task, { kind: 'update_strategy', status: 'confirmed', vaultId: vaultA.id, txHashes: [expect.stringMatching(/^0x[0-9a-f]{64}$/)] });
+    expectTask(task, {
+      kind: 'update_strategy',
+      status: 'confirmed',
+      vaultId: vaultA.id,
+      txHashes: [expect.stringMatching(/^0x[0-9a-f]{64}$/)],
+    });
     const receipt = await mv.publicClient.getTransactionReceipt({ hash: task.txHashes[0] as Hex });
     expect(receipt.status).toBe('success');
-    const onChain = await mv.publicClient.readContract({ address: vaultA.address as Address, abi: vaultManagerAbi, functionName: 'strategy' });
+    const onChain = await mv.publicClient.readContract({
+      address: vaultA.address as Address,
+      abi: vaultManagerAbi,
+      functionName: 'strategy',
+    });
     expect(onChain).toEqual([[SOURCE_1, SOURCE_2], [6000, 2500], 1500]);
   });
 
@@ -258,11 +295,17 @@ describe('pause tasks and status', () => {
     const accepted = await putStrategy(vaultA.id, strategy(1000, 1000, 8000));
     expect(accepted.status).toBe(202);
     const task = await waitForTask((accepted.body['task'] as MicroVaultTaskDto).id, ['confirmed', 'failed']);
-    expectTask(task, { kind: 'update_strategy', status: 'failed', vaultId: vaultA.id, txHashes: [], error: expect.stringContaining('strategy updates paused') });
+    expectTask(task, {
+      kind: 'update_strategy',
+      status: 'failed',
+      vaultId: vaultA.id,
+      txHashes: [],
+      error: expect.stringContaining('strategy updates paused'),
+    });
     await run('strategy_updates', false);
   });
 
-  it('lists a vault\'s tasks newest first, page by page', async () => {
+  it("lists a vault's tasks newest first, page by page", async () => {
     const first = await http(`/v2/microvaults/vaults/${vaultA.id}/tasks?limit=2`);
     expect(first.status).toBe(200);
     expect(first.body['data']).toHaveLength(2);

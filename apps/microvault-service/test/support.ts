@@ -1,7 +1,15 @@
 import { ANVIL_DEV_KEYS, type LocalChain, startAnvil } from '@service/chain';
 import { type MicroVaultCreatedVault, type RequestContext, SUBJECTS } from '@service/contracts';
 import { NatsRequester, SubjectClient } from '@service/nats';
-import { type AppProcess, freePort, type RpcProxy, type ServiceSystem, startRpcProxy, startServiceSystem, type TestSystem } from '@service/testing';
+import {
+  type AppProcess,
+  freePort,
+  type RpcProxy,
+  type ServiceSystem,
+  startRpcProxy,
+  startServiceSystem,
+  type TestSystem,
+} from '@service/testing';
 import { createPublicClient, http, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { sepolia } from 'viem/chains';
@@ -89,7 +97,9 @@ export async function startMicroVaultSystem(): Promise<MicroVaultSystem> {
       } catch (error) {
         // The reply says only that the chain is unavailable; the service's log says why.
         const log = base.service.lines.slice(-20).join('\n');
-        throw new Error(`${error instanceof Error ? error.message : String(error)}\nmicrovault-service's last log lines:\n${log}`, { cause: error });
+        throw new Error(`${error instanceof Error ? error.message : String(error)}\nmicrovault-service's last log lines:\n${log}`, {
+          cause: error,
+        });
       }
     },
     async rpc(method, params = []) {

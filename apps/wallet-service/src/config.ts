@@ -59,12 +59,21 @@ export const walletConfigSpec = {
   WALLET_SANDBOX_FAILING_SOURCES: {
     description: 'sandbox: comma-separated position ids whose payout legs fail (to exercise partial payouts)',
     default: '',
-    parse: (raw: string) => raw.split(',').map((id) => id.trim()).filter((id) => id !== ''),
+    parse: (raw: string) =>
+      raw
+        .split(',')
+        .map((id) => id.trim())
+        .filter((id) => id !== ''),
   },
   WALLET_SANDBOX_FAIL_NEXT_PAYOUT: {
-    description: 'sandbox: comma-separated organization ids whose next payout leg fails retryably (armed at boot; also `npm run admin -- wallets fail-next-payout`)',
+    description:
+      'sandbox: comma-separated organization ids whose next payout leg fails retryably (armed at boot; also `npm run admin -- wallets fail-next-payout`)',
     default: '',
-    parse: (raw: string) => raw.split(',').map((id) => id.trim()).filter((id) => id !== ''),
+    parse: (raw: string) =>
+      raw
+        .split(',')
+        .map((id) => id.trim())
+        .filter((id) => id !== ''),
   },
   WALLET_APPROVAL_TTL_MS: {
     description: 'how long a pending customer-approval activity (payout leg, Stellar setup) waits for quorum before it fails',

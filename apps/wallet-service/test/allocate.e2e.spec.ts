@@ -34,11 +34,20 @@ describe('POST /v2/wallets/{id}/allocate', () => {
     const reply = await allocate(owner, wallet.id, { requestId, allocations: [move(CASH, JAAA, '40')] });
     expect(reply).toEqual({
       status: 200,
-      body: { rebalanceId: expect.any(String), requestId, status: 'created', createdAt: expect.any(String), allocations: [move(CASH, JAAA, '40.000000')] },
+      body: {
+        rebalanceId: expect.any(String),
+        requestId,
+        status: 'created',
+        createdAt: expect.any(String),
+        allocations: [move(CASH, JAAA, '40.000000')],
+      },
     });
     const during = (await owner.get(`/v2/wallets/${wallet.id}`)).body;
     expect(during.balance.reservedUsd).toBe('40.000000');
-    const done = await owner.waitFor(`/v2/wallets/${wallet.id}`, (body) => body.status === 'idle' && body.balance.reservedUsd === '0.000000');
+    const done = await owner.waitFor(
+      `/v2/wallets/${wallet.id}`,
+      (body) => body.status === 'idle' && body.balance.reservedUsd === '0.000000',
+    );
     const positions = Object.fromEntries(done.positions.map((position: any) => [position.id, position]));
     expect(positions[CASH].valueUsd).toBe('60.000000');
     expect(micros(positions[JAAA].valueUsd)).toBeGreaterThanOrEqual(40_000_000n);
@@ -47,7 +56,10 @@ describe('POST /v2/wallets/{id}/allocate', () => {
     const rebalance = events.filter((event) => event.type === 'portfolio_wallet.rebalance.status_changed');
     expect(rebalance.map((event) => event.payload.rebalance.status)).toEqual(['created', 'processing', 'completed']);
     for (const event of rebalance) {
-      expect(event.payload).toMatchObject({ walletId: wallet.id, rebalance: { id: reply.body.rebalanceId, requestId, allocations: [move(CASH, JAAA, '40.000000')] } });
+      expect(event.payload).toMatchObject({
+        walletId: wallet.id,
+        rebalance: { id: reply.body.rebalanceId, requestId, allocations: [move(CASH, JAAA, '40.000000')] },
+      });
     }
     const statuses = events.filter((event) => event.type === 'portfolio_wallet.status_changed').map((event) => event.payload.wallet.status);
     expect(statuses).toEqual(['idle', 'rebalance_active', 'idle']);
@@ -93,16 +105,26 @@ describe('POST /v2/wallets/{id}/allocate', () => {
     const wallet = await fundedWallet();
     const body = { requestId: randomUUID(), allocations: instructions };
     // insufficient_funds carries the wallet's balance (issue 14).
-    const balance = code === 'insufficient_funds' ? { balance: { totalUsd: '100.000000', withdrawableUsd: '100.000000', reservedUsd: '0.000000' } } : {};
-    expect(await failure(owner.sdk.wallets.allocate(wallet.id, body))).toEqual({ status, body: { error: expect.any(String), code, ...balance } });
-    expect(await failure(owner.sdk.wallets.previewAllocation(wallet.id, { allocations: instructions }))).toMatchObject({ status, body: { code } });
+    const balance =
+      code === 'insufficient_funds' ? { balance: { totalUsd: '100.000000', withdrawableUsd: '100.000000', reservedUsd: '0.000000' } } : {};
+    expect(await failure(owner.sdk.wallets.allocate(wallet.id, body))).toEqual({
+      status,
+      body: { error: expect.any(String), code, ...balance },
+    });
+    expect(await failure(owner.sdk.wallets.previewAllocation(wallet.id, { allocations: instructions }))).toMatchObject({
+      status,
+      body: { code },
+    });
   });
 
   it('is for owners and admins only', async () => {
     const wallet = await fundedWallet();
     const body = { requestId: randomUUID(), allocations: [move(CASH, JAAA, '1')] };
     const member = await Client.of(system, org, 'member');
-    expect(await failure(member.sdk.wallets.allocate(wallet.id, body))).toEqual({ status: 403, body: { error: expect.any(String), code: 'forbidden' } });
+    expect(await failure(member.sdk.wallets.allocate(wallet.id, body))).toEqual({
+      status: 403,
+      body: { error: expect.any(String), code: 'forbidden' },
+    });
     const admin = await Client.of(system, org, 'admin');
     expect((await allocate(admin, wallet.id, body)).status).toBe(200);
   });
@@ -112,7 +134,10 @@ describe('POST /v2/wallets/{id}/allocate', () => {
     const body = { requestId: randomUUID(), allocations: [move(CASH, JAAA, '1')] };
     expect((await allocate(owner, randomUUID(), body)).body.code).toBe('wallet_not_found');
     const stranger = await Client.of(system, `org_${randomUUID().slice(0, 8)}`);
-    expect(await allocate(stranger, wallet.id, body)).toEqual({ status: 404, body: { error: expect.any(String), code: 'wallet_not_found' } });
+    expect(await allocate(stranger, wallet.id, body)).toEqual({
+      status: 404,
+      body: { error: expect.any(String), code: 'wallet_not_found' },
+    });
   });
 
   it('refuses an autoRebalance wallet and points to PATCH strategy', async () => {
@@ -162,7 +187,9 @@ describe('money and yield', () => {
       const from = positions[Math.floor(random() * positions.length)];
       const to = from.id === CASH ? (random() < 0.5 ? JAAA : USTB) : CASH;
       const amount = micros(from.valueUsd) / 3n;
-      await owner.allocateAndSettle(wallet.id, [{ from: from.id, to, amountUsd: `${amount / 1_000_000n}.${String(amount % 1_000_000n).padStart(6, '0')}` }]);
+      await owner.allocateAndSettle(wallet.id, [
+        { from: from.id, to, amountUsd: `${amount / 1_000_000n}.${String(amount % 1_000_000n).padStart(6, '0')}` },
+      ]);
       const view = (await owner.get(`/v2/wallets/${wallet.id}`)).body;
       const sum = view.positions.reduce((total: bigint, position: any) => total + micros(position.valueUsd), 0n);
       expect(sum).toBe(micros(view.balance.totalUsd));
@@ -180,8 +207,20 @@ describe('money and yield', () => {
     const reply = { body: await owner.sdk.wallets.yield(wallet.id) };
     expect(micros(reply.body.earnedUsd)).toBeGreaterThan(0n);
     expect(reply.body.positions).toEqual([
-      { yieldSourceId: JAAA, name: expect.any(String), apyBps: 585, pct: expect.any(Number), deployedValueUsd: expect.stringMatching(/^60\d\.\d{6}$/) },
-      { yieldSourceId: USTB, name: expect.any(String), apyBps: 420, pct: expect.any(Number), deployedValueUsd: expect.stringMatching(/^40\d\.\d{6}$/) },
+      {
+        yieldSourceId: JAAA,
+        name: expect.any(String),
+        apyBps: 585,
+        pct: expect.any(Number),
+        deployedValueUsd: expect.stringMatching(/^60\d\.\d{6}$/),
+      },
+      {
+        yieldSourceId: USTB,
+        name: expect.any(String),
+        apyBps: 420,
+        pct: expect.any(Number),
+        deployedValueUsd: expect.stringMatching(/^40\d\.\d{6}$/),
+      },
     ]);
     expect(micros(reply.body.annualizedUsd)).toBeGreaterThanOrEqual(51_900_000n);
   });

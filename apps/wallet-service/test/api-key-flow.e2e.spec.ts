@@ -39,7 +39,6 @@ afterAll(async () => {
   await system?.stop();
 }, 60_000);
 
-
 describe('the wallet flow with API keys', () => {
   it('creates a wallet, deposits, allocates, withdraws and lists, all with an owner key', async () => {
     const wallet = await owner.idleWallet();
@@ -75,13 +74,19 @@ describe('the wallet flow with API keys', () => {
   it("applies the key's role: a member key reads but may not allocate", async () => {
     const wallet = await owner.idleWallet();
     expect((await member.get(`/v2/wallets/${wallet.id}`)).status).toBe(200);
-    const refused = await member.post(`/v2/wallets/${wallet.id}/allocate`, { requestId: randomUUID(), allocations: [{ from: CASH, to: JAAA, amountUsd: '1' }] });
+    const refused = await member.post(`/v2/wallets/${wallet.id}/allocate`, {
+      requestId: randomUUID(),
+      allocations: [{ from: CASH, to: JAAA, amountUsd: '1' }],
+    });
     expect(refused).toEqual({ status: 403, body: { error: expect.any(String), code: 'forbidden' } });
   });
 
   it("scopes a key to its organization: another organization's wallet is not found", async () => {
     const wallet = await owner.idleWallet();
-    expect(await stranger.get(`/v2/wallets/${wallet.id}`)).toEqual({ status: 404, body: { error: expect.any(String), code: 'wallet_not_found' } });
+    expect(await stranger.get(`/v2/wallets/${wallet.id}`)).toEqual({
+      status: 404,
+      body: { error: expect.any(String), code: 'wallet_not_found' },
+    });
     expect((await stranger.get('/v2/wallets')).body.data).toEqual([]);
   });
 });

@@ -58,7 +58,12 @@ export function newKey(): ApproverKey {
  * `POST /v2/approvals/approvers` for `key` with its proof of possession: the `X-Stamp` of the
  * exact body by the key itself (by `stampWith` instead; none when null), `timestampMs` now unless given.
  */
-export async function postApprover(client: Client, key: ApproverKey, label = 'approver', options: { stampWith?: ApproverKey | null; timestampMs?: string } = {}): Promise<Reply> {
+export async function postApprover(
+  client: Client,
+  key: ApproverKey,
+  label = 'approver',
+  options: { stampWith?: ApproverKey | null; timestampMs?: string } = {},
+): Promise<Reply> {
   const body = JSON.stringify({ label, publicKey: key.publicKey, timestampMs: options.timestampMs ?? String(Date.now()) });
   const stamper = options.stampWith === undefined ? key : options.stampWith;
   const headers: Record<string, string> = stamper ? { 'X-Stamp': (await stamper.stamper.stamp(body)).stampHeaderValue } : {};
@@ -104,7 +109,11 @@ export async function approvalRequest(client: Client, activityId: string, action
 }
 
 /** Sends a vote with a stamp over `payload` (by default the request's own canonical text). */
-export async function sendVote(client: Client, activityId: string, input: { key: ApproverKey; request: any; action?: string; payload?: string; stampAs?: 'string' | 'object' }): Promise<Reply> {
+export async function sendVote(
+  client: Client,
+  activityId: string,
+  input: { key: ApproverKey; request: any; action?: string; payload?: string; stampAs?: 'string' | 'object' },
+): Promise<Reply> {
   const stamp = await input.key.stamper.stamp(input.payload ?? JSON.stringify(input.request.turnkeyRequest));
   return client.post(`/v2/turnkey/activities/${activityId}/vote`, {
     action: input.action ?? input.request.action,
@@ -117,11 +126,20 @@ export async function sendVote(client: Client, activityId: string, input: { key:
 export async function vote(client: Client, activityId: string, key: ApproverKey, action: 'approve' | 'reject' = 'approve'): Promise<Reply> {
   const request = await approvalRequest(client, activityId, action);
   const stamp = await key.stamper.stamp(request.stampPayload);
-  return client.post(`/v2/turnkey/activities/${activityId}/vote`, { action, customerApprovalStamp: stamp, turnkeyRequest: request.turnkeyRequest });
+  return client.post(`/v2/turnkey/activities/${activityId}/vote`, {
+    action,
+    customerApprovalStamp: stamp,
+    turnkeyRequest: request.turnkeyRequest,
+  });
 }
 
 /** The vote answer, every field. */
-export function voteAnswer(action: string, outcome: Partial<Record<'approved' | 'rejected' | 'alreadyCompleted' | 'alreadyTerminal', boolean>>, status: string, resultStatus: unknown) {
+export function voteAnswer(
+  action: string,
+  outcome: Partial<Record<'approved' | 'rejected' | 'alreadyCompleted' | 'alreadyTerminal', boolean>>,
+  status: string,
+  resultStatus: unknown,
+) {
   return {
     status: 200,
     body: { action, approved: false, rejected: false, alreadyCompleted: false, alreadyTerminal: false, ...outcome, status, resultStatus },

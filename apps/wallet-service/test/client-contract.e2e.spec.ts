@@ -8,7 +8,23 @@ import { newKey, postApprover } from './approvals-support.js';
 import { Client, startWalletSystem, type WalletSystem } from './wallet-system.js';
 
 /** A field's published type: a primitive, a nullable one, an enum, an object shape or a list of one. */
-type Shape = 'string' | 'string?' | 'number' | 'number?' | 'integer' | 'integer?' | 'boolean' | 'uuid' | 'uuid?' | 'usd' | 'usd?' | 'time' | 'time?' | readonly string[] | { [field: string]: Shape } | [Shape];
+type Shape =
+  | 'string'
+  | 'string?'
+  | 'number'
+  | 'number?'
+  | 'integer'
+  | 'integer?'
+  | 'boolean'
+  | 'uuid'
+  | 'uuid?'
+  | 'usd'
+  | 'usd?'
+  | 'time'
+  | 'time?'
+  | readonly string[]
+  | { [field: string]: Shape }
+  | [Shape];
 
 const USD = /^-?\d+\.\d{6}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -21,7 +37,10 @@ function violations(value: unknown, shape: Shape, path = '$'): string[] {
     if (!Array.isArray(value)) return [`${path}: not an array`];
     return value.flatMap((item, index) => violations(item, shape[0] as Shape, `${path}[${index}]`));
   }
-  if (Array.isArray(shape)) return (shape as readonly string[]).includes(value as string) ? [] : [`${path}: ${JSON.stringify(value)} is not one of ${shape.join(', ')}`];
+  if (Array.isArray(shape))
+    return (shape as readonly string[]).includes(value as string)
+      ? []
+      : [`${path}: ${JSON.stringify(value)} is not one of ${shape.join(', ')}`];
   if (typeof shape === 'object') {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return [`${path}: not an object`];
     return Object.entries(shape).flatMap(([field, inner]) =>
@@ -59,7 +78,15 @@ const YIELD_SOURCE: Shape = {
   description: 'string',
   allocations: [{ label: 'string', type: 'string', valueUsd: 'number', pct: 'number' }],
 };
-const POSITION: Shape = { id: 'string', kind: ['cash', 'yield_source'], label: 'string', valueUsd: 'usd', pct: 'integer', yieldSourceId: 'string?', token: ['usdc', 'usdt'] };
+const POSITION: Shape = {
+  id: 'string',
+  kind: ['cash', 'yield_source'],
+  label: 'string',
+  valueUsd: 'usd',
+  pct: 'integer',
+  yieldSourceId: 'string?',
+  token: ['usdc', 'usdt'],
+};
 const WALLET: Shape = {
   id: 'uuid',
   label: 'string?',
@@ -132,9 +159,19 @@ const YIELD: Shape = {
   annualizedUsd: 'usd',
   positions: [{ yieldSourceId: 'string', name: 'string', apyBps: 'integer', pct: 'integer', deployedValueUsd: 'usd' }],
 };
-const ALLOCATION: Shape = { rebalanceId: 'uuid', requestId: 'uuid', status: ['created', 'processing', 'completed', 'failed', 'cancelled'], createdAt: 'time', allocations: [{ from: 'string', to: 'string', amountUsd: 'usd' }] };
+const ALLOCATION: Shape = {
+  rebalanceId: 'uuid',
+  requestId: 'uuid',
+  status: ['created', 'processing', 'completed', 'failed', 'cancelled'],
+  createdAt: 'time',
+  allocations: [{ from: 'string', to: 'string', amountUsd: 'usd' }],
+};
 const ENTRY: Shape = { id: 'uuid', address: 'string', chain: 'string', label: 'string', createdAt: 'time' };
-const INSUFFICIENT: Shape = { error: 'string', code: ['insufficient_funds'], balance: { totalUsd: 'usd', withdrawableUsd: 'usd', reservedUsd: 'usd' } };
+const INSUFFICIENT: Shape = {
+  error: 'string',
+  code: ['insufficient_funds'],
+  balance: { totalUsd: 'usd', withdrawableUsd: 'usd', reservedUsd: 'usd' },
+};
 
 let system: WalletSystem;
 let client: Client;
@@ -176,7 +213,14 @@ describe('a client written against the published shapes', () => {
     const created = await call('POST', '/v2/wallets', 200, WALLET, {
       requestId: randomUUID(),
       label: 'Client',
-      strategy: { allocations: { usdc: [{ yieldSourceId: 'service-jaaa-usdc-vault', pct: 70.5 }, { yieldSourceId: 'cash', pct: 29.5 }] } },
+      strategy: {
+        allocations: {
+          usdc: [
+            { yieldSourceId: 'service-jaaa-usdc-vault', pct: 70.5 },
+            { yieldSourceId: 'cash', pct: 29.5 },
+          ],
+        },
+      },
     });
     const walletId = created.id;
     await client.waitFor(`/v2/wallets/${walletId}`, (wallet) => wallet.status === 'idle');
@@ -185,7 +229,12 @@ describe('a client written against the published shapes', () => {
     await call('PATCH', `/v2/wallets/${walletId}`, 200, WALLET, { label: null });
     await call('PATCH', `/v2/wallets/${walletId}/strategy`, 200, WALLET, {
       requestId: randomUUID(),
-      allocations: { usdc: [{ yieldSourceId: 'service-jaaa-usdc-vault', pct: 60 }, { yieldSourceId: 'cash', pct: 40 }] },
+      allocations: {
+        usdc: [
+          { yieldSourceId: 'service-jaaa-usdc-vault', pct: 60 },
+          { yieldSourceId: 'cash', pct: 40 },
+        ],
+      },
     });
 
     const deposit = await call('POST', `/v2/wallets/${walletId}/deposits/simulate`, 200, DEPOSIT, { amountUsd: '100' });
@@ -195,16 +244,30 @@ describe('a client written against the published shapes', () => {
     await call('GET', `/v2/wallets/${walletId}/deposits/lookup?txHash=${deposit.txHash}&chain=${deposit.chain}`, 200, DEPOSIT);
 
     const move = [{ from: 'cash:ethereum_sepolia:usdc', to: 'service-jaaa-usdc-vault', amountUsd: 40 }];
-    await call('POST', `/v2/wallets/${walletId}/allocate-preview`, 200, { allocations: [{ from: 'string', to: 'string', amountUsd: 'usd' }], before: [POSITION], after: [POSITION] }, { allocations: move });
+    await call(
+      'POST',
+      `/v2/wallets/${walletId}/allocate-preview`,
+      200,
+      { allocations: [{ from: 'string', to: 'string', amountUsd: 'usd' }], before: [POSITION], after: [POSITION] },
+      { allocations: move },
+    );
     await call('POST', `/v2/wallets/${walletId}/allocate`, 200, ALLOCATION, { requestId: randomUUID(), allocations: move });
     await client.waitFor(`/v2/wallets/${walletId}`, (wallet) => wallet.status === 'idle' && wallet.balance.reservedUsd === '0.000000');
     await call('GET', `/v2/wallets/${walletId}/yield`, 200, YIELD);
 
-    const liquidity = await call('POST', `/v2/wallets/${walletId}/withdrawal-preview`, 200, PREVIEW, { destinationChain: 'ethereum_sepolia' });
+    const liquidity = await call('POST', `/v2/wallets/${walletId}/withdrawal-preview`, 200, PREVIEW, {
+      destinationChain: 'ethereum_sepolia',
+    });
     expect(liquidity.amountRequestedUsd).toBeNull();
-    const preview = await call('POST', `/v2/wallets/${walletId}/withdrawal-preview`, 200, PREVIEW, { destinationChain: 'ethereum_sepolia', amountUsd: 70 });
+    const preview = await call('POST', `/v2/wallets/${walletId}/withdrawal-preview`, 200, PREVIEW, {
+      destinationChain: 'ethereum_sepolia',
+      amountUsd: 70,
+    });
     expect(preview.processingEstimate.typicalMaxDuration).toMatch(DURATION);
-    await call('POST', `/v2/wallets/${walletId}/withdrawal-preview`, 409, INSUFFICIENT, { destinationChain: 'ethereum_sepolia', amountUsd: 1_000 });
+    await call('POST', `/v2/wallets/${walletId}/withdrawal-preview`, 409, INSUFFICIENT, {
+      destinationChain: 'ethereum_sepolia',
+      amountUsd: 1_000,
+    });
     await call('POST', `/v2/wallets/${walletId}/withdrawals`, 409, INSUFFICIENT, {
       requestId: randomUUID(),
       destinationChain: 'ethereum_sepolia',
@@ -223,7 +286,13 @@ describe('a client written against the published shapes', () => {
     await call('GET', `/v2/wallets/${walletId}/withdrawals?status=completed&order=desc&sort=createdAt`, 200, page(WITHDRAWAL));
 
     // The address book before the first approver: afterwards its changes wait for the approvers (202).
-    const entry = await call('POST', '/v2/address-book/entries', 201, { entry: 'uuid' }, { address: '0x52908400098527886E0F7030069857D2E4169EE7', chain: 'ethereum_sepolia', label: 'Treasury' });
+    const entry = await call(
+      'POST',
+      '/v2/address-book/entries',
+      201,
+      { entry: 'uuid' },
+      { address: '0x52908400098527886E0F7030069857D2E4169EE7', chain: 'ethereum_sepolia', label: 'Treasury' },
+    );
     await call('GET', '/v2/address-book/entries', 200, page(ENTRY));
     const deleted = await call('DELETE', `/v2/address-book/entries/${entry.entry}`, 200, { id: 'uuid', deleted: 'boolean' });
     expect(deleted.deleted).toBe(true);
@@ -234,9 +303,21 @@ describe('a client written against the published shapes', () => {
     await call('POST', `/v2/wallets/${walletId}/deposit-addresses/stellar_testnet/enable`, 200, {
       chain: 'string',
       address: 'string?',
-      approval: { id: 'uuid', kind: 'string', chain: 'string', status: ['pending', 'approved', 'rejected', 'failed'], turnkeyActivityId: 'uuid?', createdAt: 'time', updatedAt: 'time' },
+      approval: {
+        id: 'uuid',
+        kind: 'string',
+        chain: 'string',
+        status: ['pending', 'approved', 'rejected', 'failed'],
+        turnkeyActivityId: 'uuid?',
+        createdAt: 'time',
+        updatedAt: 'time',
+      },
     });
-    const pendingEntry = await call('POST', '/v2/address-book/entries', 202, CHANGE, { address: '0x52908400098527886E0F7030069857D2E4169EE7', chain: 'ethereum_sepolia', label: 'Treasury' });
+    const pendingEntry = await call('POST', '/v2/address-book/entries', 202, CHANGE, {
+      address: '0x52908400098527886E0F7030069857D2E4169EE7',
+      chain: 'ethereum_sepolia',
+      label: 'Treasury',
+    });
     expect(pendingEntry).toMatchObject({ kind: 'address_book.created', status: 'pending' });
   });
 });

@@ -35,7 +35,9 @@ async function positionsOf(walletId: string): Promise<Record<string, { amount: b
     `SELECT position_id, amount::text, reserved::text, earned::text FROM "${system.schema}".positions WHERE wallet_id = $1`,
     [walletId],
   );
-  return Object.fromEntries(rows.map((row) => [row.position_id, { amount: BigInt(row.amount), reserved: BigInt(row.reserved), earned: BigInt(row.earned) }]));
+  return Object.fromEntries(
+    rows.map((row) => [row.position_id, { amount: BigInt(row.amount), reserved: BigInt(row.reserved), earned: BigInt(row.earned) }]),
+  );
 }
 
 const settled = (walletId: string) =>
@@ -66,7 +68,9 @@ describe('concurrent allocations on one wallet', () => {
     );
     expect(rows).toEqual([{ status: 'completed', count: '20' }]);
     const events = await eventsOf(system, wallet.id);
-    const created = events.filter((event) => event.type === 'portfolio_wallet.rebalance.status_changed' && event.payload['rebalance'].status === 'created');
+    const created = events.filter(
+      (event) => event.type === 'portfolio_wallet.rebalance.status_changed' && event.payload['rebalance'].status === 'created',
+    );
     expect(created.map((event) => event.payload['rebalance'].id).sort()).toEqual(replies.map((reply) => reply.body.rebalanceId).sort());
   }, 60_000);
 

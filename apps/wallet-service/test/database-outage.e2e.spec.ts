@@ -71,9 +71,17 @@ function nextWrite(walletId: string): Omit<Sent, 'sentAt' | 'reply'> {
   const base = `/v2/wallets/${walletId}`;
   if (operation === 'deposit') return { operation, path: `${base}/deposits/simulate`, body: { amountUsd: usd(1, 5) } };
   if (operation === 'allocate') {
-    return { operation, path: `${base}/allocate`, body: { requestId: randomUUID(), allocations: [{ from: CASH, to: JAAA, amountUsd: usd(1, 3) }] } };
+    return {
+      operation,
+      path: `${base}/allocate`,
+      body: { requestId: randomUUID(), allocations: [{ from: CASH, to: JAAA, amountUsd: usd(1, 3) }] },
+    };
   }
-  return { operation, path: `${base}/withdrawals`, body: { requestId: randomUUID(), destinationChain: 'ethereum_sepolia', destinationAddress: EVM, amountUsd: usd(2, 4) } };
+  return {
+    operation,
+    path: `${base}/withdrawals`,
+    body: { requestId: randomUUID(), destinationChain: 'ethereum_sepolia', destinationAddress: EVM, amountUsd: usd(2, 4) },
+  };
 }
 
 async function send(write: Omit<Sent, 'sentAt' | 'reply'>): Promise<Sent> {
@@ -183,7 +191,9 @@ async function settledState(db: pg.Client, schema: string) {
     deposits: await rows<Amount>(`SELECT id::text, wallet_id::text, amount::text, status FROM "${schema}".deposits WHERE ${mine}`),
     rebalances: await rows<{ id: string; status: string }>(`SELECT id::text, status FROM "${schema}".rebalances WHERE ${mine}`),
     // A withdrawal takes the amount requested from the wallet, its fee included.
-    withdrawals: await rows<Amount>(`SELECT id::text, wallet_id::text, amount_requested::text AS amount, status FROM "${schema}".withdrawals WHERE ${mine}`),
+    withdrawals: await rows<Amount>(
+      `SELECT id::text, wallet_id::text, amount_requested::text AS amount, status FROM "${schema}".withdrawals WHERE ${mine}`,
+    ),
     events: await rows<{ id: string; status: string }>(
       `SELECT coalesce(payload->'deposit'->>'id', payload->'rebalance'->>'id') AS id, coalesce(payload->'deposit'->>'status', payload->'rebalance'->>'status') AS status
          FROM "${schema}".outbox_events WHERE payload->>'walletId' = ANY($1::text[])
@@ -210,8 +220,13 @@ async function checkNothingLost(sent: readonly Sent[]): Promise<void> {
     const state = await settledState(db, system?.schema ?? '');
     const accepted = (operation: Operation, idOf: (body: any) => string) =>
       sent.filter((each) => each.operation === operation && each.reply.status === 200).map((each) => idOf(each.reply.body));
-    const notDone = (ids: string[], rows: readonly { id: string; status: string }[]) => ids.filter((id) => rows.find((row) => row.id === id)?.status !== 'completed');
-    const [deposits, allocations, withdrawals] = [accepted('deposit', (body) => body.id), accepted('allocate', (body) => body.rebalanceId), accepted('withdraw', (body) => body.id)];
+    const notDone = (ids: string[], rows: readonly { id: string; status: string }[]) =>
+      ids.filter((id) => rows.find((row) => row.id === id)?.status !== 'completed');
+    const [deposits, allocations, withdrawals] = [
+      accepted('deposit', (body) => body.id),
+      accepted('allocate', (body) => body.rebalanceId),
+      accepted('withdraw', (body) => body.id),
+    ];
     expect(notDone(deposits, state.deposits)).toEqual([]);
     expect(notDone(allocations, state.rebalances)).toEqual([]);
     expect(notDone(withdrawals, state.withdrawals)).toEqual([]);
@@ -228,7 +243,11 @@ async function checkNothingLost(sent: readonly Sent[]): Promise<void> {
       const row = state.positions.find((position) => position.wallet_id === walletId);
       return { walletId, held: BigInt(row?.held ?? '0'), reserved: BigInt(row?.reserved ?? '0') };
     });
-    const owed = wallets.map((walletId) => ({ walletId, held: total(state.deposits, walletId) - total(state.withdrawals, walletId), reserved: 0n }));
+    const owed = wallets.map((walletId) => ({
+      walletId,
+      held: total(state.deposits, walletId) - total(state.withdrawals, walletId),
+      reserved: 0n,
+    }));
     expect(held).toEqual(owed);
   } finally {
     await db.end();

@@ -37,12 +37,19 @@ afterAll(async () => {
 const errorOf = (status: number, code: string) => ({ status, body: { error: expect.any(String), code } });
 const withdrawalPath = (walletId: string, id: string) => `/v2/wallets/${walletId}/withdrawals/${id}`;
 const withdraw = (client: Client, walletId: string, body: object) =>
-  client.post(`/v2/wallets/${walletId}/withdrawals`, { requestId: randomUUID(), destinationChain: 'ethereum_sepolia', destinationAddress: EVM, ...body });
-const settled = (client: Client, walletId: string, id: string) => client.waitFor(withdrawalPath(walletId, id), (body) => body.status !== 'processing');
+  client.post(`/v2/wallets/${walletId}/withdrawals`, {
+    requestId: randomUUID(),
+    destinationChain: 'ethereum_sepolia',
+    destinationAddress: EVM,
+    ...body,
+  });
+const settled = (client: Client, walletId: string, id: string) =>
+  client.waitFor(withdrawalPath(walletId, id), (body) => body.status !== 'processing');
 const legsIn = (client: Client, walletId: string, id: string, statuses: string[]) =>
   client.waitFor(withdrawalPath(walletId, id), (body) => body.payoutLegs.map((leg: any) => leg.status).join() === statuses.join());
 
-const walletWith = (client: Client, cashUsd: string, invested: Record<string, string> = {}): Promise<any> => client.fundedWallet(cashUsd, invested);
+const walletWith = (client: Client, cashUsd: string, invested: Record<string, string> = {}): Promise<any> =>
+  client.fundedWallet(cashUsd, invested);
 
 describe('deposits', () => {
   it('looks a deposit up by its transaction id, on its chain or any, and refuses malformed ids for the chain', async () => {
@@ -58,7 +65,9 @@ describe('deposits', () => {
     expect(await owner.get(`${base}?chain=ethereum_sepolia`)).toEqual(errorOf(400, 'validation_error'));
     expect(await owner.get(`${base}?txHash=${deposit.txHash}&chain=bitcoin`)).toEqual(errorOf(400, 'validation_error'));
     expect(await owner.get(`${base}?txHash=${deposit.txHash}&chain=ethereum`)).toEqual(errorOf(400, 'unsupported_chain'));
-    expect(await owner.get(`/v2/wallets/${randomUUID()}/deposits/lookup?txHash=${deposit.txHash}`)).toEqual(errorOf(404, 'wallet_not_found'));
+    expect(await owner.get(`/v2/wallets/${randomUUID()}/deposits/lookup?txHash=${deposit.txHash}`)).toEqual(
+      errorOf(404, 'wallet_not_found'),
+    );
   });
 
   it('filters by repeatable status and createdAtGte, pages in either order, and refuses a cursor made under other filters', async () => {
@@ -83,7 +92,8 @@ describe('deposits', () => {
     expect(ids(await list(`order=asc&limit=1&cursor=${page.body.nextCursor}`))).toEqual([second.id]);
     expect(await list(`order=desc&limit=1&cursor=${page.body.nextCursor}`)).toEqual(errorOf(400, 'invalid_cursor'));
     expect(await list(`order=asc&status=completed&limit=1&cursor=${page.body.nextCursor}`)).toEqual(errorOf(400, 'invalid_cursor'));
-    for (const bad of ['order=up', 'sort=amount', 'status=created', 'createdAtGte=yesterday']) expect(await list(bad)).toEqual(errorOf(400, 'validation_error'));
+    for (const bad of ['order=up', 'sort=amount', 'status=created', 'createdAtGte=yesterday'])
+      expect(await list(bad)).toEqual(errorOf(400, 'validation_error'));
   });
 });
 
@@ -110,7 +120,12 @@ describe('wallets', () => {
   });
 
   it('takes pct in steps of 0.1 stored as basis points, and leaves a rebalance leg below 5 USD in cash', async () => {
-    const strategy = { usdc: [{ yieldSourceId: JAAA, pct: 96.7 }, { yieldSourceId: 'service-ustb-vault', pct: 3.3 }] };
+    const strategy = {
+      usdc: [
+        { yieldSourceId: JAAA, pct: 96.7 },
+        { yieldSourceId: 'service-ustb-vault', pct: 3.3 },
+      ],
+    };
     const wallet = await owner.idleWallet(strategy, true);
     expect(wallet.strategy.allocations.usdc).toEqual(strategy.usdc);
     expect(wallet.strategyAllocations.usdc).toEqual([
@@ -118,14 +133,37 @@ describe('wallets', () => {
       { yieldSourceId: 'service-ustb-vault', targetWeightBps: 330 },
       { yieldSourceId: 'cash', targetWeightBps: 0 },
     ]);
-    const bad = await owner.post('/v2/wallets', { requestId: randomUUID(), strategy: { allocations: { usdc: [{ yieldSourceId: JAAA, pct: 96.65 }, { yieldSourceId: 'cash', pct: 3.35 }] } } });
+    const bad = await owner.post('/v2/wallets', {
+      requestId: randomUUID(),
+      strategy: {
+        allocations: {
+          usdc: [
+            { yieldSourceId: JAAA, pct: 96.65 },
+            { yieldSourceId: 'cash', pct: 3.35 },
+          ],
+        },
+      },
+    });
     expect(bad).toEqual(errorOf(400, 'invalid_position_weight'));
-    expect((await owner.patch(`/v2/wallets/${wallet.id}/strategy`, { requestId: randomUUID(), allocations: { usdc: [{ yieldSourceId: JAAA, pct: 99.9 }, { yieldSourceId: 'cash', pct: 0.2 }] } })).body.code).toBe(
-      'invalid_position_weight',
-    );
+    expect(
+      (
+        await owner.patch(`/v2/wallets/${wallet.id}/strategy`, {
+          requestId: randomUUID(),
+          allocations: {
+            usdc: [
+              { yieldSourceId: JAAA, pct: 99.9 },
+              { yieldSourceId: 'cash', pct: 0.2 },
+            ],
+          },
+        })
+      ).body.code,
+    ).toBe('invalid_position_weight');
     // 100 USD: 96.70 to JAAA; the 3.30 USD leg to USTB is below 5 USD, so it stays cash and withdrawable.
     await owner.deposit(wallet.id, '100');
-    const done = await owner.waitFor(`/v2/wallets/${wallet.id}`, (body) => body.positions.some((position: any) => position.id === JAAA) && body.balance.reservedUsd === '0.000000');
+    const done = await owner.waitFor(
+      `/v2/wallets/${wallet.id}`,
+      (body) => body.positions.some((position: any) => position.id === JAAA) && body.balance.reservedUsd === '0.000000',
+    );
     const values = Object.fromEntries(done.positions.map((position: any) => [position.id, position.valueUsd]));
     expect(values[CASH]).toBe('3.300000');
     expect(values['service-ustb-vault']).toBeUndefined();
@@ -144,7 +182,15 @@ describe('wallets', () => {
       currentBalanceUsd: expect.stringMatching(/^\d+\.\d{6}$/),
       earnedUsd: expect.any(String),
       annualizedUsd: expect.any(String),
-      positions: [{ yieldSourceId: 'service-justlend-usdt-tron-market', name: expect.any(String), apyBps: 0, pct: expect.any(Number), deployedValueUsd: expect.any(String) }],
+      positions: [
+        {
+          yieldSourceId: 'service-justlend-usdt-tron-market',
+          name: expect.any(String),
+          apyBps: 0,
+          pct: expect.any(Number),
+          deployedValueUsd: expect.any(String),
+        },
+      ],
     });
     expect(micros(reply.body.currentBalanceUsd)).toBeGreaterThanOrEqual(50_000_000n);
   });
@@ -187,7 +233,13 @@ describe('payout legs: retry and cancel', () => {
     expect(retried.body).toMatchObject({ id: leg.id, status: 'planning', stepsCompleted: 0, completedAt: null });
     expect(await retry(armed, wallet.id, created.body.id, leg.id, { requestId })).toEqual(retried);
     const done = await settled(armed, wallet.id, created.body.id);
-    expect(done).toMatchObject({ status: 'completed', amountPaidUsd: '9.500000', failureReason: null, legsCompleted: 1, payoutLegs: [{ id: leg.id, status: 'completed' }] });
+    expect(done).toMatchObject({
+      status: 'completed',
+      amountPaidUsd: '9.500000',
+      failureReason: null,
+      legsCompleted: 1,
+      payoutLegs: [{ id: leg.id, status: 'completed' }],
+    });
     expect(await retry(armed, wallet.id, created.body.id, leg.id)).toEqual(errorOf(409, 'payout_already_terminal'));
     expect(await cancelLeg(armed, wallet.id, created.body.id, leg.id)).toEqual(errorOf(409, 'payout_already_terminal'));
   });
@@ -204,10 +256,16 @@ describe('payout legs: retry and cancel', () => {
   it('arms the next payout of an organization through the operator subject (what the admin CLI sends)', async () => {
     const org = `org_operator_${suffix}`;
     const client = await Client.of(system, org);
-    const connection = await connectNats({ url: system.system.natsUrl, name: 'fidelity-test-operator', auth: system.system.nats.authOf('admin') });
+    const connection = await connectNats({
+      url: system.system.natsUrl,
+      name: 'fidelity-test-operator',
+      auth: system.system.nats.authOf('admin'),
+    });
     try {
       const operator = new SubjectClient(new NatsRequester(connection, 5_000));
-      const reply = await operator.request(SUBJECTS.wallet.sandboxFailNextPayout, { ctx: { orgId: org, principalId: 'operator-cli', role: 'owner', requestId: randomUUID() } });
+      const reply = await operator.request(SUBJECTS.wallet.sandboxFailNextPayout, {
+        ctx: { orgId: org, principalId: 'operator-cli', role: 'owner', requestId: randomUUID() },
+      });
       expect(reply).toEqual({ orgId: org, armedAt: expect.any(String) });
     } finally {
       await connection.close();
@@ -219,7 +277,11 @@ describe('payout legs: retry and cancel', () => {
     expect(done.status).toBe('partially_completed');
     const failedLeg = done.payoutLegs.find((leg: any) => leg.status === 'failed');
     expect((await retry(client, wallet.id, created.body.id, failedLeg.id)).body.status).toBe('planning');
-    expect(await settled(client, wallet.id, created.body.id)).toMatchObject({ status: 'completed', legsCompleted: 2, amountPaidUsd: '29.500000' });
+    expect(await settled(client, wallet.id, created.body.id)).toMatchObject({
+      status: 'completed',
+      legsCompleted: 2,
+      amountPaidUsd: '29.500000',
+    });
   });
 
   it('cancels a leg before broadcast: the withdrawal ends partially_completed or cancelled', async () => {
@@ -233,12 +295,22 @@ describe('payout legs: retry and cancel', () => {
     expect(cancelled.body).toMatchObject({ id: second.id, status: 'cancelled', completedAt: expect.any(String) });
     expect(await cancelLeg(approver, wallet.id, created.body.id, second.id, { requestId })).toEqual(cancelled);
     expect(await cancelLeg(approver, wallet.id, created.body.id, second.id)).toEqual(errorOf(409, 'payout_already_terminal'));
-    expect(await cancelLeg(await Client.of(system, APPROVAL_ORG, 'member'), wallet.id, created.body.id, first.id)).toEqual(errorOf(403, 'forbidden'));
+    expect(await cancelLeg(await Client.of(system, APPROVAL_ORG, 'member'), wallet.id, created.body.id, first.id)).toEqual(
+      errorOf(403, 'forbidden'),
+    );
     expect((await vote(approver, parked.payoutLegs[0].turnkeyActivityId, approverKey)).body).toMatchObject({ approved: true });
-    await approver.waitFor(withdrawalPath(wallet.id, created.body.id), (body) => ['broadcasted', 'processing'].includes(body.payoutLegs[0].status));
+    await approver.waitFor(withdrawalPath(wallet.id, created.body.id), (body) =>
+      ['broadcasted', 'processing'].includes(body.payoutLegs[0].status),
+    );
     expect(await cancelLeg(approver, wallet.id, created.body.id, first.id)).toEqual(errorOf(409, 'payout_in_progress'));
     const done = await settled(approver, wallet.id, created.body.id);
-    expect(done).toMatchObject({ status: 'partially_completed', legsCompleted: 1, legsTotal: 2, amountPaidUsd: '59.500000', failureReason: expect.stringContaining('cancelled') });
+    expect(done).toMatchObject({
+      status: 'partially_completed',
+      legsCompleted: 1,
+      legsTotal: 2,
+      amountPaidUsd: '59.500000',
+      failureReason: expect.stringContaining('cancelled'),
+    });
     const wallet2 = (await approver.get(`/v2/wallets/${wallet.id}`)).body;
     expect(wallet2.balance.reservedUsd).toBe('0.000000');
     expect(micros(wallet2.balance.totalUsd)).toBeGreaterThanOrEqual(40_000_000n);
@@ -261,7 +333,9 @@ describe('payout legs: retry and cancel', () => {
     expect(await cancel({})).toEqual(errorOf(409, 'withdrawal_already_cancelled'));
     expect(await cancel({ requestId: 'nope' })).toEqual(errorOf(400, 'validation_error'));
     const other = await withdraw(approver, wallet.id, { amountUsd: '5' });
-    expect(await approver.post(`${withdrawalPath(wallet.id, other.body.id)}/cancel`, { requestId })).toEqual(errorOf(409, 'request_id_conflict'));
+    expect(await approver.post(`${withdrawalPath(wallet.id, other.body.id)}/cancel`, { requestId })).toEqual(
+      errorOf(409, 'request_id_conflict'),
+    );
   });
 });
 
@@ -276,7 +350,10 @@ describe('roles', () => {
     expect(created.status).toBe(201);
     expect((await member.get('/v2/address-book/entries')).body.data).toHaveLength(1);
     expect(await member.delete(`/v2/address-book/entries/${created.body.entry}`)).toEqual(errorOf(403, 'forbidden'));
-    expect(await admin.delete(`/v2/address-book/entries/${created.body.entry}`)).toEqual({ status: 200, body: { id: created.body.entry, deleted: true } });
+    expect(await admin.delete(`/v2/address-book/entries/${created.body.entry}`)).toEqual({
+      status: 200,
+      body: { id: created.body.entry, deleted: true },
+    });
   });
 
   it('documents the role rule of every write route; a member may call each route open to every role and is refused the strategy and withdrawals', async () => {
@@ -319,9 +396,13 @@ describe('roles', () => {
     expect(await member.patch(`/v2/wallets/${wallet.id}/strategy`, strategy)).toEqual(errorOf(403, 'forbidden'));
     expect((await admin.patch(`/v2/wallets/${wallet.id}/strategy`, strategy)).status).toBe(200);
     await member.deposit(wallet.id, '20');
-    expect((await member.post(`/v2/wallets/${wallet.id}/allocate-preview`, { allocations: [{ from: CASH, to: JAAA, amountUsd: '1' }] })).status).toBe(200);
+    expect(
+      (await member.post(`/v2/wallets/${wallet.id}/allocate-preview`, { allocations: [{ from: CASH, to: JAAA, amountUsd: '1' }] })).status,
+    ).toBe(200);
     // Not 403: the organization has no approvers yet, which is what the answer says.
-    expect((await member.post(`/v2/wallets/${wallet.id}/deposit-addresses/stellar_testnet/enable`, {})).body.code).toBe('approvers_required');
+    expect((await member.post(`/v2/wallets/${wallet.id}/deposit-addresses/stellar_testnet/enable`, {})).body.code).toBe(
+      'approvers_required',
+    );
     expect((await member.post(`/v2/wallets/${wallet.id}/withdrawal-preview`, { destinationChain: 'ethereum_sepolia' })).status).toBe(200);
     expect(await withdraw(member, wallet.id, { amountUsd: '2' })).toEqual(errorOf(403, 'forbidden'));
     const created = await withdraw(admin, wallet.id, { amountUsd: '2' });

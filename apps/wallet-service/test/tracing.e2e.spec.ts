@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type ServiceSystem, startServiceSystem } from '@service/testing';
 import { CASH, Client, JAAA, WALLET_TEST_ENV } from './wallet-system.js';
 
-
 /** One span as the OTLP/JSON exporter sends it, with the name of the service that sent it. */
 interface ExportedSpan {
   readonly service: string;
@@ -54,7 +53,8 @@ class Collector {
     for (;;) {
       const found = find();
       if (found !== undefined) return found;
-      if (Date.now() > deadline) throw new Error(`not exported in time; spans: ${this.spans.map((span) => `${span.service} ${span.name}`).join(', ')}`);
+      if (Date.now() > deadline)
+        throw new Error(`not exported in time; spans: ${this.spans.map((span) => `${span.service} ${span.name}`).join(', ')}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
@@ -107,7 +107,10 @@ describe('traces (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
     const wallet = await owner.idleWallet();
     await owner.deposit(wallet.id, '100');
 
-    const reply = await owner.post(`/v2/wallets/${wallet.id}/allocate`, { requestId: randomUUID(), allocations: [{ from: CASH, to: JAAA, amountUsd: '40' }] });
+    const reply = await owner.post(`/v2/wallets/${wallet.id}/allocate`, {
+      requestId: randomUUID(),
+      allocations: [{ from: CASH, to: JAAA, amountUsd: '40' }],
+    });
     expect(reply.status).toBe(200);
 
     // The gateway's server span of this request, and the trace it starts.
@@ -115,24 +118,42 @@ describe('traces (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
       collector.spans.find((span) => span.service === 'gateway' && span.name === 'POST /v2/wallets/:id/allocate' && span.kind === 2),
     );
     const inTrace = () => collector.spans.filter((span) => span.traceId === http.traceId);
-    const nats = await collector.until(() => inTrace().find((span) => span.service === 'gateway' && span.kind === 3 && span.parentSpanId === http.spanId));
-    const handler = await collector.until(() => inTrace().find((span) => span.service === 'wallet-service' && span.kind === 2 && span.parentSpanId === nats.spanId));
+    const nats = await collector.until(() =>
+      inTrace().find((span) => span.service === 'gateway' && span.kind === 3 && span.parentSpanId === http.spanId),
+    );
+    const handler = await collector.until(() =>
+      inTrace().find((span) => span.service === 'wallet-service' && span.kind === 2 && span.parentSpanId === nats.spanId),
+    );
     expect(handler.name).toBe(nats.name);
     // The request's own statements (the key claimed and the wallet locked, on the PgPoolSql pool) under its handler.
     const claim = await collector.until(() =>
-      inTrace().find((span) => span.service === 'wallet-service' && span.kind === 3 && String(attribute(span, 'db.query.text')).includes('INSERT INTO idempotency_keys')),
+      inTrace().find(
+        (span) =>
+          span.service === 'wallet-service' &&
+          span.kind === 3 &&
+          String(attribute(span, 'db.query.text')).includes('INSERT INTO idempotency_keys'),
+      ),
     );
     expect(claim).toMatchObject({ name: 'db WITH', parentSpanId: handler.spanId });
     // The delivery of an event written in that request, a trace of its own, links to this trace...
     const delivery = await collector.until(() =>
-      collector.spans.find((span) => span.service === 'webhook-service' && span.name === 'webhook delivery' && span.links.some((link) => link.traceId === http.traceId)),
+      collector.spans.find(
+        (span) =>
+          span.service === 'webhook-service' &&
+          span.name === 'webhook delivery' &&
+          span.links.some((link) => link.traceId === http.traceId),
+      ),
     );
     expect(delivery.links).toEqual([expect.objectContaining({ traceId: http.traceId })]);
     // ...at webhook-service's consumer span of the event it delivers, which continues the request's trace
     // through the outbox and JetStream. (The request writes several events, each with a consumer span:
     // the first of them to arrive need not be the one delivered.)
     const consumer = await collector.until(() => inTrace().find((span) => span.spanId === delivery.links[0]?.spanId));
-    expect(consumer).toMatchObject({ service: 'webhook-service', kind: 5, name: 'webhook-deliveries portfolio_wallet.rebalance.status_changed' });
+    expect(consumer).toMatchObject({
+      service: 'webhook-service',
+      kind: 5,
+      name: 'webhook-deliveries portfolio_wallet.rebalance.status_changed',
+    });
     expect(received.some((body) => body.includes(wallet.id))).toBe(true);
   }, 60_000);
 
@@ -142,7 +163,13 @@ describe('traces (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
     const reply = await owner.get(`/v2/wallets/${missing}`);
     expect(reply.status).toBe(404);
     const http = await collector.until(() =>
-      collector.spans.find((span) => span.service === 'gateway' && span.kind === 2 && span.name === 'GET /v2/wallets/:id' && attribute(span, 'http.response.status_code') === 404),
+      collector.spans.find(
+        (span) =>
+          span.service === 'gateway' &&
+          span.kind === 2 &&
+          span.name === 'GET /v2/wallets/:id' &&
+          attribute(span, 'http.response.status_code') === 404,
+      ),
     );
     const handler = await collector.until(() =>
       collector.spans.find((span) => span.traceId === http.traceId && span.service === 'wallet-service' && span.kind === 2),

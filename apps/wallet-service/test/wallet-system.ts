@@ -96,7 +96,10 @@ export class Client {
   }
 
   /** Creates a wallet (the SDK adds its requestId) and waits until it is provisioned. */
-  async idleWallet(strategy: Record<string, unknown> = { usdc: [{ yieldSourceId: 'service-jaaa-usdc-vault', pct: 100 }] }, autoRebalance = false): Promise<any> {
+  async idleWallet(
+    strategy: Record<string, unknown> = { usdc: [{ yieldSourceId: 'service-jaaa-usdc-vault', pct: 100 }] },
+    autoRebalance = false,
+  ): Promise<any> {
     const created = await this.sdk.wallets.create({ autoRebalance, strategy: { allocations: strategy } });
     return this.waitFor(`/v2/wallets/${created.id}`, (wallet) => wallet.status === 'idle');
   }

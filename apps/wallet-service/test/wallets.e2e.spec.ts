@@ -31,19 +31,32 @@ describe('GET /v2/wallets/yield-sources', () => {
     expect(await owner.sdk.wallets.yieldSources().toArray()).toEqual(reply.body.data);
     const byId = Object.fromEntries(reply.body.data.map((source: any) => [source.id, source]));
     expect(Object.keys(byId)).toEqual(
-      expect.arrayContaining(['service-jaaa-usdc-vault', 'service-jaaa-usdt-vault', 'service-ustb-vault', 'service-justlend-usdt-tron-market']),
+      expect.arrayContaining([
+        'service-jaaa-usdc-vault',
+        'service-jaaa-usdt-vault',
+        'service-ustb-vault',
+        'service-justlend-usdt-tron-market',
+      ]),
     );
     expect(byId['service-jaaa-usdt-vault']).toMatchObject({ allocationGroup: 'usdt', depositToken: 'usdt', mode: 'active' });
     expect(byId[JAAA_USDC]).toMatchObject({
       allocationGroup: 'usdc',
       apyBps: expect.any(Number),
-      processingPolicies: { deposit: { processingTimeBasis: 'banking_days', typicalMinUnits: 1, typicalMaxUnits: 2 }, redeem: expect.any(Object) },
+      processingPolicies: {
+        deposit: { processingTimeBasis: 'banking_days', typicalMinUnits: 1, typicalMaxUnits: 2 },
+        redeem: expect.any(Object),
+      },
       tvlUsd: expect.any(Number),
       utilizationPct: null,
       description: expect.any(String),
       allocations: [expect.objectContaining({ type: 'rwa' }), expect.objectContaining({ type: 'cash' })],
     });
-    expect(byId['service-ustb-vault'].allocations[0]).toEqual({ label: 'US Treasury bills', type: 'treasury', valueUsd: expect.any(Number), pct: expect.any(Number) });
+    expect(byId['service-ustb-vault'].allocations[0]).toEqual({
+      label: 'US Treasury bills',
+      type: 'treasury',
+      valueUsd: expect.any(Number),
+      pct: expect.any(Number),
+    });
     expect(byId[JAAA_USDC].currentApy).toBeUndefined();
     const market = byId['service-justlend-usdt-tron-market'];
     expect(market).toMatchObject({ chain: 'tron_nile', allocationGroup: 'usdt:tron', apyBps: null, utilizationPct: expect.any(Number) });
@@ -67,7 +80,13 @@ describe('GET /v2/wallets/yield-sources', () => {
 
 describe('POST /v2/wallets', () => {
   it('creates a wallet that becomes idle with real deposit addresses, and announces it', async () => {
-    const created = await owner.sdk.wallets.create({ label: 'Treasury', ...allocations('usdc', [{ yieldSourceId: JAAA_USDC, pct: 60 }, { yieldSourceId: 'service-ustb-vault', pct: 40 }]) });
+    const created = await owner.sdk.wallets.create({
+      label: 'Treasury',
+      ...allocations('usdc', [
+        { yieldSourceId: JAAA_USDC, pct: 60 },
+        { yieldSourceId: 'service-ustb-vault', pct: 40 },
+      ]),
+    });
     expect(created).toMatchObject({ status: 'creating', label: 'Treasury', autoRebalance: false, failureReason: null });
     const wallet = await owner.waitFor(`/v2/wallets/${created.id}`, (body) => body.status === 'idle');
     expect(await owner.sdk.wallets.get(wallet.id)).toEqual(wallet);
@@ -75,7 +94,14 @@ describe('POST /v2/wallets', () => {
     expect(isNonzeroEvmAddress(wallet.depositAddresses.ethereum_sepolia)).toBe(true);
     expect(wallet.depositAddresses.solana_devnet).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
     expect(wallet.depositAddresses.tron_nile).toMatch(/^T[1-9A-HJ-NP-Za-km-z]{33}$/);
-    expect(wallet.strategy).toEqual({ allocations: { usdc: [{ yieldSourceId: JAAA_USDC, pct: 60 }, { yieldSourceId: 'service-ustb-vault', pct: 40 }] } });
+    expect(wallet.strategy).toEqual({
+      allocations: {
+        usdc: [
+          { yieldSourceId: JAAA_USDC, pct: 60 },
+          { yieldSourceId: 'service-ustb-vault', pct: 40 },
+        ],
+      },
+    });
     expect(wallet.strategyAllocations).toEqual({
       usdc: [
         { yieldSourceId: JAAA_USDC, targetWeightBps: 6000 },
@@ -87,7 +113,15 @@ describe('POST /v2/wallets', () => {
     expect(wallet.positions).toEqual([]);
     const events = await eventsOf(system, wallet.id);
     expect(events).toEqual([
-      { type: 'portfolio_wallet.status_changed', payload: { event: 'portfolio_wallet.status_changed', observedAt: expect.any(String), walletId: wallet.id, wallet: { id: wallet.id, status: 'idle' } } },
+      {
+        type: 'portfolio_wallet.status_changed',
+        payload: {
+          event: 'portfolio_wallet.status_changed',
+          observedAt: expect.any(String),
+          walletId: wallet.id,
+          wallet: { id: wallet.id, status: 'idle' },
+        },
+      },
     ]);
   });
 
@@ -95,7 +129,10 @@ describe('POST /v2/wallets', () => {
     const reply = await create(owner, {
       strategy: {
         allocations: {
-          usdc: [{ yieldSourceId: JAAA_USDC, targetWeightBps: 7500 }, { yieldSourceId: 'cash', targetWeightBps: 2500 }],
+          usdc: [
+            { yieldSourceId: JAAA_USDC, targetWeightBps: 7500 },
+            { yieldSourceId: 'cash', targetWeightBps: 2500 },
+          ],
           'usdt:tron': [{ yieldSourceId: 'service-justlend-usdt-tron-market', pct: 100 }],
         },
       },
@@ -109,12 +146,35 @@ describe('POST /v2/wallets', () => {
 
   it.each([
     ['an unknown source', allocations('usdc', [{ yieldSourceId: 'service-jaaa-vault', pct: 100 }]), 404, 'yield_source_not_found'],
-    ['a source in the wrong group', allocations('usdc', [{ yieldSourceId: 'service-jaaa-usdt-vault', pct: 100 }]), 400, 'invalid_position_weight'],
-    ['TRON USDT under usdt', allocations('usdt', [{ yieldSourceId: 'service-justlend-usdt-tron-market', pct: 100 }]), 400, 'invalid_position_weight'],
+    [
+      'a source in the wrong group',
+      allocations('usdc', [{ yieldSourceId: 'service-jaaa-usdt-vault', pct: 100 }]),
+      400,
+      'invalid_position_weight',
+    ],
+    [
+      'TRON USDT under usdt',
+      allocations('usdt', [{ yieldSourceId: 'service-justlend-usdt-tron-market', pct: 100 }]),
+      400,
+      'invalid_position_weight',
+    ],
     ['weights not summing to 100', allocations('usdc', [{ yieldSourceId: JAAA_USDC, pct: 90 }]), 400, 'invalid_position_weight'],
-    ['bps not summing to 10000', allocations('usdc', [{ yieldSourceId: JAAA_USDC, targetWeightBps: 9999 }]), 400, 'invalid_position_weight'],
+    [
+      'bps not summing to 10000',
+      allocations('usdc', [{ yieldSourceId: JAAA_USDC, targetWeightBps: 9999 }]),
+      400,
+      'invalid_position_weight',
+    ],
     // pct takes steps of 0.1 (issue 14): 99.5 is accepted now, 99.95 is not.
-    ['a pct finer than 0.1', allocations('usdc', [{ yieldSourceId: JAAA_USDC, pct: 99.95 }, { yieldSourceId: 'cash', pct: 0.05 }]), 400, 'invalid_position_weight'],
+    [
+      'a pct finer than 0.1',
+      allocations('usdc', [
+        { yieldSourceId: JAAA_USDC, pct: 99.95 },
+        { yieldSourceId: 'cash', pct: 0.05 },
+      ]),
+      400,
+      'invalid_position_weight',
+    ],
     ['an unknown group', allocations('dai', [{ yieldSourceId: JAAA_USDC, pct: 100 }]), 400, 'validation_error'],
     ['no strategy', {}, 400, 'validation_error'],
   ])('refuses %s', async (_, body, status, code) => {
@@ -153,7 +213,8 @@ describe('reading and changing wallets', () => {
   it('lists newest first with cursors, and hides other organizations', async () => {
     const client = await Client.of(system, freshOrg());
     const ids: string[] = [];
-    for (let index = 0; index < 3; index += 1) ids.push((await create(client, allocations('usdc', [{ yieldSourceId: JAAA_USDC, pct: 100 }]))).body.id);
+    for (let index = 0; index < 3; index += 1)
+      ids.push((await create(client, allocations('usdc', [{ yieldSourceId: JAAA_USDC, pct: 100 }]))).body.id);
     const first = await client.get('/v2/wallets?limit=2');
     expect(first.body.data.map((wallet: any) => wallet.id)).toEqual([ids[2], ids[1]]);
     const second = await client.get(`/v2/wallets?limit=2&cursor=${first.body.nextCursor}`);
@@ -163,7 +224,10 @@ describe('reading and changing wallets', () => {
     expect(walked).toEqual([ids[2], ids[1], ids[0]]);
     const stranger = await Client.of(system, freshOrg());
     expect(await stranger.sdk.wallets.list().page()).toEqual({ data: [], nextCursor: null });
-    expect(await failure(stranger.sdk.wallets.get(ids[0]))).toEqual({ status: 404, body: { error: expect.any(String), code: 'wallet_not_found' } });
+    expect(await failure(stranger.sdk.wallets.get(ids[0]))).toEqual({
+      status: 404,
+      body: { error: expect.any(String), code: 'wallet_not_found' },
+    });
     expect((await stranger.patch(`/v2/wallets/${ids[0]}`, { label: 'mine' })).body.code).toBe('wallet_not_found');
     expect((await stranger.get(`/v2/wallets/${ids[0]}/deposits`)).body.code).toBe('wallet_not_found');
     expect((await stranger.get(`/v2/wallets/${ids[0]}/yield`)).body.code).toBe('wallet_not_found');
@@ -236,9 +300,22 @@ describe('sandbox deposits', () => {
     expect(done.completedAt).toEqual(expect.any(String));
     const after = (await owner.get(`/v2/wallets/${wallet.id}`)).body;
     expect(after.positions).toEqual([
-      { id: 'cash:ethereum_sepolia:usdc', kind: 'cash', label: 'USDC on Ethereum Sepolia', valueUsd: '125.500000', pct: 100, yieldSourceId: null, token: 'usdc' },
+      {
+        id: 'cash:ethereum_sepolia:usdc',
+        kind: 'cash',
+        label: 'USDC on Ethereum Sepolia',
+        valueUsd: '125.500000',
+        pct: 100,
+        yieldSourceId: null,
+        token: 'usdc',
+      },
     ]);
-    expect(after.balance).toEqual({ totalUsd: '125.500000', withdrawableUsd: '125.500000', reservedUsd: '0.000000', earnedUsd: '0.000000' });
+    expect(after.balance).toEqual({
+      totalUsd: '125.500000',
+      withdrawableUsd: '125.500000',
+      reservedUsd: '0.000000',
+      earnedUsd: '0.000000',
+    });
     expect(await owner.sdk.deposits.list(wallet.id).page()).toEqual({ data: [done], nextCursor: null });
     expect(await owner.sdk.deposits.get(wallet.id, done.id)).toEqual(done);
     const types = (await eventsOf(system, wallet.id)).map((event) => event.type);
@@ -257,7 +334,11 @@ describe('sandbox deposits', () => {
   it('take any deposit chain of the wallet in its own formats', async () => {
     const wallet = await owner.idleWallet();
     const solana = await owner.sdk.deposits.simulate(wallet.id, { amountUsd: '1', chain: 'solana_devnet' });
-    expect(solana).toMatchObject({ chain: 'solana_devnet', token: 'usdc', fromAddress: expect.stringMatching(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/) });
+    expect(solana).toMatchObject({
+      chain: 'solana_devnet',
+      token: 'usdc',
+      fromAddress: expect.stringMatching(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/),
+    });
     const tron = await owner.sdk.deposits.simulate(wallet.id, { amountUsd: '2', chain: 'tron_nile' });
     expect(tron).toMatchObject({ chain: 'tron_nile', token: 'usdt', fromAddress: expect.stringMatching(/^T/) });
   });
@@ -283,10 +364,19 @@ describe('sandbox deposits', () => {
   });
 
   it('are allocated per strategy on an autoRebalance wallet', async () => {
-    const strategy = { usdc: [{ yieldSourceId: JAAA_USDC, pct: 70 }, { yieldSourceId: 'service-ustb-vault', pct: 20 }, { yieldSourceId: 'cash', pct: 10 }] };
+    const strategy = {
+      usdc: [
+        { yieldSourceId: JAAA_USDC, pct: 70 },
+        { yieldSourceId: 'service-ustb-vault', pct: 20 },
+        { yieldSourceId: 'cash', pct: 10 },
+      ],
+    };
     const wallet = await owner.idleWallet(strategy, true);
     await owner.deposit(wallet.id, '100');
-    const settled = await owner.waitFor(`/v2/wallets/${wallet.id}`, (body) => body.positions.length === 3 && body.balance.reservedUsd === '0.000000');
+    const settled = await owner.waitFor(
+      `/v2/wallets/${wallet.id}`,
+      (body) => body.positions.length === 3 && body.balance.reservedUsd === '0.000000',
+    );
     const principal = Object.fromEntries(settled.positions.map((position: any) => [position.id, position.valueUsd]));
     expect(principal['cash:ethereum_sepolia:usdc']).toBe('10.000000');
     expect(Number(principal[JAAA_USDC])).toBeGreaterThanOrEqual(70);

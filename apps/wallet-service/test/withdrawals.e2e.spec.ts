@@ -75,10 +75,15 @@ const errorOf = (status: number, code: string) => ({ status, body: { error: expe
 /** Every insufficient_funds carries the wallet's balance. */
 const insufficient = {
   status: 409,
-  body: { error: expect.any(String), code: 'insufficient_funds', balance: { totalUsd: expect.any(String), withdrawableUsd: expect.any(String), reservedUsd: expect.any(String) } },
+  body: {
+    error: expect.any(String),
+    code: 'insufficient_funds',
+    balance: { totalUsd: expect.any(String), withdrawableUsd: expect.any(String), reservedUsd: expect.any(String) },
+  },
 };
 
-const walletWith = (client: Client, cashUsd: string, invested: Record<string, string> = {}): Promise<any> => client.fundedWallet(cashUsd, invested);
+const walletWith = (client: Client, cashUsd: string, invested: Record<string, string> = {}): Promise<any> =>
+  client.fundedWallet(cashUsd, invested);
 
 describe('POST /v2/wallets/{id}/withdrawal-preview', () => {
   // Without amountUsd the preview now answers the liquidity question (amountRequestedUsd null, today's
@@ -87,7 +92,13 @@ describe('POST /v2/wallets/{id}/withdrawal-preview', () => {
     const wallet = await walletWith(owner, '60', { [JAAA]: '40' });
     const max = await owner.post(`/v2/wallets/${wallet.id}/withdrawal-preview`, { destinationChain: 'solana_devnet', token: 'usdc' });
     expect(max.status).toBe(200);
-    expect(Object.keys(max.body).sort()).toEqual(['amountRequestedUsd', 'feeUsd', 'processingEstimate', 'totalUsdAfterWithdrawal', 'withdrawableUsd']);
+    expect(Object.keys(max.body).sort()).toEqual([
+      'amountRequestedUsd',
+      'feeUsd',
+      'processingEstimate',
+      'totalUsdAfterWithdrawal',
+      'withdrawableUsd',
+    ]);
     expect(max.body.amountRequestedUsd).toBeNull();
     expect(micros(max.body.withdrawableUsd)).toBeGreaterThanOrEqual(100_000_000n);
     expect(max.body.feeUsd).toBe('0.500000');
@@ -110,7 +121,10 @@ describe('POST /v2/wallets/{id}/withdrawal-preview', () => {
   it("answers insufficient_funds with the wallet's balance, on preview and create", async () => {
     const wallet = await walletWith(owner, '10', { [JAAA]: '5' });
     const expected = { status: 409, body: { ...insufficient.body, balance: { ...insufficient.body.balance, reservedUsd: '0.000000' } } };
-    const preview = await owner.post(`/v2/wallets/${wallet.id}/withdrawal-preview`, { destinationChain: 'ethereum_sepolia', amountUsd: '16' });
+    const preview = await owner.post(`/v2/wallets/${wallet.id}/withdrawal-preview`, {
+      destinationChain: 'ethereum_sepolia',
+      amountUsd: '16',
+    });
     expect(preview).toEqual(expected);
     expect(micros(preview.body.balance.totalUsd)).toBeGreaterThanOrEqual(15_000_000n);
     expect(preview.body.balance.withdrawableUsd).toBe(preview.body.balance.totalUsd);
@@ -129,15 +143,19 @@ describe('POST /v2/wallets/{id}/withdrawal-preview', () => {
     expect(await preview({ destinationChain: 'ethereum', token: 'usdc' })).toEqual(errorOf(400, 'unsupported_chain'));
     expect(await preview({ destinationChain: 'tron_nile', token: 'usdc' })).toEqual(errorOf(400, 'unsupported_token'));
     expect(await preview({ destinationChain: 'ethereum_sepolia', token: 'dai' })).toEqual(errorOf(400, 'unsupported_token'));
-    expect(await preview({ destinationChain: 'ethereum_sepolia', token: 'usdc', amountUsd: '1.0000001' })).toEqual(errorOf(400, 'precision_overflow'));
-    expect(await preview({ destinationChain: 'ethereum_sepolia', token: 'usdc', amountUsd: 1.1234567 })).toEqual(errorOf(400, 'precision_overflow'));
+    expect(await preview({ destinationChain: 'ethereum_sepolia', token: 'usdc', amountUsd: '1.0000001' })).toEqual(
+      errorOf(400, 'precision_overflow'),
+    );
+    expect(await preview({ destinationChain: 'ethereum_sepolia', token: 'usdc', amountUsd: 1.1234567 })).toEqual(
+      errorOf(400, 'precision_overflow'),
+    );
     expect(await preview({ destinationChain: 'ethereum_sepolia', token: 'usdc', amountUsd: '10.000001' })).toEqual(insufficient);
     // TRON pays USDT only, from its own group: USDC cash on Sepolia cannot reach it.
     expect(await preview({ destinationChain: 'tron_nile', token: 'usdt', amountUsd: '1' })).toEqual(insufficient);
     expect(await preview({ destinationChain: 'ethereum_sepolia', token: 'usdc', amountUsd: '1' }).then((r) => r.status)).toBe(200);
-    expect(await owner.post(`/v2/wallets/${randomUUID()}/withdrawal-preview`, { destinationChain: 'ethereum_sepolia', token: 'usdc' })).toEqual(
-      errorOf(404, 'wallet_not_found'),
-    );
+    expect(
+      await owner.post(`/v2/wallets/${randomUUID()}/withdrawal-preview`, { destinationChain: 'ethereum_sepolia', token: 'usdc' }),
+    ).toEqual(errorOf(404, 'wallet_not_found'));
   });
 });
 
@@ -174,9 +192,13 @@ describe('POST /v2/wallets/{id}/withdrawals', () => {
       expect(Object.keys(leg).sort()).toEqual(LEG_FIELDS);
       expect(leg).toMatchObject({ status: 'completed', to: { kind: 'external_payout', id: SOLANA }, completedAt: expect.any(String) });
       expect(leg.stepsCompleted).toBe(leg.stepsTotal);
-      for (const step of leg.steps) expect(step).toEqual({ label: expect.any(String), status: 'completed', txHash: expect.any(String), txStatus: 'confirmed' });
+      for (const step of leg.steps)
+        expect(step).toEqual({ label: expect.any(String), status: 'completed', txHash: expect.any(String), txStatus: 'confirmed' });
     }
-    expect(done.payoutLegs[1]).toMatchObject({ from: { kind: 'yield_source', id: JAAA, label: 'Anemoy AAA CLO Fund (JAAA), USDC' }, stepsTotal: 2 });
+    expect(done.payoutLegs[1]).toMatchObject({
+      from: { kind: 'yield_source', id: JAAA, label: 'Anemoy AAA CLO Fund (JAAA), USDC' },
+      stepsTotal: 2,
+    });
     const after = await owner.waitFor(`/v2/wallets/${wallet.id}`, (body) => body.status === 'idle');
     expect(after.balance.reservedUsd).toBe('0.000000');
     expect(after.positions.find((position: any) => position.id === CASH)).toBeUndefined();
@@ -192,17 +214,27 @@ describe('POST /v2/wallets/{id}/withdrawals', () => {
     expect(statusEvents.map((event) => event.payload.withdrawal.status)).toEqual(['processing', 'completed']);
     for (const { payload } of statusEvents) {
       expect(Object.keys(payload).sort()).toEqual(['event', 'observedAt', 'walletId', 'withdrawal']);
-      expect(payload).toMatchObject({ event: 'portfolio_wallet.withdrawal.status_changed', walletId: wallet.id, withdrawal: { id: created.body.id } });
+      expect(payload).toMatchObject({
+        event: 'portfolio_wallet.withdrawal.status_changed',
+        walletId: wallet.id,
+        withdrawal: { id: created.body.id },
+      });
       expect(payload.observedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       expect(Object.keys(payload.withdrawal).sort()).toEqual(WITHDRAWAL_FIELDS);
     }
     expect(statusEvents[1]?.payload.withdrawal).toMatchObject({ amountPaidUsd: '4.500000', legsCompleted: 1 });
     const legEvents = events.filter((event) => event.type === 'portfolio_wallet.withdrawal.payout.status_changed');
     expect(legEvents.map((event) => event.payload.payoutLeg.status)).toEqual(['planning', 'pending_broadcast', 'broadcasted', 'completed']);
-    expect(legEvents[0]?.payload).toMatchObject({ event: 'portfolio_wallet.withdrawal.payout.status_changed', walletId: wallet.id, withdrawalId: created.body.id });
+    expect(legEvents[0]?.payload).toMatchObject({
+      event: 'portfolio_wallet.withdrawal.payout.status_changed',
+      walletId: wallet.id,
+      withdrawalId: created.body.id,
+    });
     const types = events.map((event) => event.type);
     expect(types).toEqual(expect.arrayContaining(['portfolio_wallet.balance.updated', 'portfolio_wallet.position.updated']));
-    const walletStatuses = events.filter((event) => event.type === 'portfolio_wallet.status_changed').map((event) => event.payload.wallet.status);
+    const walletStatuses = events
+      .filter((event) => event.type === 'portfolio_wallet.status_changed')
+      .map((event) => event.payload.wallet.status);
     expect(walletStatuses).toEqual(['idle', 'withdrawal_active', 'idle']);
   });
 
@@ -231,7 +263,9 @@ describe('POST /v2/wallets/{id}/withdrawals', () => {
     await system.db.query('COMMIT');
     expect((await settled(owner, wallet.id, first.body.id)).status).toBe('completed');
     // A settle used to set every other running withdrawal of the wallet due at once.
-    const { rows } = await system.db.query(`SELECT next_run_at, status FROM "${system.schema}".withdrawals WHERE id = $1`, [second.body.id]);
+    const { rows } = await system.db.query(`SELECT next_run_at, status FROM "${system.schema}".withdrawals WHERE id = $1`, [
+      second.body.id,
+    ]);
     expect(rows[0]).toEqual({ next_run_at: parkedUntil, status: 'processing' });
     await system.db.query(`UPDATE "${system.schema}".withdrawals SET next_run_at = now() WHERE id = $1`, [second.body.id]);
     expect((await settled(owner, wallet.id, second.body.id)).status).toBe('completed');
@@ -254,16 +288,34 @@ describe('POST /v2/wallets/{id}/withdrawals', () => {
 
   it('checks the address for the chain, the chain, the token, the precision and the funds', async () => {
     const wallet = await walletWith(owner, '10');
-    expect(await withdraw(owner, wallet.id, { destinationChain: 'solana_devnet', destinationAddress: EVM, amountUsd: '1' })).toEqual(errorOf(400, 'invalid_destination_address'));
-    expect(await withdraw(owner, wallet.id, { destinationAddress: '0x0000000000000000000000000000000000000000', amountUsd: '1' })).toEqual(errorOf(400, 'invalid_destination_address'));
-    expect(await withdraw(owner, wallet.id, { destinationAddress: '0x52908400098527886E0F7030069857D2E4169Ee7', amountUsd: '1' })).toEqual(errorOf(400, 'invalid_destination_address'));
-    expect(await withdraw(owner, wallet.id, { destinationChain: 'tron_nile', token: 'usdt', destinationAddress: SOLANA, amountUsd: '1' })).toEqual(errorOf(400, 'invalid_destination_address'));
-    expect(await withdraw(owner, wallet.id, { destinationChain: 'stellar_testnet', destinationAddress: `${STELLAR.slice(0, -1)}A`, amountUsd: '1' })).toEqual(errorOf(400, 'invalid_destination_address'));
+    expect(await withdraw(owner, wallet.id, { destinationChain: 'solana_devnet', destinationAddress: EVM, amountUsd: '1' })).toEqual(
+      errorOf(400, 'invalid_destination_address'),
+    );
+    expect(await withdraw(owner, wallet.id, { destinationAddress: '0x0000000000000000000000000000000000000000', amountUsd: '1' })).toEqual(
+      errorOf(400, 'invalid_destination_address'),
+    );
+    expect(await withdraw(owner, wallet.id, { destinationAddress: '0x52908400098527886E0F7030069857D2E4169Ee7', amountUsd: '1' })).toEqual(
+      errorOf(400, 'invalid_destination_address'),
+    );
+    expect(
+      await withdraw(owner, wallet.id, { destinationChain: 'tron_nile', token: 'usdt', destinationAddress: SOLANA, amountUsd: '1' }),
+    ).toEqual(errorOf(400, 'invalid_destination_address'));
+    expect(
+      await withdraw(owner, wallet.id, {
+        destinationChain: 'stellar_testnet',
+        destinationAddress: `${STELLAR.slice(0, -1)}A`,
+        amountUsd: '1',
+      }),
+    ).toEqual(errorOf(400, 'invalid_destination_address'));
     expect(await withdraw(owner, wallet.id, { destinationChain: 'dogecoin', amountUsd: '1' })).toEqual(errorOf(400, 'unsupported_chain'));
-    expect(await withdraw(owner, wallet.id, { destinationChain: 'solana_devnet', token: 'usdt', destinationAddress: SOLANA, amountUsd: '1' })).toEqual(errorOf(400, 'unsupported_token'));
+    expect(
+      await withdraw(owner, wallet.id, { destinationChain: 'solana_devnet', token: 'usdt', destinationAddress: SOLANA, amountUsd: '1' }),
+    ).toEqual(errorOf(400, 'unsupported_token'));
     expect(await withdraw(owner, wallet.id, { amountUsd: 1.0000001 })).toEqual(errorOf(400, 'precision_overflow'));
     expect(await withdraw(owner, wallet.id, { amountUsd: '10.000001' })).toEqual(insufficient);
-    expect(await withdraw(owner, wallet.id, { destinationChain: 'tron_nile', token: 'usdt', destinationAddress: TRON, amountUsd: '1' })).toEqual(insufficient);
+    expect(
+      await withdraw(owner, wallet.id, { destinationChain: 'tron_nile', token: 'usdt', destinationAddress: TRON, amountUsd: '1' }),
+    ).toEqual(insufficient);
     expect(await withdraw(owner, wallet.id, { amountUsd: 'ten' })).toEqual(errorOf(400, 'validation_error'));
     expect(await withdraw(owner, wallet.id, { requestId: 'nope', amountUsd: '1' })).toEqual(errorOf(400, 'validation_error'));
     const ok = await withdraw(owner, wallet.id, { destinationChain: 'stellar_testnet', destinationAddress: STELLAR, amountUsd: '2' });
@@ -310,7 +362,9 @@ describe('customer approval and cancel', () => {
     expect(parked.payoutLegs[1]).toMatchObject({ turnkeyActivityId: null, approvalRequestedAt: null, approvalValidBefore: null });
     const other = await withdraw(approver, wallet.id, { amountUsd: '5' });
     await legsIn(approver, wallet.id, other.body.id, ['waiting_for_prior_approval']);
-    expect(await approver.post(`${withdrawalPath(wallet.id, created.body.id)}/payouts/0/approve`, {})).toEqual(errorOf(410, 'approval_flow_changed'));
+    expect(await approver.post(`${withdrawalPath(wallet.id, created.body.id)}/payouts/0/approve`, {})).toEqual(
+      errorOf(410, 'approval_flow_changed'),
+    );
     expect(await postApprover(member, newKey(), 'mine')).toEqual(errorOf(403, 'forbidden'));
     await approveLeg(parked, 0);
     const second = await legsIn(approver, wallet.id, created.body.id, ['completed', 'pending_customer_approval']);
@@ -355,17 +409,31 @@ describe('address book', () => {
     expect(created).toEqual({ status: 201, body: { entry: expect.any(String) } });
     await client.post('/v2/address-book/entries', { address: STELLAR, chain: 'stellar_testnet', label: 'Anchor' });
     const list = await client.get('/v2/address-book/entries?limit=1');
-    expect(list.body.data).toEqual([{ id: expect.any(String), address: STELLAR, chain: 'stellar_testnet', label: 'Anchor', createdAt: expect.any(String) }]);
+    expect(list.body.data).toEqual([
+      { id: expect.any(String), address: STELLAR, chain: 'stellar_testnet', label: 'Anchor', createdAt: expect.any(String) },
+    ]);
     const next = await client.get(`/v2/address-book/entries?limit=1&cursor=${list.body.nextCursor}`);
-    expect(next.body).toEqual({ data: [{ id: created.body.entry, address: EVM, chain: 'ethereum_sepolia', label: 'Treasury', createdAt: expect.any(String) }], nextCursor: null });
+    expect(next.body).toEqual({
+      data: [{ id: created.body.entry, address: EVM, chain: 'ethereum_sepolia', label: 'Treasury', createdAt: expect.any(String) }],
+      nextCursor: null,
+    });
     const duplicate = { address: EVM.toLowerCase(), chain: 'ethereum_sepolia', label: 'Again' };
     expect(await client.post('/v2/address-book/entries', duplicate)).toEqual(errorOf(409, 'address_book_duplicate_entry'));
-    expect(await client.post('/v2/address-book/entries', { address: SOLANA, chain: 'ethereum_sepolia', label: 'x' })).toEqual(errorOf(400, 'invalid_destination_address'));
-    expect(await client.post('/v2/address-book/entries', { address: EVM, chain: 'ethereum', label: 'x' })).toEqual(errorOf(400, 'unsupported_chain'));
-    expect(await client.post('/v2/address-book/entries', { address: EVM, chain: 'ethereum_sepolia' })).toEqual(errorOf(400, 'validation_error'));
+    expect(await client.post('/v2/address-book/entries', { address: SOLANA, chain: 'ethereum_sepolia', label: 'x' })).toEqual(
+      errorOf(400, 'invalid_destination_address'),
+    );
+    expect(await client.post('/v2/address-book/entries', { address: EVM, chain: 'ethereum', label: 'x' })).toEqual(
+      errorOf(400, 'unsupported_chain'),
+    );
+    expect(await client.post('/v2/address-book/entries', { address: EVM, chain: 'ethereum_sepolia' })).toEqual(
+      errorOf(400, 'validation_error'),
+    );
     const stranger = await Client.of(system, `org_stranger_${suffix}`);
     expect(await stranger.delete(`/v2/address-book/entries/${created.body.entry}`)).toEqual(errorOf(404, 'address_book_entry_not_found'));
-    expect(await client.delete(`/v2/address-book/entries/${created.body.entry}`)).toEqual({ status: 200, body: { id: created.body.entry, deleted: true } });
+    expect(await client.delete(`/v2/address-book/entries/${created.body.entry}`)).toEqual({
+      status: 200,
+      body: { id: created.body.entry, deleted: true },
+    });
     expect(await client.delete(`/v2/address-book/entries/${created.body.entry}`)).toEqual(errorOf(404, 'address_book_entry_not_found'));
   });
 
@@ -387,7 +455,12 @@ describe('deposit addresses', () => {
     await owner.deposit(wallet.id, '15', { chain: 'tron_nile', token: 'usdt' });
     const after = (await owner.get(`/v2/wallets/${wallet.id}`)).body;
     expect(after.positions).toEqual([expect.objectContaining({ id: 'cash:tron_nile:usdt', valueUsd: '15.000000', token: 'usdt' })]);
-    const out = await withdraw(owner, wallet.id, { destinationChain: 'tron_nile', token: 'usdt', destinationAddress: TRON, amountUsd: '15' });
+    const out = await withdraw(owner, wallet.id, {
+      destinationChain: 'tron_nile',
+      token: 'usdt',
+      destinationAddress: TRON,
+      amountUsd: '15',
+    });
     expect(await settled(owner, wallet.id, out.body.id)).toMatchObject({ status: 'completed', amountPaidUsd: '14.500000' });
   });
 
@@ -397,7 +470,9 @@ describe('deposit addresses', () => {
     expect(await enable('tron_nile')).toEqual(errorOf(400, 'unsupported_chain'));
     expect(await enable('stellar')).toEqual(errorOf(400, 'unsupported_chain'));
     expect(await enable('bitcoin')).toEqual(errorOf(400, 'unsupported_chain'));
-    expect(await owner.post(`/v2/wallets/${wallet.id}/deposits/simulate`, { amountUsd: '1', chain: 'stellar_testnet' })).toEqual(errorOf(400, 'unsupported_chain'));
+    expect(await owner.post(`/v2/wallets/${wallet.id}/deposits/simulate`, { amountUsd: '1', chain: 'stellar_testnet' })).toEqual(
+      errorOf(400, 'unsupported_chain'),
+    );
     expect(await enable('stellar_testnet')).toEqual(errorOf(409, 'approvers_required'));
     const key = await registerApprover(owner);
     const started = await enable('stellar_testnet');
@@ -415,11 +490,18 @@ describe('deposit addresses', () => {
       },
     });
     const activityId = started.body.approval.turnkeyActivityId;
-    expect((await vote(owner, activityId, key)).body).toMatchObject({ approved: true, status: 'ACTIVITY_STATUS_COMPLETED', resultStatus: 'approved' });
+    expect((await vote(owner, activityId, key)).body).toMatchObject({
+      approved: true,
+      status: 'ACTIVITY_STATUS_COMPLETED',
+      resultStatus: 'approved',
+    });
     const enabled = (await owner.get(`/v2/wallets/${wallet.id}`)).body;
     expect(enabled.depositAddresses.stellar_testnet).toMatch(/^G[A-Z2-7]{55}$/);
     const again = await enable('stellar_testnet');
-    expect(again.body).toMatchObject({ address: enabled.depositAddresses.stellar_testnet, approval: { id: started.body.approval.id, status: 'approved', turnkeyActivityId: activityId } });
+    expect(again.body).toMatchObject({
+      address: enabled.depositAddresses.stellar_testnet,
+      approval: { id: started.body.approval.id, status: 'approved', turnkeyActivityId: activityId },
+    });
     const approvals = (await eventsOf(system, wallet.id)).filter((event) => event.type === 'portfolio_wallet.approval.status_changed');
     expect(approvals.map((event) => [event.payload.approval.status, event.payload.approval.turnkeyActivityId])).toEqual([
       ['pending', activityId],

@@ -8,7 +8,8 @@ function hexKey(raw: string): Buffer {
 
 function positiveNumber(raw: string): number {
   const value = Number(raw);
-  if (!/^\d+(\.\d+)?$/.test(raw) || !(value > 0) || value > 1) throw new Error(`must be a number greater than 0 and at most 1, got "${raw}"`);
+  if (!/^\d+(\.\d+)?$/.test(raw) || !(value > 0) || value > 1)
+    throw new Error(`must be a number greater than 0 and at most 1, got "${raw}"`);
   return value;
 }
 
@@ -39,7 +40,8 @@ export const webhookConfigSpec = {
     parse: parsers.integer(10, 60_000),
   },
   WEBHOOK_EVENT_LINGER_MS: {
-    description: 'how long a consumed event may wait for others before a smaller batch is written (fewer, fuller statements under load; 0 writes as soon as a writer is free)',
+    description:
+      'how long a consumed event may wait for others before a smaller batch is written (fewer, fuller statements under load; 0 writes as soon as a writer is free)',
     // 10 ms: under write load, several times fewer and fuller fan-out statements than 0.
     default: '10',
     parse: parsers.integer(0, 1_000),
@@ -56,7 +58,7 @@ export const webhookConfigSpec = {
     parse: parsers.integer(1, 1024),
   },
   WEBHOOK_CONCURRENCY_PER_ENDPOINT: {
-    description: 'requests open to one registration\'s receiver across replicas, so a slow receiver cannot hold every slot',
+    description: "requests open to one registration's receiver across replicas, so a slow receiver cannot hold every slot",
     // Deliveries per second to one receiver are at most this over the time a slot is held (claim to
     // answer): 1,000/s at 16-30 ms a slot needs 16-30; 32 meets the bench's backlog target
     // (tools/bench/README.md).
@@ -73,7 +75,8 @@ export const webhookConfigSpec = {
     parse: parsers.integer(1, 4096),
   },
   WEBHOOK_MAX_REGISTRATIONS_PER_ORGANIZATION: {
-    description: "active registrations one organization may hold in each family (`webhooks`, `webhook-endpoints`, gvault's); one more is refused with 409 webhook_limit_reached",
+    description:
+      "active registrations one organization may hold in each family (`webhooks`, `webhook-endpoints`, gvault's); one more is refused with 409 webhook_limit_reached",
     // Stripe's limit on webhook endpoints per account.
     default: '16',
     parse: parsers.integer(1, 1_000),

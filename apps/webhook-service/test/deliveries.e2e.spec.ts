@@ -1,7 +1,13 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { GTokenEventType, PayoutLeg, PortfolioWalletEventType, WebhookDeliveryEventDto } from '@service/contracts';
-import { type GVaultAllowlistUpdatedEvent, type PortfolioWalletEvent, type PortfolioWalletEventResources, verifyWebhook, WebhookVerificationError } from '@service/sdk';
+import {
+  type GVaultAllowlistUpdatedEvent,
+  type PortfolioWalletEvent,
+  type PortfolioWalletEventResources,
+  verifyWebhook,
+  WebhookVerificationError,
+} from '@service/sdk';
 import { Webhook } from 'standardwebhooks';
 import {
   type Answer,
@@ -63,7 +69,10 @@ describe('the SDK types of delivered bodies', () => {
   it('name the same event types as the contracts (the SDK imports no server code, so they are declared twice)', () => {
     const walletEvents: Same<PortfolioWalletEvent['event'], PortfolioWalletEventType> = true;
     const gtokenEvents: Same<GVaultAllowlistUpdatedEvent['type'], GTokenEventType> = true;
-    const payoutLeg: Same<keyof PortfolioWalletEventResources['portfolio_wallet.withdrawal.payout.status_changed']['payoutLeg'], keyof PayoutLeg> = true;
+    const payoutLeg: Same<
+      keyof PortfolioWalletEventResources['portfolio_wallet.withdrawal.payout.status_changed']['payoutLeg'],
+      keyof PayoutLeg
+    > = true;
     expect([walletEvents, gtokenEvents, payoutLeg]).toEqual([true, true, true]);
   });
 });
@@ -169,11 +178,23 @@ describe('delivery', () => {
 
   it('delivers gtoken events in the {id, type, createdAt, data} envelope', async () => {
     const reg = await register({ path: '/v2/gvaults/webhooks', events: ['gvault.allowlist.updated'] });
-    const data = { gVaultId: 'service-ustb-vault', chain: 'ethereum_sepolia', address: '0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238', allowed: true, blockNumber: '7', txHash: `0x${'ab'.repeat(32)}` };
+    const data = {
+      gVaultId: 'service-ustb-vault',
+      chain: 'ethereum_sepolia',
+      address: '0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238',
+      allowed: true,
+      blockNumber: '7',
+      txHash: `0x${'ab'.repeat(32)}`,
+    };
     const event = await ws.publish(reg.org, 'gvault.allowlist.updated', data, 'gvault');
     const [item] = await settled(reg, 1);
     const [request] = receiver.at(reg.url);
-    expect(JSON.parse(request?.body ?? '{}')).toEqual({ id: item?.id, type: 'gvault.allowlist.updated', createdAt: event.occurredAt, data });
+    expect(JSON.parse(request?.body ?? '{}')).toEqual({
+      id: item?.id,
+      type: 'gvault.allowlist.updated',
+      createdAt: event.occurredAt,
+      data,
+    });
     expect(request?.headers['service-event-id']).toBe(item?.id);
     expect(item?.payload).toEqual(JSON.parse(request?.body ?? '{}'));
   });
@@ -188,7 +209,12 @@ describe('retries', () => {
     expect(requests).toHaveLength(2);
     expect(new Set(requests.map((request) => request.headers['service-event-id']))).toEqual(new Set([item?.id]));
     expect(requests[0]?.body).toBe(requests[1]?.body);
-    expect(item).toMatchObject({ status: 'completed', attemptCount: 2, lastError: null, latestEmission: { attemptNumber: 2, responseStatus: 200 } });
+    expect(item).toMatchObject({
+      status: 'completed',
+      attemptCount: 2,
+      lastError: null,
+      latestEmission: { attemptNumber: 2, responseStatus: 200 },
+    });
   });
 
   it('fails a 400 for good without retrying', async () => {
@@ -197,7 +223,12 @@ describe('retries', () => {
     // 'failed' is final: nothing schedules another attempt.
     const [item] = await settled(reg, 1, 'failed');
     expect(receiver.at(reg.url)).toHaveLength(1);
-    expect(item).toMatchObject({ attemptCount: 1, deliveredAt: null, lastError: 'HTTP 400', latestEmission: { responseStatus: 400, errorMessage: 'HTTP 400' } });
+    expect(item).toMatchObject({
+      attemptCount: 1,
+      deliveredAt: null,
+      lastError: 'HTTP 400',
+      latestEmission: { responseStatus: 400, errorMessage: 'HTTP 400' },
+    });
   });
 
   it('cuts a receiver that never answers at the timeout and schedules a retry', async () => {
@@ -274,8 +305,14 @@ describe('feed actions', () => {
     const [request] = await waitFor(() => (receiver.at(reg.url).length === 1 ? receiver.at(reg.url) : undefined));
     expect(request?.headers['service-event-type']).toBe('webhook.test');
     const headers = request?.headers as Record<string, string>;
-    expect(new Webhook(`whsec_${Buffer.from(reg.secret).toString('base64')}`).verify(request?.body ?? '', headers)).toMatchObject({ webhookId: reg.id });
-    expect(verifyWebhook({ payload: request?.body ?? '', headers, secret: reg.secret })).toEqual({ event: 'webhook.test', observedAt: expect.any(String), webhookId: reg.id });
+    expect(new Webhook(`whsec_${Buffer.from(reg.secret).toString('base64')}`).verify(request?.body ?? '', headers)).toMatchObject({
+      webhookId: reg.id,
+    });
+    expect(verifyWebhook({ payload: request?.body ?? '', headers, secret: reg.secret })).toEqual({
+      event: 'webhook.test',
+      observedAt: expect.any(String),
+      webhookId: reg.id,
+    });
   });
 
   it('pages the feed newest first', async () => {
@@ -299,7 +336,11 @@ describe('backlog', () => {
   it('delivers a backlog to several receivers, each event once per recorded attempt, never more than the per-endpoint cap at a time', async () => {
     const PER_ENDPOINT = 32; // WEBHOOK_CONCURRENCY_PER_ENDPOINT's default
     const EVENTS = 150;
-    const regs = [await register({ answers: [{ status: 200, afterMs: 20 }] }), await register({ answers: [{ status: 200, afterMs: 20 }] }), await register()];
+    const regs = [
+      await register({ answers: [{ status: 200, afterMs: 20 }] }),
+      await register({ answers: [{ status: 200, afterMs: 20 }] }),
+      await register(),
+    ];
     const published = await Promise.all(
       regs.map(async (reg) => {
         const ids: string[] = [];
@@ -356,7 +397,10 @@ describe('crash', () => {
     expect(answered).toEqual(new Set(items.map((item) => item.id)));
     // The three attempts cut by the kill were made again; an attempt answered but not yet recorded
     // may be repeated too (at least once, same Service-Event-Id), nothing more.
-    const hung = receiver.at(reg.url).slice(0, 3).map((request) => request.headers['service-event-id']);
+    const hung = receiver
+      .at(reg.url)
+      .slice(0, 3)
+      .map((request) => request.headers['service-event-id']);
     for (const item of items) {
       expect(item.attemptCount).toBe(hung.includes(item.id) ? 2 : item.attemptCount);
       expect(item.attemptCount).toBeLessThanOrEqual(2);

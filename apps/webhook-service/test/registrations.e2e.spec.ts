@@ -41,12 +41,31 @@ describe.each(families)('$path registrations', ({ path, events, foreign }) => {
     const url = freshUrl();
     const created = await create({ url, events: [events[0]], description: 'Ledger sync', extra: 'ignored' });
     expect(created.status).toBe(200);
-    expect(created.body).toEqual({ id: expect.stringMatching(UUID), url, events: [events[0]], description: 'Ledger sync', secret: expect.stringMatching(/^[0-9a-f]{64}$/), createdAt: expect.stringMatching(ISO_MS) });
+    expect(created.body).toEqual({
+      id: expect.stringMatching(UUID),
+      url,
+      events: [events[0]],
+      description: 'Ledger sync',
+      secret: expect.stringMatching(/^[0-9a-f]{64}$/),
+      createdAt: expect.stringMatching(ISO_MS),
+    });
 
     const read = await family().get(String(created.body['id']));
-    expect(read).toEqual({ id: created.body['id'], url, events: [events[0]], description: 'Ledger sync', createdAt: created.body['createdAt'] });
+    expect(read).toEqual({
+      id: created.body['id'],
+      url,
+      events: [events[0]],
+      description: 'Ledger sync',
+      createdAt: created.body['createdAt'],
+    });
     const typed = await family().create({ url: freshUrl(), events: [events[0]] });
-    expect(typed).toEqual({ id: expect.stringMatching(UUID), url: typed.url, events: [events[0]], secret: expect.stringMatching(/^[0-9a-f]{64}$/), createdAt: expect.stringMatching(ISO_MS) });
+    expect(typed).toEqual({
+      id: expect.stringMatching(UUID),
+      url: typed.url,
+      events: [events[0]],
+      secret: expect.stringMatching(/^[0-9a-f]{64}$/),
+      createdAt: expect.stringMatching(ISO_MS),
+    });
   });
 
   it('stores a description only when it is a truthy JSON value', async () => {
@@ -83,7 +102,10 @@ describe.each(families)('$path registrations', ({ path, events, foreign }) => {
     const results = await Promise.all([create({ url, events }), create({ url, events }), create({ url, events })]);
     expect(results.map((result) => result.status).sort()).toEqual([200, 409, 409]);
     expect(results.find((result) => result.status === 409)?.body).toEqual({ error: expect.any(String), code: 'webhook_duplicate_url' });
-    expect(await rejection(family().create({ url, events }))).toEqual({ status: 409, body: { error: expect.any(String), code: 'webhook_duplicate_url' } });
+    expect(await rejection(family().create({ url, events }))).toEqual({
+      status: 409,
+      body: { error: expect.any(String), code: 'webhook_duplicate_url' },
+    });
     expect((await family(tokenB).create({ url, events })).url).toBe(url);
   });
 
@@ -127,7 +149,10 @@ describe.each(families)('$path registrations', ({ path, events, foreign }) => {
     const member = await ws.token('org_a', 'member');
     const created = await create({ url: freshUrl(), events: [events[0]] });
     const id = String(created.body['id']);
-    const forbidden = { status: 403, body: { error: 'Only organization owners and admins may manage webhook registrations.', code: 'forbidden' } };
+    const forbidden = {
+      status: 403,
+      body: { error: 'Only organization owners and admins may manage webhook registrations.', code: 'forbidden' },
+    };
     expect(await create({ url: freshUrl(), events }, member)).toEqual(forbidden);
     for (const [method, suffix, body] of [
       ['PATCH', `/${id}`, { url: freshUrl() }],
@@ -138,7 +163,8 @@ describe.each(families)('$path registrations', ({ path, events, foreign }) => {
       expect({ method, suffix, result: await call(method, suffix, body, member) }).toEqual({ method, suffix, result: forbidden });
     }
     expect(await rejection(family(member).create({ url: freshUrl(), events }))).toEqual(forbidden);
-    for (const suffix of ['', `/${id}`, `/${id}/events`, '/events']) expect({ suffix, status: (await call('GET', suffix, undefined, member)).status }).toEqual({ suffix, status: 200 });
+    for (const suffix of ['', `/${id}`, `/${id}/events`, '/events'])
+      expect({ suffix, status: (await call('GET', suffix, undefined, member)).status }).toEqual({ suffix, status: 200 });
     // Nothing the member asked for happened.
     expect(await call('GET', `/${id}`)).toMatchObject({ status: 200, body: { url: created.body['url'], events: [events[0]] } });
     expect((await call('GET', `/${id}/events`)).body['data']).toEqual([]);
@@ -174,8 +200,12 @@ describe('registration limit', () => {
     expect(await create()).toEqual(limitReached);
     expect(await rejection(familyOf(sdkOf(ws.gateway, token), '/v2/webhooks').create({ url: freshUrl(), events }))).toEqual(limitReached);
     // Each family counts apart; another organization is not affected.
-    expect((await api(ws.gateway, token, 'POST', '/v2/webhook-endpoints', { url: freshUrl(), events: [...WEBHOOK_ENDPOINT_EVENTS] })).status).toBe(200);
-    expect((await api(ws.gateway, await ws.token('org_limit_other'), 'POST', '/v2/webhooks', { url: freshUrl(), events })).status).toBe(200);
+    expect(
+      (await api(ws.gateway, token, 'POST', '/v2/webhook-endpoints', { url: freshUrl(), events: [...WEBHOOK_ENDPOINT_EVENTS] })).status,
+    ).toBe(200);
+    expect((await api(ws.gateway, await ws.token('org_limit_other'), 'POST', '/v2/webhooks', { url: freshUrl(), events })).status).toBe(
+      200,
+    );
 
     // A deletion frees one place: of two creates at once, one takes it.
     expect((await api(ws.gateway, token, 'DELETE', `/v2/webhooks/${ids[0]}`)).status).toBe(200);
@@ -188,19 +218,35 @@ describe('registration limit', () => {
 });
 
 describe('receiver hosts', () => {
-  const refused = { status: 400, body: { error: 'url is not allowed: its host must resolve, and only to public addresses.', code: 'validation_error' } };
+  const refused = {
+    status: 400,
+    body: { error: 'url is not allowed: its host must resolve, and only to public addresses.', code: 'validation_error' },
+  };
 
   it('refuses a private, loopback or IPv6 transition address whose host is not on the allowlist', async () => {
-    for (const url of ['http://10.0.0.1/hooks', 'http://127.0.0.2:9/hooks', 'http://localhost:9/hooks', 'http://[::ffff:127.0.0.1]:9/hooks', 'http://[64:ff9b::a00:1]/hooks', 'http://[2002:a00:1::1]/hooks']) {
+    for (const url of [
+      'http://10.0.0.1/hooks',
+      'http://127.0.0.2:9/hooks',
+      'http://localhost:9/hooks',
+      'http://[::ffff:127.0.0.1]:9/hooks',
+      'http://[64:ff9b::a00:1]/hooks',
+      'http://[2002:a00:1::1]/hooks',
+    ]) {
       const result = await api(ws.gateway, tokenA, 'POST', '/v2/webhooks', { url, events: ['portfolio_wallet.status_changed'] });
       expect({ url, result }).toEqual({ url, result: refused });
     }
-    const { id } = await familyOf(sdkOf(ws.gateway, tokenA), '/v2/webhooks').create({ url: freshUrl(), events: ['portfolio_wallet.status_changed'] });
+    const { id } = await familyOf(sdkOf(ws.gateway, tokenA), '/v2/webhooks').create({
+      url: freshUrl(),
+      events: ['portfolio_wallet.status_changed'],
+    });
     expect(await api(ws.gateway, tokenA, 'PATCH', `/v2/webhooks/${id}`, { url: 'http://169.254.169.254/latest' })).toEqual(refused);
   });
 
   it('answers a host that does not resolve with a fixed message, without the resolver text', async () => {
-    const result = await api(ws.gateway, tokenA, 'POST', '/v2/webhook-endpoints', { url: 'https://no-such-receiver.invalid/hooks', events: ['portfolio_wallet.balance.updated'] });
+    const result = await api(ws.gateway, tokenA, 'POST', '/v2/webhook-endpoints', {
+      url: 'https://no-such-receiver.invalid/hooks',
+      events: ['portfolio_wallet.balance.updated'],
+    });
     expect(result).toEqual(refused);
     expect(JSON.stringify(result.body)).not.toMatch(/ENOTFOUND|EAI_|getaddrinfo|no-such-receiver/);
   });
@@ -212,7 +258,10 @@ describe('listing', () => {
     const other = await ws.token('org_pages_other');
     const ids: string[] = [];
     for (let index = 0; index < 5; index += 1) {
-      const created = await api(ws.gateway, org, 'POST', '/v2/webhook-endpoints', { url: freshUrl(), events: ['portfolio_wallet.balance.updated'] });
+      const created = await api(ws.gateway, org, 'POST', '/v2/webhook-endpoints', {
+        url: freshUrl(),
+        events: ['portfolio_wallet.balance.updated'],
+      });
       ids.push(String(created.body['id']));
     }
     await api(ws.gateway, other, 'POST', '/v2/webhook-endpoints', { url: freshUrl(), events: ['portfolio_wallet.balance.updated'] });
@@ -241,7 +290,10 @@ describe('listing', () => {
     const endpointsPage = await sdk.webhookEndpoints.list({ limit: 1 }).page();
     const foreign = await rejection(sdk.webhooks.list().page(endpointsPage.nextCursor ?? undefined));
     expect(foreign).toEqual({ status: 400, body: { error: expect.any(String), code: 'invalid_cursor' } });
-    expect(await get('?verbose=1')).toEqual({ status: 400, body: { error: 'Unknown query parameter: verbose.', code: 'unknown_parameters' } });
+    expect(await get('?verbose=1')).toEqual({
+      status: 400,
+      body: { error: 'Unknown query parameter: verbose.', code: 'unknown_parameters' },
+    });
   });
 });
 

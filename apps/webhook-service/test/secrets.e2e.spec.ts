@@ -131,7 +131,10 @@ describe.each(families)('$path secret rotation', ({ path, events }) => {
   it('refuses a member with 403 forbidden, an unknown or foreign id with 404 webhook_not_found and a bad overlap with 400', async () => {
     const reg = await register(path, events);
     const member = await ws.token(reg.org, 'member');
-    const forbidden = { status: 403, body: { error: 'Only organization owners and admins may manage webhook registrations.', code: 'forbidden' } };
+    const forbidden = {
+      status: 403,
+      body: { error: 'Only organization owners and admins may manage webhook registrations.', code: 'forbidden' },
+    };
     expect(await api(ws.gateway, member, 'POST', `${path}/${reg.id}/secret/rotate`, {})).toEqual(forbidden);
     expect(await rejection(familyOf(sdkOf(ws.gateway, member), path).rotateSecret(reg.id))).toEqual(forbidden);
 
@@ -142,7 +145,10 @@ describe.each(families)('$path secret rotation', ({ path, events }) => {
     const deleted = await reg.family.create({ url: receiver.url(), events });
     await reg.family.remove(deleted.id);
     expect(await api(ws.gateway, reg.token, 'POST', `${path}/${deleted.id}/secret/rotate`)).toEqual(notFound);
-    expect(await api(ws.gateway, reg.token, 'POST', `${path}/not-a-uuid/secret/rotate`)).toEqual({ status: 400, body: { error: 'id must be a UUID.', code: 'validation_error' } });
+    expect(await api(ws.gateway, reg.token, 'POST', `${path}/not-a-uuid/secret/rotate`)).toEqual({
+      status: 400,
+      body: { error: 'id must be a UUID.', code: 'validation_error' },
+    });
     for (const expiresInSeconds of [-1, 604_801, 1.5, 'a day']) {
       const result = await api(ws.gateway, reg.token, 'POST', `${path}/${reg.id}/secret/rotate`, { expiresInSeconds });
       expect({ expiresInSeconds, result }).toEqual({

@@ -3,7 +3,14 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import type { AddressInfo } from 'node:net';
 import type { DomainEvent, DomainEventType } from '@service/contracts';
 import { type ServiceApiError, ServiceClient, type WebhookFamily } from '@service/sdk';
-import { type AppProcess, type HttpReply, SHARED_GATEWAY_ENV, startServiceSystem, TEST_DATABASE_URL, type TestSystem } from '@service/testing';
+import {
+  type AppProcess,
+  type HttpReply,
+  SHARED_GATEWAY_ENV,
+  startServiceSystem,
+  TEST_DATABASE_URL,
+  type TestSystem,
+} from '@service/testing';
 import pg from 'pg';
 
 /**
@@ -58,9 +65,10 @@ export async function startWebhookSystem(): Promise<WebhookTestSystem> {
       const db = new pg.Client({ connectionString: TEST_DATABASE_URL });
       await db.connect();
       try {
-        const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${base.schema}".deliveries WHERE registration_id = ANY ($1::uuid[])`, [
-          registrationIds,
-        ]);
+        const { rows } = await db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM "${base.schema}".deliveries WHERE registration_id = ANY ($1::uuid[])`,
+          [registrationIds],
+        );
         return rows[0]?.n ?? 0;
       } finally {
         await db.end();
@@ -76,7 +84,13 @@ export type HttpResult<T = unknown> = HttpReply<T>;
 export const sdkOf = (base: string, token: string) => new ServiceClient({ token, baseUrl: base });
 
 /** One HTTP call to the gateway through the SDK, whatever its status; the body is parsed JSON. */
-export async function api<T = Record<string, unknown>>(base: string, token: string, method: string, path: string, body?: unknown): Promise<HttpResult<T>> {
+export async function api<T = Record<string, unknown>>(
+  base: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<HttpResult<T>> {
   const reply = await sdkOf(base, token).core.send<T>(method, path, { body });
   return { status: reply.status, body: reply.body };
 }
@@ -84,7 +98,11 @@ export async function api<T = Record<string, unknown>>(base: string, token: stri
 /** A registration family's resource group in the SDK, by its path. */
 export type Family = WebhookFamily<{ url: string; events: string[]; description?: unknown }, object>;
 export function familyOf(sdk: ServiceClient, path: string): Family {
-  const families: Record<string, Family> = { '/v2/webhooks': sdk.webhooks, '/v2/webhook-endpoints': sdk.webhookEndpoints, '/v2/gvaults/webhooks': sdk.gvaults.webhooks };
+  const families: Record<string, Family> = {
+    '/v2/webhooks': sdk.webhooks,
+    '/v2/webhook-endpoints': sdk.webhookEndpoints,
+    '/v2/gvaults/webhooks': sdk.gvaults.webhooks,
+  };
   const family = families[path];
   if (!family) throw new Error(`no SDK family for ${path}`);
   return family;
@@ -139,7 +157,9 @@ export class Receiver {
         this.mostOpen.set(path, Math.max(open, this.mostOpen.get(path) ?? 0));
         const reply = () => {
           this.open.set(path, (this.open.get(path) ?? 1) - 1);
-          response.writeHead(typeof answer === 'number' ? answer : answer.status, { 'content-type': 'application/json' }).end('{"ok":true}');
+          response
+            .writeHead(typeof answer === 'number' ? answer : answer.status, { 'content-type': 'application/json' })
+            .end('{"ok":true}');
         };
         if (typeof answer === 'number') reply();
         else setTimeout(reply, answer.afterMs);

@@ -173,7 +173,10 @@ export interface WebhookContract {
   'webhook.registrations.update': Rpc<WebhookFamilyInput & UpdateWebhookDto & { readonly id: string }, WebhookRegistrationDto>;
   'webhook.registrations.delete': Rpc<WebhookFamilyInput & { readonly id: string }, DeletedWebhookDto>;
   'webhook.registrations.test': Rpc<WebhookFamilyInput & { readonly id: string }, WebhookDeliveryEventDto>;
-  'webhook.registrations.rotate-secret': Rpc<WebhookFamilyInput & RotateWebhookSecretDto & { readonly id: string }, RotatedWebhookSecretDto>;
+  'webhook.registrations.rotate-secret': Rpc<
+    WebhookFamilyInput & RotateWebhookSecretDto & { readonly id: string },
+    RotatedWebhookSecretDto
+  >;
   'webhook.deliveries.list': Rpc<WebhookFamilyInput & PageQueryDto & { readonly id?: string }, WebhookDeliveryEventPageDto>;
   'webhook.deliveries.retry': Rpc<WebhookFamilyInput & { readonly id: string; readonly eventId: string }, WebhookDeliveryEventDto>;
 }

@@ -49,7 +49,11 @@ describe('subjects', () => {
 
 describe('role rules', () => {
   it('opens every subject to every role but these, each refused to a member with its own message', () => {
-    const restricted = Object.fromEntries(Object.entries(SUBJECT_ROLES).flatMap(([subject, rule]) => (rule.refusal === undefined ? [] : [[subject, [rule.roles, rule.refusal]]])));
+    const restricted = Object.fromEntries(
+      Object.entries(SUBJECT_ROLES).flatMap(([subject, rule]) =>
+        rule.refusal === undefined ? [] : [[subject, [rule.roles, rule.refusal]]],
+      ),
+    );
     const only = (refusal: string) => [['owner', 'admin'], `Only organization owners and admins may ${refusal}.`];
     expect(restricted).toEqual({
       'wallet.strategy.update': only('change a strategy'),

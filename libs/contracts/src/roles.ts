@@ -5,7 +5,8 @@ import { ROLES, type Role } from './rpc.js';
  * Who may call a subject: `roles`, and for a subject that is not open to every role, the message
  * of the `forbidden` error (403) another role gets.
  */
-export type RoleRule = { readonly roles: typeof ROLES; readonly refusal?: undefined } | { readonly roles: readonly Role[]; readonly refusal: string };
+export type RoleRule =
+  { readonly roles: typeof ROLES; readonly refusal?: undefined } | { readonly roles: readonly Role[]; readonly refusal: string };
 
 /** Open to every role: no role is refused. */
 export const EVERY_ROLE: RoleRule = { roles: ROLES };

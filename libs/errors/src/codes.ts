@@ -93,10 +93,7 @@ export type MicroVaultErrorCode = keyof typeof MICROVAULT_ERROR_STATUS;
 export type ErrorCode = StandardErrorCode | MicroVaultErrorCode;
 
 /** Codes whose 503 answer tells the client to retry with the same request id. */
-const RETRYABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
-  'service_temporarily_unavailable',
-  'wallet_projection_unavailable',
-]);
+const RETRYABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['service_temporarily_unavailable', 'wallet_projection_unavailable']);
 
 export function isMicroVaultErrorCode(code: string): code is MicroVaultErrorCode {
   return Object.hasOwn(MICROVAULT_ERROR_STATUS, code);

@@ -92,13 +92,17 @@ describe('toHttpErrorBody', () => {
 });
 
 describe('thrownCode', () => {
-  it("names the code of a ServiceError, the text of another error, and nothing when nothing is thrown", () => {
-    expect(thrownCode(() => {
-      throw new ServiceError('wallet_not_found', 'gone');
-    })).toBe('wallet_not_found');
-    expect(thrownCode(() => {
-      throw new Error('boom');
-    })).toBe('Error: boom');
+  it('names the code of a ServiceError, the text of another error, and nothing when nothing is thrown', () => {
+    expect(
+      thrownCode(() => {
+        throw new ServiceError('wallet_not_found', 'gone');
+      }),
+    ).toBe('wallet_not_found');
+    expect(
+      thrownCode(() => {
+        throw new Error('boom');
+      }),
+    ).toBe('Error: boom');
     expect(thrownCode(() => 1)).toBeUndefined();
   });
 });

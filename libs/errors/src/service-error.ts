@@ -56,7 +56,12 @@ export function unavailableError(message = 'A dependency is temporarily unavaila
  */
 export function toRpcError(error: unknown): RpcErrorPayload {
   if (error instanceof ServiceError) {
-    const payload = { status: error.status, code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
+    const payload = {
+      status: error.status,
+      code: error.code,
+      message: error.message,
+      ...(error.details ? { details: error.details } : {}),
+    };
     return error.retryable ? { ...payload, retryable: true } : payload;
   }
   return unavailabilityOf(error) === undefined ? internalError() : unavailableError();
@@ -70,7 +75,8 @@ export function isRpcErrorPayload(value: unknown): value is RpcErrorPayload {
     typeof candidate['code'] === 'string' &&
     isErrorCode(candidate['code']) &&
     typeof candidate['message'] === 'string' &&
-    (candidate['details'] === undefined || (typeof candidate['details'] === 'object' && candidate['details'] !== null && !Array.isArray(candidate['details'])))
+    (candidate['details'] === undefined ||
+      (typeof candidate['details'] === 'object' && candidate['details'] !== null && !Array.isArray(candidate['details'])))
   );
 }
 

@@ -109,7 +109,11 @@ export class DurableConsumer<Tx extends SqlExecutor = SqlExecutor> {
       lingerMs: options.lingerMs ?? 0,
       maxWaiting: options.maxWaiting,
       write: (batch) => this.process(batch),
-      onError: (error) => options.logger.error({ err: error, durable: options.durable }, 'event batch failed unexpectedly; its events come again after the ack wait'),
+      onError: (error) =>
+        options.logger.error(
+          { err: error, durable: options.durable },
+          'event batch failed unexpectedly; its events come again after the ack wait',
+        ),
     });
   }
 
@@ -182,7 +186,11 @@ export class DurableConsumer<Tx extends SqlExecutor = SqlExecutor> {
   }
 
   /** Inserts `(consumer, event id)` for each event; returns the events not processed before, once each. */
-  private async recordProcessed(options: DurableConsumerOptions<Tx>, tx: Tx, events: readonly { event: AnyDomainEvent }[]): Promise<AnyDomainEvent[]> {
+  private async recordProcessed(
+    options: DurableConsumerOptions<Tx>,
+    tx: Tx,
+    events: readonly { event: AnyDomainEvent }[],
+  ): Promise<AnyDomainEvent[]> {
     const { durable } = options;
     const [only] = events;
     if (events.length === 1 && only) {
@@ -197,7 +205,6 @@ export class DurableConsumer<Tx extends SqlExecutor = SqlExecutor> {
     const fresh = new Set(rows.map((row) => row.event_id));
     return uniqueEvents(events.filter(({ event }) => fresh.has(event.id.toLowerCase())));
   }
-
 }
 
 /** Runs the handler on the new events of a batch: all at once when it takes batches. */

@@ -3,7 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { DomainEvent, PortfolioWalletEventPayload } from '@service/contracts';
-import { isolatedEventStream, migratedSchema, newRunId, TEST_DATABASE_URL, TEST_NATS_URL, type IsolatedSchema, type IsolatedStream } from '@service/testing';
+import {
+  isolatedEventStream,
+  migratedSchema,
+  newRunId,
+  TEST_DATABASE_URL,
+  TEST_NATS_URL,
+  type IsolatedSchema,
+  type IsolatedStream,
+} from '@service/testing';
 import { metricsText } from '@service/metrics';
 import { PgPoolSql, type SqlExecutor } from '@service/sql';
 import {
@@ -44,8 +52,7 @@ afterAll(async () => {
   await stream?.destroy();
 });
 
-const relayOf = () =>
-  new OutboxRelay({ source: 'wallet', db, js, jsm, logger, pollIntervalMs: 50, ...streamConfig() });
+const relayOf = () => new OutboxRelay({ source: 'wallet', db, js, jsm, logger, pollIntervalMs: 50, ...streamConfig() });
 const streamConfig = () => ({ stream: stream.EVENTS_STREAM, subjectPrefix: stream.EVENTS_SUBJECT_PREFIX });
 
 async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
@@ -59,7 +66,12 @@ async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 
 /** A portfolio_wallet.status_changed payload, told apart by its wallet id. */
 function statusChanged(n: number): PortfolioWalletEventPayload<'portfolio_wallet.status_changed'> {
   const walletId = `w_${n}`;
-  return { event: 'portfolio_wallet.status_changed', observedAt: '2026-11-21T10:00:00.000Z', walletId, wallet: { id: walletId, status: 'idle' } };
+  return {
+    event: 'portfolio_wallet.status_changed',
+    observedAt: '2026-11-21T10:00:00.000Z',
+    walletId,
+    wallet: { id: walletId, status: 'idle' },
+  };
 }
 
 interface PlanNode {
@@ -80,12 +92,20 @@ async function unpublished(): Promise<number> {
   return row?.n ?? -1;
 }
 
-const enqueued = (n: number) => (tx: SqlExecutor) => enqueueEvent(tx, { type: 'portfolio_wallet.status_changed', orgId: 'org_a', payload: statusChanged(n) });
+const enqueued = (n: number) => (tx: SqlExecutor) =>
+  enqueueEvent(tx, { type: 'portfolio_wallet.status_changed', orgId: 'org_a', payload: statusChanged(n) });
 /** Publishes a domain event straight to the stream (no outbox), under `<prefix>.<topic>.`. */
 const publishStatusChanged = (topic: string, id: string, n: number) =>
   js.publish(
     `${stream.EVENTS_SUBJECT_PREFIX}.${topic}.portfolio_wallet.status_changed`,
-    JSON.stringify({ id, type: 'portfolio_wallet.status_changed', orgId: 'org_a', source: 'wallet', occurredAt: new Date().toISOString(), payload: statusChanged(n) }),
+    JSON.stringify({
+      id,
+      type: 'portfolio_wallet.status_changed',
+      orgId: 'org_a',
+      source: 'wallet',
+      occurredAt: new Date().toISOString(),
+      payload: statusChanged(n),
+    }),
   );
 const streamMessages = async () => (await jsm.streams.info(stream.EVENTS_STREAM)).state.messages;
 
@@ -107,13 +127,22 @@ describe('outbox and relay', () => {
     const message = await jsm.streams.getMessage(stream.EVENTS_STREAM, { seq: 1 });
     expect(message?.header.get('Nats-Msg-Id')).toBe(committed);
     expect(message?.subject).toBe(`${stream.EVENTS_SUBJECT_PREFIX}.wallet.portfolio_wallet.status_changed`);
-    expect(message?.json<DomainEvent>()).toEqual({ id: committed, type: 'portfolio_wallet.status_changed', orgId: 'org_a', source: 'wallet', occurredAt: expect.any(String), payload: statusChanged(1) });
+    expect(message?.json<DomainEvent>()).toEqual({
+      id: committed,
+      type: 'portfolio_wallet.status_changed',
+      orgId: 'org_a',
+      source: 'wallet',
+      occurredAt: expect.any(String),
+      payload: statusChanged(1),
+    });
     expect(await unpublished()).toBe(0);
   });
 
   it('loses nothing and duplicates nothing when the relay dies between publishing and recording how far it got', async () => {
     await db.$transaction(enqueued(3));
-    const [position] = await db.$queryRawUnsafe<{ txid: string; seq: string }[]>('SELECT last_txid::text AS txid, last_seq::text AS seq FROM outbox_relay');
+    const [position] = await db.$queryRawUnsafe<{ txid: string; seq: string }[]>(
+      'SELECT last_txid::text AS txid, last_seq::text AS seq FROM outbox_relay',
+    );
     const before = await streamMessages();
     expect(await relayOf().drain()).toBe(1);
     // The relay that published died before recording it, still holding the outbox: no other relay
@@ -154,7 +183,10 @@ describe('outbox and relay', () => {
       // the relay's own row can be locked (NOWAIT fails on a held lock).
       await db.$transaction(enqueued(6));
       const locked = await db.$transaction(async (tx) => [
-        ...(await tx.$queryRawUnsafe<{ id: string }[]>('SELECT id::text AS id FROM outbox_events WHERE id = ANY($1::uuid[]) FOR UPDATE NOWAIT', ids)),
+        ...(await tx.$queryRawUnsafe<{ id: string }[]>(
+          'SELECT id::text AS id FROM outbox_events WHERE id = ANY($1::uuid[]) FOR UPDATE NOWAIT',
+          ids,
+        )),
         ...(await tx.$queryRawUnsafe<{ id: string }[]>('SELECT name AS id FROM outbox_relay FOR UPDATE NOWAIT')),
       ]);
       expect(locked).toHaveLength(3);
@@ -261,12 +293,23 @@ describe('outbox read', () => {
     );
     try {
       await db.$executeRawUnsafe('ANALYZE outbox_events');
-      const [row] = await db.$queryRawUnsafe<{ 'QUERY PLAN': unknown }[]>(`EXPLAIN (FORMAT JSON) ${NEXT_BATCH_SQL}`, randomUUID(), 30_000, null, null, 100);
+      const [row] = await db.$queryRawUnsafe<{ 'QUERY PLAN': unknown }[]>(
+        `EXPLAIN (FORMAT JSON) ${NEXT_BATCH_SQL}`,
+        randomUUID(),
+        30_000,
+        null,
+        null,
+        100,
+      );
       const nodes = planNodes((row?.['QUERY PLAN'] as [{ Plan: PlanNode }])[0].Plan);
       const outbox = nodes.filter((node) => node['Relation Name'] === 'outbox_events');
       // One scan of the outbox, over the index in its order (no sort of the rows it reads), stopped by the LIMIT.
       expect(outbox.map((node) => [node['Node Type'], node['Index Name']])).toEqual([['Index Scan', 'outbox_events_txid_seq_idx']]);
-      expect(nodes.some((node) => node['Node Type'] === 'Sort' && (node.Plans ?? []).some((child) => child['Relation Name'] === 'outbox_events'))).toBe(false);
+      expect(
+        nodes.some(
+          (node) => node['Node Type'] === 'Sort' && (node.Plans ?? []).some((child) => child['Relation Name'] === 'outbox_events'),
+        ),
+      ).toBe(false);
     } finally {
       await db.$executeRawUnsafe("DELETE FROM outbox_events WHERE org_id = 'org_plan'");
     }
@@ -297,8 +340,11 @@ describe('durable consumer', () => {
       await tx.$executeRawUnsafe('INSERT INTO applied VALUES ($1::uuid, 0)', event.id);
     });
     await again.start();
-    await waitFor(async () => (await jsm.consumers.info(stream.EVENTS_STREAM, `test-${runId}`)).num_ack_pending === 0 &&
-      (await jsm.consumers.info(stream.EVENTS_STREAM, `test-${runId}`)).num_pending === 0);
+    await waitFor(
+      async () =>
+        (await jsm.consumers.info(stream.EVENTS_STREAM, `test-${runId}`)).num_ack_pending === 0 &&
+        (await jsm.consumers.info(stream.EVENTS_STREAM, `test-${runId}`)).num_pending === 0,
+    );
     await again.stop();
     expect(await count()).toBe(published);
   });
@@ -342,7 +388,10 @@ describe('durable consumer in batches', () => {
     // Group commit: the events waiting while a transaction ran went together.
     expect(Math.max(...sizes)).toBeGreaterThan(1);
     expect(Math.max(...sizes)).toBeLessThanOrEqual(16);
-    const processed = await db.$queryRawUnsafe<{ n: number }[]>('SELECT count(*)::int AS n FROM processed_events WHERE consumer = $1', `batches-${runId}`);
+    const processed = await db.$queryRawUnsafe<{ n: number }[]>(
+      'SELECT count(*)::int AS n FROM processed_events WHERE consumer = $1',
+      `batches-${runId}`,
+    );
     expect(processed[0]?.n).toBe(ids.length);
   });
 });
@@ -368,7 +417,8 @@ describe('durable consumer with an idempotent handler', () => {
           }
         },
       });
-    const applications = async () => (await db.$queryRawUnsafe<{ n: number }[]>('SELECT coalesce(sum(applications), 0)::int AS n FROM converged'))[0]?.n;
+    const applications = async () =>
+      (await db.$queryRawUnsafe<{ n: number }[]>('SELECT coalesce(sum(applications), 0)::int AS n FROM converged'))[0]?.n;
     const settled = async () => {
       const info = await jsm.consumers.info(stream.EVENTS_STREAM, durable);
       return info.num_ack_pending === 0 && info.num_pending === 0;
@@ -378,7 +428,10 @@ describe('durable consumer with an idempotent handler', () => {
     await waitFor(async () => (await applications()) === ids.length && (await settled()));
     await first.stop();
     expect(Math.max(...sizes)).toBeLessThanOrEqual(16);
-    const processed = await db.$queryRawUnsafe<{ n: number }[]>('SELECT count(*)::int AS n FROM processed_events WHERE consumer = $1', durable);
+    const processed = await db.$queryRawUnsafe<{ n: number }[]>(
+      'SELECT count(*)::int AS n FROM processed_events WHERE consumer = $1',
+      durable,
+    );
     expect(processed[0]?.n).toBe(0);
 
     // Delivered again from the start (as after a lost ack): nothing remembers it, so it is applied again.
@@ -387,7 +440,9 @@ describe('durable consumer with an idempotent handler', () => {
     await again.start();
     await waitFor(async () => (await applications()) === 2 * ids.length && (await settled()));
     await again.stop();
-    const rows = await db.$queryRawUnsafe<{ event_id: string; applications: number }[]>('SELECT event_id::text AS event_id, applications FROM converged');
+    const rows = await db.$queryRawUnsafe<{ event_id: string; applications: number }[]>(
+      'SELECT event_id::text AS event_id, applications FROM converged',
+    );
     expect(rows.map((row) => row.event_id).sort()).toEqual([...ids].sort());
     expect(rows.every((row) => row.applications === 2)).toBe(true);
   });
@@ -431,7 +486,10 @@ describe('durable consumer that records its own batches', () => {
     expect([...committed].sort()).toEqual([...ids].sort());
     // Only commits that resolved ran their function, once each: the poison's two failures did not.
     expect([...afterwards].sort()).toEqual([...ids].sort());
-    const processed = await db.$queryRawUnsafe<{ n: number }[]>('SELECT count(*)::int AS n FROM processed_events WHERE consumer = $1', durable);
+    const processed = await db.$queryRawUnsafe<{ n: number }[]>(
+      'SELECT count(*)::int AS n FROM processed_events WHERE consumer = $1',
+      durable,
+    );
     expect(processed[0]?.n).toBe(0);
   });
 });
@@ -451,7 +509,12 @@ describe('metrics', () => {
     expect(text).toContain(`outbox_publish_lag_seconds_count{source="wallet"} ${Number(before) + 1}`);
 
     const durable = `metrics-${runId}`;
-    await ensureDurableConsumer(jsm, { stream: stream.EVENTS_STREAM, durable, filterSubject: `${stream.EVENTS_SUBJECT_PREFIX}.>`, ackWaitMs: 30_000 });
+    await ensureDurableConsumer(jsm, {
+      stream: stream.EVENTS_STREAM,
+      durable,
+      filterSubject: `${stream.EVENTS_SUBJECT_PREFIX}.>`,
+      ackWaitMs: 30_000,
+    });
     const messages = (await jsm.streams.info(stream.EVENTS_STREAM)).state.messages;
     const unwatch = watchConsumer(jsm, stream.EVENTS_STREAM, durable);
     text = await metricsText();

@@ -54,7 +54,9 @@ describe(`the ${MIGRATION} migration`, () => {
     const next = await client.query<{ payload: string }>(NEXT_BATCH_SQL, ['00000000-0000-4000-8000-0000000000aa', 5000, null, null, 100]);
     expect(next.rows.map((each) => JSON.parse(each.payload))).toEqual([{ n: 4 }, { n: 5 }]);
     // Rows written from now on come after them.
-    await client.query(`INSERT INTO outbox_events (id, type, org_id, payload) VALUES ('00000000-0000-4000-8000-000000000006', 'portfolio_wallet.status_changed', 'org_m', '{"n": 6}')`);
+    await client.query(
+      `INSERT INTO outbox_events (id, type, org_id, payload) VALUES ('00000000-0000-4000-8000-000000000006', 'portfolio_wallet.status_changed', 'org_m', '{"n": 6}')`,
+    );
     const after = await client.query<{ payload: string }>(NEXT_BATCH_SQL, ['00000000-0000-4000-8000-0000000000aa', 5000, null, null, 100]);
     expect(after.rows.map((each) => JSON.parse(each.payload))).toEqual([{ n: 4 }, { n: 5 }, { n: 6 }]);
   });

@@ -153,7 +153,14 @@ export class OutboxRelay {
   }
 
   private nextBatch(reached: Position | undefined, size = this.options.batchSize ?? 100): Promise<OutboxRow[]> {
-    return this.options.db.$queryRawUnsafe<OutboxRow[]>(NEXT_BATCH_SQL, this.id, this.options.leaseMs ?? 5_000, reached?.txid ?? null, reached?.seq ?? null, size);
+    return this.options.db.$queryRawUnsafe<OutboxRow[]>(
+      NEXT_BATCH_SQL,
+      this.id,
+      this.options.leaseMs ?? 5_000,
+      reached?.txid ?? null,
+      reached?.seq ?? null,
+      size,
+    );
   }
 
   /** Publishes the rows, all in flight at once; those before the first that failed, and that failure. */
@@ -161,7 +168,10 @@ export class OutboxRelay {
     const { js, source, subjectPrefix } = this.options;
     const outcomes = await Promise.allSettled(
       rows.map((row) =>
-        js.publish(eventSubject(subjectPrefix, source, row.type), eventJson(row, source), { msgID: row.id, headers: traceHeaders(row.trace_context) }),
+        js.publish(eventSubject(subjectPrefix, source, row.type), eventJson(row, source), {
+          msgID: row.id,
+          headers: traceHeaders(row.trace_context),
+        }),
       ),
     );
     const failed = outcomes.findIndex((outcome) => outcome.status === 'rejected');

@@ -7,7 +7,11 @@ const KEYED_URL = 'https://sepolia.example-provider.io/v3/0123456789abcdef-provi
 describe('chainErrorLogFields', () => {
   it('says what failed and why, without the RPC URL a provider key is part of', () => {
     const refused = Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:8545'), { code: 'ECONNREFUSED' });
-    const error = new HttpRequestError({ url: KEYED_URL, body: { method: 'eth_estimateGas' }, cause: new TypeError('fetch failed', { cause: refused }) });
+    const error = new HttpRequestError({
+      url: KEYED_URL,
+      body: { method: 'eth_estimateGas' },
+      cause: new TypeError('fetch failed', { cause: refused }),
+    });
     expect(`${error.message}${error.stack ?? ''}`).toContain('provider-key');
 
     const fields = chainErrorLogFields(error);
@@ -20,7 +24,11 @@ describe('chainErrorLogFields', () => {
     expect(chainErrorLogFields(new TimeoutError({ url: KEYED_URL, body: { method: 'eth_sendRawTransaction' } }))).toEqual({
       error: 'The request took too long to respond: The request timed out',
     });
-    const rejected = new RpcRequestError({ url: KEYED_URL, body: { method: 'eth_sendRawTransaction' }, error: { code: -32000, message: 'nonce too low' } });
+    const rejected = new RpcRequestError({
+      url: KEYED_URL,
+      body: { method: 'eth_sendRawTransaction' },
+      error: { code: -32000, message: 'nonce too low' },
+    });
     expect(chainErrorLogFields(rejected)).toEqual({ error: 'RPC Request failed: nonce too low' });
   });
 

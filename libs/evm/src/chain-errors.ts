@@ -11,7 +11,9 @@ export function chainErrorLogFields(error: unknown): { error: string } | { err: 
   if (!(error instanceof BaseError)) return { err: error };
   const root: unknown = error.walk();
   const rootMessage = root instanceof BaseError ? root.shortMessage : messageOf(root);
-  const parts = [error.shortMessage, error.details, rootMessage].filter((part): part is string => Boolean(part)).map((part) => part.replace(/\.$/, ''));
+  const parts = [error.shortMessage, error.details, rootMessage]
+    .filter((part): part is string => Boolean(part))
+    .map((part) => part.replace(/\.$/, ''));
   return { error: [...new Set(parts)].join(': ') };
 }
 

@@ -27,7 +27,9 @@ function existing<T>(name: string, type: new (...args: never[]) => T): T | undef
 }
 
 export function counter<L extends string = never>(config: MetricConfig<L>): Counter<L> {
-  return existing<Counter<L>>(config.name, Counter) ?? new Counter<L>({ ...config, labelNames: config.labelNames ?? [], registers: [registry] });
+  return (
+    existing<Counter<L>>(config.name, Counter) ?? new Counter<L>({ ...config, labelNames: config.labelNames ?? [], registers: [registry] })
+  );
 }
 
 export function gauge<L extends string = never>(config: MetricConfig<L>): Gauge<L> {
@@ -116,7 +118,13 @@ interface Exported {
   readonly help: string;
   readonly type: 'counter' | 'histogram';
   readonly aggregator: 'sum';
-  get(): { name: string; help: string; type: string; aggregator: 'sum'; values: { metricName?: string; labels: Record<string, string | number>; value: number }[] };
+  get(): {
+    name: string;
+    help: string;
+    type: string;
+    aggregator: 'sum';
+    values: { metricName?: string; labels: Record<string, string | number>; value: number }[];
+  };
 }
 
 const requestSeries = new Map<string, RequestSeries>();
@@ -147,7 +155,9 @@ export class RequestSeries {
   }
 
   /** The series whose counter is `total`, created on first use. */
-  static of(config: SeriesNames & { readonly help: string; readonly labelNames: readonly string[]; readonly buckets?: readonly number[] }): RequestSeries {
+  static of(
+    config: SeriesNames & { readonly help: string; readonly labelNames: readonly string[]; readonly buckets?: readonly number[] },
+  ): RequestSeries {
     let series = requestSeries.get(config.total);
     if (!series) {
       series = new RequestSeries(config.total, config.duration, config.labelNames, config.buckets ?? LATENCY_BUCKETS, config.help);
@@ -169,7 +179,13 @@ export class RequestSeries {
   }
 
   private exported(name: string, help: string, type: 'counter' | 'histogram'): Exported {
-    return { name, help, type, aggregator: 'sum', get: () => ({ name, help, type, aggregator: 'sum', values: type === 'counter' ? this.counterValues() : this.histogramValues(name) }) };
+    return {
+      name,
+      help,
+      type,
+      aggregator: 'sum',
+      get: () => ({ name, help, type, aggregator: 'sum', values: type === 'counter' ? this.counterValues() : this.histogramValues(name) }),
+    };
   }
 
   private labelsOf(values: readonly string[]): Record<string, string> {

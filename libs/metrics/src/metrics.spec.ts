@@ -3,7 +3,13 @@ import { RequestSeries, SubjectRequestMetrics, counter, errorOutcome, metricsTex
 
 describe('RequestSeries', () => {
   it('exports a counter and a cumulative histogram with the labels given', async () => {
-    const series = RequestSeries.of({ total: 'test_series_requests_total', duration: 'test_series_request_duration_seconds', help: 'Requests of the test.', labelNames: ['route', 'status'], buckets: [0.1, 1] });
+    const series = RequestSeries.of({
+      total: 'test_series_requests_total',
+      duration: 'test_series_request_duration_seconds',
+      help: 'Requests of the test.',
+      labelNames: ['route', 'status'],
+      buckets: [0.1, 1],
+    });
     series.cell('/a/:id', '200').observe(0.05);
     series.cell('/a/:id', '200').observe(0.5);
     series.cell('/a/:id', '200').observe(5);
@@ -15,11 +21,16 @@ describe('RequestSeries', () => {
     expect(text).toContain('test_series_request_duration_seconds_bucket{route="/a/:id",status="200",le="1"} 2');
     expect(text).toContain('test_series_request_duration_seconds_bucket{route="/a/:id",status="200",le="+Inf"} 3');
     expect(text).toContain('test_series_request_duration_seconds_count{route="/a/:id",status="200"} 3');
-    expect(RequestSeries.of({ total: 'test_series_requests_total', duration: 'x', help: 'x', labelNames: ['route', 'status'] })).toBe(series);
+    expect(RequestSeries.of({ total: 'test_series_requests_total', duration: 'x', help: 'x', labelNames: ['route', 'status'] })).toBe(
+      series,
+    );
   });
 
   it('creates every outcome of a subject at once, at zero', async () => {
-    const metrics = new SubjectRequestMetrics({ total: 'test_subject_requests_total', duration: 'test_subject_request_duration_seconds', help: 'Requests of the test.' }, ['ok', 'timeout'] as const);
+    const metrics = new SubjectRequestMetrics(
+      { total: 'test_subject_requests_total', duration: 'test_subject_request_duration_seconds', help: 'Requests of the test.' },
+      ['ok', 'timeout'] as const,
+    );
     metrics.observe('gvault.health', 'ok', 0.002);
     const text = await metricsText();
     expect(text).toContain('test_subject_requests_total{subject="gvault.health",outcome="ok"} 1');

@@ -128,7 +128,14 @@ describe('applyMigrations', () => {
       );
     expect(await columns(ours)).toEqual(await columns(prismas));
     const prismaRows = await migrationRows(prismas);
-    expect(prismaRows.map(({ checksum, migration_name, applied_steps_count, logs }) => ({ checksum, migration_name, applied_steps_count, logs }))).toEqual(
+    expect(
+      prismaRows.map(({ checksum, migration_name, applied_steps_count, logs }) => ({
+        checksum,
+        migration_name,
+        applied_steps_count,
+        logs,
+      })),
+    ).toEqual(
       rows.map(({ checksum, migration_name, applied_steps_count, logs }) => ({ checksum, migration_name, applied_steps_count, logs })),
     );
 
@@ -197,7 +204,11 @@ describe('applyMigrations', () => {
     await expect(again).rejects.toThrow(/rolled_back_at = now\(\)/);
 
     // Resolving as the message says (what `prisma migrate resolve --rolled-back` does) and fixing the SQL unblocks it.
-    await sql(database.url, `UPDATE "${schema}"._prisma_migrations SET rolled_back_at = now() WHERE migration_name = $1 AND finished_at IS NULL`, [broken]);
+    await sql(
+      database.url,
+      `UPDATE "${schema}"._prisma_migrations SET rolled_back_at = now() WHERE migration_name = $1 AND finished_at IS NULL`,
+      [broken],
+    );
     await copyInto(migrationsDir, broken, 'CREATE TABLE "half_done" (id int);\n');
     expect(await applyMigrations({ connectionString: database.url, schema, migrationsDir })).toEqual([broken]);
   });

@@ -160,10 +160,9 @@ async function applyOne(client: pg.Client, schema: string, table: string, migrat
       [id, migration.checksum, migration.name],
     );
     await client.query(migration.script);
-    await client.query(
-      `UPDATE ${table} SET finished_at = clock_timestamp(), applied_steps_count = applied_steps_count + 1 WHERE id = $1`,
-      [id],
-    );
+    await client.query(`UPDATE ${table} SET finished_at = clock_timestamp(), applied_steps_count = applied_steps_count + 1 WHERE id = $1`, [
+      id,
+    ]);
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
@@ -193,7 +192,10 @@ function summarizeLogs(logs: string | null): string {
   if (logs === null) return 'no log recorded';
   const lines = logs.split('\n');
   const traceStart = lines.findIndex((line) => /^\s+\d+: /.test(line));
-  return lines.slice(0, traceStart === -1 ? undefined : traceStart).join(' ').trim();
+  return lines
+    .slice(0, traceStart === -1 ? undefined : traceStart)
+    .join(' ')
+    .trim();
 }
 
 function resolveHint(schema: string, name: string): string {

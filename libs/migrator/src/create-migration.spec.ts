@@ -71,7 +71,10 @@ describe('createMigration', () => {
     expect(await createMigration({ ...project, name: 'noop', shadow: shadow() })).toBeNull();
 
     const schemaText = await readFile(project.schemaPath, 'utf8');
-    await writeFile(project.schemaPath, schemaText.replace('  name      String      @unique\n', '  name      String      @unique\n  label     String?\n'));
+    await writeFile(
+      project.schemaPath,
+      schemaText.replace('  name      String      @unique\n', '  name      String      @unique\n  label     String?\n'),
+    );
     const file = await createMigration({
       ...project,
       name: 'add_account_label',

@@ -7,14 +7,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type pg from 'pg';
 import { MigrationError } from './errors.js';
-import {
-  LOCK_FILE,
-  LOCK_FILE_CONTENT,
-  MIGRATION_FILE,
-  type LocalMigration,
-  readLockFile,
-  readMigrations,
-} from './migrations-dir.js';
+import { LOCK_FILE, LOCK_FILE_CONTENT, MIGRATION_FILE, type LocalMigration, readLockFile, readMigrations } from './migrations-dir.js';
 import { openClient, parseDatabaseUrl, quoteIdent } from './postgres.js';
 import { type EngineConnections, enginePool, withSchemaEngine } from './schema-engine.js';
 

@@ -34,15 +34,7 @@ export function isMigrationError(error: unknown): error is MigrationError {
   return error instanceof MigrationError;
 }
 
-const NETWORK_ERROR_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-]);
+const NETWORK_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /** SQLSTATEs raised while establishing a session rather than by a statement. */
 const CONNECTION_SQLSTATES: Record<string, string> = {

@@ -34,8 +34,7 @@ export function scriptMatchesChecksum(script: string, checksum: string): boolean
   const variants = [script, script.replaceAll('\r\n', '\n'), script.replaceAll('\n', '\r\n')];
   return variants.some((variant) => {
     const digest = createHash('sha256').update(variant, 'utf8').digest();
-    const rendered =
-      checksum.length === 64 ? digest.toString('hex') : [...digest].map((byte) => byte.toString(16)).join('');
+    const rendered = checksum.length === 64 ? digest.toString('hex') : [...digest].map((byte) => byte.toString(16)).join('');
     return rendered === checksum;
   });
 }

@@ -22,10 +22,7 @@ type EngineModule = typeof import('@prisma/schema-engine-wasm/schema_engine_bg')
 
 /** The part of the WebAssembly global used here (the es2023 lib and @types/node do not declare it). */
 interface WebAssemblyApi {
-  instantiate(
-    bytes: Uint8Array,
-    imports: Record<string, unknown>,
-  ): Promise<{ instance: { exports: Record<string, unknown> } }>;
+  instantiate(bytes: Uint8Array, imports: Record<string, unknown>): Promise<{ instance: { exports: Record<string, unknown> } }>;
 }
 const { WebAssembly: wasm } = globalThis as unknown as { WebAssembly: WebAssemblyApi };
 
@@ -147,6 +144,9 @@ function engineError(error: unknown): unknown {
   if (error instanceof MigrationError || !(error instanceof Error)) return error;
   const lines = error.message.split('\n');
   const traceStart = lines.findIndex((line) => /^\s+\d+: /.test(line));
-  const message = lines.slice(0, traceStart === -1 ? undefined : traceStart).join('\n').trim();
+  const message = lines
+    .slice(0, traceStart === -1 ? undefined : traceStart)
+    .join('\n')
+    .trim();
   return new MigrationError('engine_error', `Prisma's schema engine: ${message}`, { cause: error });
 }

@@ -43,13 +43,19 @@ describe('parseUsd', () => {
 });
 
 describe('isUsdAmount', () => {
-  it.each([['10.5'], [12.25], ['9223372036854.775807'], ['1.0000001'], ['-1']])('takes %p: precision and sign are for parseUsd to judge', (value) => {
-    expect(isUsdAmount(value)).toBe(true);
-  });
+  it.each([['10.5'], [12.25], ['9223372036854.775807'], ['1.0000001'], ['-1']])(
+    'takes %p: precision and sign are for parseUsd to judge',
+    (value) => {
+      expect(isUsdAmount(value)).toBe(true);
+    },
+  );
 
-  it.each([['9223372036854.775808'], ['9223372036854775807.000000'], [1e21], ['abc'], [''], [null], [['1']], [{}]])('refuses %p', (value) => {
-    expect(isUsdAmount(value)).toBe(false);
-  });
+  it.each([['9223372036854.775808'], ['9223372036854775807.000000'], [1e21], ['abc'], [''], [null], [['1']], [{}]])(
+    'refuses %p',
+    (value) => {
+      expect(isUsdAmount(value)).toBe(false);
+    },
+  );
 });
 
 describe('IsUsdAmount', () => {
@@ -60,7 +66,9 @@ describe('IsUsdAmount', () => {
 
   it('names the property and the largest amount', () => {
     const [error] = validateSync(Object.assign(new Body(), { thresholdUsd: '9223372036854775807.000000' }));
-    expect(error?.constraints).toEqual({ isUsdAmount: 'thresholdUsd must be a decimal USD amount such as "10.500000", at most 9223372036854.775807' });
+    expect(error?.constraints).toEqual({
+      isUsdAmount: 'thresholdUsd must be a decimal USD amount such as "10.500000", at most 9223372036854.775807',
+    });
     expect(validateSync(Object.assign(new Body(), { thresholdUsd: '1000.000000' }))).toEqual([]);
   });
 });

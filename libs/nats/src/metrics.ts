@@ -11,7 +11,14 @@ export type NatsClientOutcome = (typeof NATS_CLIENT_OUTCOMES)[number];
 export type NatsClientMetrics = SubjectRequestMetrics<NatsClientOutcome>;
 
 export function natsClientMetrics(): NatsClientMetrics {
-  return new SubjectRequestMetrics({ total: 'nats_client_requests_total', duration: 'nats_client_request_duration_seconds', help: 'NATS requests sent, by subject and outcome.' }, NATS_CLIENT_OUTCOMES);
+  return new SubjectRequestMetrics(
+    {
+      total: 'nats_client_requests_total',
+      duration: 'nats_client_request_duration_seconds',
+      help: 'NATS requests sent, by subject and outcome.',
+    },
+    NATS_CLIENT_OUTCOMES,
+  );
 }
 
 /** How a request ended for the service that handled it: answered, or refused by status class. */
@@ -25,5 +32,12 @@ export type NatsServerOutcome = (typeof NATS_SERVER_OUTCOMES)[number];
 export type NatsServerMetrics = SubjectRequestMetrics<NatsServerOutcome>;
 
 export function natsServerMetrics(): NatsServerMetrics {
-  return new SubjectRequestMetrics({ total: 'nats_server_requests_total', duration: 'nats_server_request_duration_seconds', help: 'NATS requests handled, by subject and outcome.' }, NATS_SERVER_OUTCOMES);
+  return new SubjectRequestMetrics(
+    {
+      total: 'nats_server_requests_total',
+      duration: 'nats_server_request_duration_seconds',
+      help: 'NATS requests handled, by subject and outcome.',
+    },
+    NATS_SERVER_OUTCOMES,
+  );
 }

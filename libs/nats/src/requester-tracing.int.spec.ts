@@ -40,7 +40,9 @@ describe('NatsRequester with tracing on', () => {
     });
     await server.flush();
     const requester = new NatsRequester(client, 2_000);
-    await expect(requester.request(topic, { ctx: { requestId: 'r', traceparent: `00-${TRACE_ID}-${HTTP_SPAN}-01` } })).resolves.toEqual({ ok: true });
+    await expect(requester.request(topic, { ctx: { requestId: 'r', traceparent: `00-${TRACE_ID}-${HTTP_SPAN}-01` } })).resolves.toEqual({
+      ok: true,
+    });
     await tracing?.flush();
     const [span] = exporter.getFinishedSpans();
     expect(span?.name).toBe(topic);

@@ -110,7 +110,9 @@ describe('NatsRequester', () => {
   });
 
   it('forwards an error reply as the ServiceError, and a reply without a response as null', async () => {
-    const failing = await respond('forward-failing', () => ({ err: { status: 404, code: 'wallet_not_found', message: 'No such wallet.' } }));
+    const failing = await respond('forward-failing', () => ({
+      err: { status: 404, code: 'wallet_not_found', message: 'No such wallet.' },
+    }));
     const requester = new NatsRequester(client, 2_000);
     expect(await codeOf(requester.forward(failing, {}))).toBe('wallet_not_found');
     const empty = await respond('forward-empty', () => ({}));
@@ -123,7 +125,9 @@ describe('NatsRequester', () => {
     const error = await requester.request(topic, {}).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ServiceError);
     expect(error).toMatchObject({ code: 'wallet_not_found', message: 'No such wallet.' });
-    const detailed = await respond('failing-details', () => ({ err: { status: 409, code: 'insufficient_funds', message: 'Too much.', details: { balance: { totalUsd: '1.000000' } } } }));
+    const detailed = await respond('failing-details', () => ({
+      err: { status: 409, code: 'insufficient_funds', message: 'Too much.', details: { balance: { totalUsd: '1.000000' } } },
+    }));
     const withDetails = await requester.forward(detailed, {}).catch((caught: unknown) => caught);
     expect(withDetails).toMatchObject({ code: 'insufficient_funds', details: { balance: { totalUsd: '1.000000' } } });
   });
@@ -166,7 +170,10 @@ describe('NatsRequester', () => {
 describe('NatsRequester metrics', () => {
   it('counts each request once by subject and outcome, with its duration', async () => {
     const observed: [string, string][] = [];
-    const metrics = { observe: (name: string, outcome: string, seconds: number) => void (expect(seconds).toBeGreaterThanOrEqual(0), observed.push([name, outcome])) };
+    const metrics = {
+      observe: (name: string, outcome: string, seconds: number) =>
+        void (expect(seconds).toBeGreaterThanOrEqual(0), observed.push([name, outcome])),
+    };
     const requester = new NatsRequester(client, 300, metrics as never);
     const ok = await respond('ok', () => ({ response: 1 }));
     const refused = await respond('refused', () => ({ err: { status: 404, code: 'wallet_not_found', message: 'No.' } }));

@@ -208,7 +208,9 @@ function responseBytes(reply: Uint8Array, token: string): Buffer | undefined {
   if (!endsWithAscii(reply, RESPONSE_HEAD, RESPONSE_HEAD.length) || !endsWithAscii(reply, tail)) return undefined;
   let end = reply.length - tail.length;
   if (endsWithAscii(reply, DISPOSED, end)) end -= DISPOSED.length;
-  return end > RESPONSE_HEAD.length ? Buffer.from(reply.buffer, reply.byteOffset + RESPONSE_HEAD.length, end - RESPONSE_HEAD.length) : undefined;
+  return end > RESPONSE_HEAD.length
+    ? Buffer.from(reply.buffer, reply.byteOffset + RESPONSE_HEAD.length, end - RESPONSE_HEAD.length)
+    : undefined;
 }
 
 /** The response of a reply, as the JSON bytes it came as; throws as {@link unwrapReply} for an error reply. */

@@ -20,7 +20,11 @@ export class SubjectClient {
   }
 
   /** The service's response as the JSON text it came as, for a reply that only goes back to an HTTP client. */
-  forward<S extends Subject>(subject: S, request: WireRequestOf<S>, options?: { timeoutMs?: number }): Promise<ForwardedJson<ResponseOf<S>>> {
+  forward<S extends Subject>(
+    subject: S,
+    request: WireRequestOf<S>,
+    options?: { timeoutMs?: number },
+  ): Promise<ForwardedJson<ResponseOf<S>>> {
     return this.requester.forward<ResponseOf<S>>(subject, request, options);
   }
 }

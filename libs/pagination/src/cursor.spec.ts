@@ -8,10 +8,7 @@ describe('cursors', () => {
   it('round-trips a keyset position for the same list and filters', () => {
     const cursor = encodeCursor('activity', filters, ['2026-11-21T10:00:00.000Z', 'id-1']);
     expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
-    expect(decodeCursor(cursor, 'activity', { walletId: ['a'], type: 'deposit' }, 2)).toEqual([
-      '2026-11-21T10:00:00.000Z',
-      'id-1',
-    ]);
+    expect(decodeCursor(cursor, 'activity', { walletId: ['a'], type: 'deposit' }, 2)).toEqual(['2026-11-21T10:00:00.000Z', 'id-1']);
   });
 
   it('rejects cursors from another list, other filters, malformed text or another shape', () => {
@@ -40,7 +37,21 @@ describe('parseLimit', () => {
 describe('toPage', () => {
   it('uses the extra row only to decide there is a next page', () => {
     const rows = [1, 2, 3];
-    expect(toPage(rows, 2, (row) => `c${row}`, (row) => row * 10)).toEqual({ data: [10, 20], nextCursor: 'c2' });
-    expect(toPage(rows, 3, (row) => `c${row}`, (row) => row)).toEqual({ data: [1, 2, 3], nextCursor: null });
+    expect(
+      toPage(
+        rows,
+        2,
+        (row) => `c${row}`,
+        (row) => row * 10,
+      ),
+    ).toEqual({ data: [10, 20], nextCursor: 'c2' });
+    expect(
+      toPage(
+        rows,
+        3,
+        (row) => `c${row}`,
+        (row) => row,
+      ),
+    ).toEqual({ data: [1, 2, 3], nextCursor: null });
   });
 });

@@ -34,12 +34,7 @@ export function encodeCursor(list: string, filters: Record<string, unknown>, pos
  * Reads a cursor made by {@link encodeCursor} for the same list and filters; anything else is
  * `invalid_cursor`. `arity` is the number of keyset columns the list sorts by.
  */
-export function decodeCursor(
-  cursor: string,
-  list: string,
-  filters: Record<string, unknown>,
-  arity: number,
-): KeysetValue[] {
+export function decodeCursor(cursor: string, list: string, filters: Record<string, unknown>, arity: number): KeysetValue[] {
   const invalid = () => new ServiceError('invalid_cursor', 'The cursor is malformed or belongs to another list or filter.');
   if (!/^[A-Za-z0-9_-]{1,2048}$/.test(cursor)) throw invalid();
   let body: unknown;
@@ -87,12 +82,7 @@ export function parseLimit(raw: unknown, defaultLimit = DEFAULT_LIMIT): number {
  * Builds a page from rows read with `limit + 1`: the extra row only proves there is more, and the
  * cursor points at the last row returned.
  */
-export function toPage<Row, Item>(
-  rows: Row[],
-  limit: number,
-  cursorOf: (row: Row) => string,
-  toItem: (row: Row) => Item,
-): Page<Item> {
+export function toPage<Row, Item>(rows: Row[], limit: number, cursorOf: (row: Row) => string, toItem: (row: Row) => Item): Page<Item> {
   const visible = rows.slice(0, limit);
   const last = visible.at(-1);
   return {

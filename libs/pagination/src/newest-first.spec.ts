@@ -33,7 +33,11 @@ describe('NewestFirst', () => {
     const cursor = new NewestFirst('wallets', {}, {}).cursorOf(rows(1)[0]!);
     const page = new NewestFirst('wallets', {}, { cursor, limit: 5 });
     expect(page.findArgs({ orgId: 'o' })).toEqual({ where: { orgId: 'o', ...page.where }, orderBy: page.orderBy, take: 6 });
-    expect(new NewestFirst('wallets', {}, {}).findArgs({ orgId: 'o' })).toEqual({ where: { orgId: 'o' }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: 26 });
+    expect(new NewestFirst('wallets', {}, {}).findArgs({ orgId: 'o' })).toEqual({
+      where: { orgId: 'o' },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: 26,
+    });
   });
 
   it('writes the SQL row comparison with bound parameters', () => {
@@ -41,7 +45,9 @@ describe('NewestFirst', () => {
     const values: unknown[] = [];
     const bind = (value: unknown, cast: string) => `$${values.push(value)}${cast}`;
     expect(new NewestFirst('feed', {}, {}).sqlAfter(bind, ['"timestamp"', 'id'])).toBeUndefined();
-    expect(new NewestFirst('feed', {}, { cursor }).sqlAfter(bind, ['"timestamp"', 'id'])).toBe('("timestamp", id) < ($1::timestamptz, $2::uuid)');
+    expect(new NewestFirst('feed', {}, { cursor }).sqlAfter(bind, ['"timestamp"', 'id'])).toBe(
+      '("timestamp", id) < ($1::timestamptz, $2::uuid)',
+    );
     expect(values).toEqual([rows(1)[0]!.createdAt.toISOString(), rows(1)[0]!.id]);
   });
 
@@ -52,7 +58,13 @@ describe('NewestFirst', () => {
     expect(thrownCode(read('deposits', { orgId: 'o' }, cursor))).toBe('invalid_cursor');
     expect(thrownCode(read('wallets', { orgId: 'p' }, cursor))).toBe('invalid_cursor');
     const id = rows(1)[0]!.id;
-    for (const position of [['2026-13-45T99:00:00.000Z', id], ['yesterday', id], ['2026-11-21T10:00:00Z', id], ['2026-11-21T10:00:00.000Z', 'not-a-uuid'], [1, id]]) {
+    for (const position of [
+      ['2026-13-45T99:00:00.000Z', id],
+      ['yesterday', id],
+      ['2026-11-21T10:00:00Z', id],
+      ['2026-11-21T10:00:00.000Z', 'not-a-uuid'],
+      [1, id],
+    ]) {
       expect(thrownCode(read('wallets', {}, encodeCursor('wallets', {}, position as (string | number)[])))).toBe('invalid_cursor');
     }
     expect(thrownCode(read('wallets', {}, 'not a cursor'))).toBe('invalid_cursor');
@@ -67,7 +79,9 @@ describe('KeysetPage', () => {
     const next = new KeysetPage('deposits', { walletId: 'w' }, { cursor: first.cursorOf(row) }, { order: 'asc' });
     expect(next.where).toEqual({ OR: [{ createdAt: { gt: row.createdAt } }, { createdAt: row.createdAt, id: { gt: row.id } }] });
     const values: unknown[] = [];
-    expect(next.sqlAfter((value, cast) => `$${values.push(value)}${cast}`, ['created_at', 'id'])).toBe('(created_at, id) > ($1::timestamptz, $2::uuid)');
+    expect(next.sqlAfter((value, cast) => `$${values.push(value)}${cast}`, ['created_at', 'id'])).toBe(
+      '(created_at, id) > ($1::timestamptz, $2::uuid)',
+    );
     expect(new NewestFirst('deposits', {}, {}).orderBy).toEqual([{ createdAt: 'desc' }, { id: 'desc' }]);
   });
 

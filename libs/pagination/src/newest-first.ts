@@ -99,7 +99,12 @@ export class KeysetPage {
 
 /** Keyset paging newest first, as every list of the API reads by default. */
 export class NewestFirst extends KeysetPage {
-  constructor(list: string, filters: Record<string, unknown>, query: { readonly cursor?: string; readonly limit?: number }, defaultLimit = DEFAULT_LIMIT) {
+  constructor(
+    list: string,
+    filters: Record<string, unknown>,
+    query: { readonly cursor?: string; readonly limit?: number },
+    defaultLimit = DEFAULT_LIMIT,
+  ) {
     super(list, filters, query, { order: 'desc', defaultLimit });
   }
 }

@@ -115,9 +115,21 @@ export function natsAuthConfigSpec() {
       default: '',
       parse: (raw: string) => optionalFile(raw).replace(/\r?\n$/, ''),
     },
-    NATS_CREDS: { description: 'NATS creds file (user JWT and nkey seed) instead of a user and password', default: '', parse: optionalFile },
-    NATS_TLS_CA: { description: 'PEM file of the CA that signed the NATS server certificate; set to verify it against this CA only', default: '', parse: optionalFile },
-    NATS_TLS_CERT: { description: 'PEM client certificate for NATS servers that require one (with NATS_TLS_KEY)', default: '', parse: optionalFile },
+    NATS_CREDS: {
+      description: 'NATS creds file (user JWT and nkey seed) instead of a user and password',
+      default: '',
+      parse: optionalFile,
+    },
+    NATS_TLS_CA: {
+      description: 'PEM file of the CA that signed the NATS server certificate; set to verify it against this CA only',
+      default: '',
+      parse: optionalFile,
+    },
+    NATS_TLS_CERT: {
+      description: 'PEM client certificate for NATS servers that require one (with NATS_TLS_KEY)',
+      default: '',
+      parse: optionalFile,
+    },
     NATS_TLS_KEY: { description: 'PEM private key of NATS_TLS_CERT', default: '', parse: optionalFile },
     NATS_TLS: {
       description: 'true: TLS to NATS even without a tls:// URL or NATS_TLS_* file (server certificate checked against the system CAs)',
@@ -128,7 +140,8 @@ export function natsAuthConfigSpec() {
       description: 'prefix of reply subjects; empty: _INBOX_<user>, the only inbox the server configuration lets that user read',
       default: '',
       parse: (raw: string) => {
-        if (raw !== '' && !/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(raw)) throw new Error(`must be a subject prefix without wildcards, got "${raw}"`);
+        if (raw !== '' && !/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(raw))
+          throw new Error(`must be a subject prefix without wildcards, got "${raw}"`);
         return raw;
       },
     },
@@ -187,7 +200,8 @@ export function serviceConfigSpec(defaultSchema: string) {
       parse: parsers.integer(0, 65535),
     },
     SHUTDOWN_GRACE_MS: {
-      description: 'on SIGTERM, how long the service waits after it stops taking requests for those in flight to answer before it closes NATS; 0 closes at once',
+      description:
+        'on SIGTERM, how long the service waits after it stops taking requests for those in flight to answer before it closes NATS; 0 closes at once',
       default: '2000',
       parse: parsers.integer(0, 60_000),
     },

@@ -1,6 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
 import { PATTERN_METADATA } from '@nestjs/microservices/constants.js';
-import { type GVaultAllowlistDto, type HealthReply, ROLES, type RequestContext, type Role, SUBJECT_ROLES, SUBJECTS, type Subject, type WireRequestOf } from '@service/contracts';
+import {
+  type GVaultAllowlistDto,
+  type HealthReply,
+  ROLES,
+  type RequestContext,
+  type Role,
+  SUBJECT_ROLES,
+  SUBJECTS,
+  type Subject,
+  type WireRequestOf,
+} from '@service/contracts';
 import { Handles } from './handles.js';
 
 type Check = WireRequestOf<typeof SUBJECTS.gvault.allowlistCheck>;
@@ -42,17 +52,20 @@ describe('@Handles', () => {
 
   const subjects = Object.keys(SUBJECT_ROLES) as Subject[];
 
-  it.each(subjects.filter((subject) => SUBJECT_ROLES[subject].refusal !== undefined))('refuses a role %s does not declare, with forbidden and its refusal', (subject) => {
-    const handle = handlerOf(subject);
-    const { roles, refusal } = SUBJECT_ROLES[subject];
-    expect(roles).not.toContain('member');
-    for (const role of ROLES) {
-      const request = { ctx: ctxOf(role) };
-      if (roles.includes(role)) expect(handle(request)).toEqual({ handled: request });
-      else expect(() => handle(request)).toThrow(expect.objectContaining({ code: 'forbidden', message: refusal }));
-    }
-    expect(() => handle({} as { ctx: RequestContext })).toThrow(expect.objectContaining({ code: 'forbidden', message: refusal }));
-  });
+  it.each(subjects.filter((subject) => SUBJECT_ROLES[subject].refusal !== undefined))(
+    'refuses a role %s does not declare, with forbidden and its refusal',
+    (subject) => {
+      const handle = handlerOf(subject);
+      const { roles, refusal } = SUBJECT_ROLES[subject];
+      expect(roles).not.toContain('member');
+      for (const role of ROLES) {
+        const request = { ctx: ctxOf(role) };
+        if (roles.includes(role)) expect(handle(request)).toEqual({ handled: request });
+        else expect(() => handle(request)).toThrow(expect.objectContaining({ code: 'forbidden', message: refusal }));
+      }
+      expect(() => handle({} as { ctx: RequestContext })).toThrow(expect.objectContaining({ code: 'forbidden', message: refusal }));
+    },
+  );
 
   it.each(subjects.filter((subject) => SUBJECT_ROLES[subject].refusal === undefined))('lets every role call %s', (subject) => {
     const handle = handlerOf(subject);

@@ -1,5 +1,13 @@
 import { MessagePattern } from '@nestjs/microservices';
-import { type HandlerOf, type RequestContext, type Role, type Subject, SUBJECT_ROLES, type TakesRequestOf, refusalOf } from '@service/contracts';
+import {
+  type HandlerOf,
+  type RequestContext,
+  type Role,
+  type Subject,
+  SUBJECT_ROLES,
+  type TakesRequestOf,
+  refusalOf,
+} from '@service/contracts';
 import { ServiceError } from '@service/errors';
 
 /** Refuses a role that `subject`'s rule in the contract (`SUBJECT_ROLES`) does not let call it: `forbidden`. */
@@ -20,7 +28,11 @@ export function requireRole(subject: Subject, role: Role | undefined): void {
  */
 export function Handles<S extends Subject>(subject: S) {
   const pattern = MessagePattern(subject);
-  return <M extends HandlerOf<S>>(target: object, key: string | symbol, descriptor: TypedPropertyDescriptor<M> & TakesRequestOf<S, M>): void => {
+  return <M extends HandlerOf<S>>(
+    target: object,
+    key: string | symbol,
+    descriptor: TypedPropertyDescriptor<M> & TakesRequestOf<S, M>,
+  ): void => {
     const handler = descriptor.value;
     if (SUBJECT_ROLES[subject].refusal !== undefined && handler !== undefined) {
       const guarded = function (this: unknown, ...args: Parameters<M>) {
@@ -29,7 +41,8 @@ export function Handles<S extends Subject>(subject: S) {
       };
       Object.defineProperty(guarded, 'name', { value: handler.name });
       // What decorators below this one attached to the method stays attached to it.
-      for (const metadataKey of Reflect.getOwnMetadataKeys(handler)) Reflect.defineMetadata(metadataKey, Reflect.getOwnMetadata(metadataKey, handler), guarded);
+      for (const metadataKey of Reflect.getOwnMetadataKeys(handler))
+        Reflect.defineMetadata(metadataKey, Reflect.getOwnMetadata(metadataKey, handler), guarded);
       descriptor.value = guarded as unknown as M;
     }
     pattern(target, key, descriptor);

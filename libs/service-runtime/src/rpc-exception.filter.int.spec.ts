@@ -59,14 +59,24 @@ beforeAll(async () => {
   unavailable.set('a refused connection', [await rejectionOf(() => clientOn(closedPort).connect()), 'ECONNREFUSED']);
 
   const dropping = await fakeServer((socket) => socket.destroy());
-  unavailable.set('a connection dropped by the server', [await rejectionOf(() => clientOn(dropping.port).connect()), 'Connection terminated unexpectedly']);
+  unavailable.set('a connection dropped by the server', [
+    await rejectionOf(() => clientOn(dropping.port).connect()),
+    'Connection terminated unexpectedly',
+  ]);
   await dropping.close();
 
   // One connection at most, to a server that never answers: the first connect times out, the
   // request queued behind it finds no connection free in time.
   const silent = await fakeServer(() => undefined);
-  const timing = new pg.Pool({ connectionString: `postgresql://postgres@127.0.0.1:${silent.port}/postgres`, max: 1, connectionTimeoutMillis: 200 });
-  const [connecting, queued] = await Promise.all([rejectionOf(() => timing.query('SELECT 1')), rejectionOf(() => timing.query('SELECT 1'))]);
+  const timing = new pg.Pool({
+    connectionString: `postgresql://postgres@127.0.0.1:${silent.port}/postgres`,
+    max: 1,
+    connectionTimeoutMillis: 200,
+  });
+  const [connecting, queued] = await Promise.all([
+    rejectionOf(() => timing.query('SELECT 1')),
+    rejectionOf(() => timing.query('SELECT 1')),
+  ]);
   unavailable.set('a connection not made in time', [connecting, 'Connection terminated due to connection timeout']);
   unavailable.set('no pooled connection free in time', [queued, 'timeout exceeded when trying to connect']);
   await timing.end();
@@ -76,14 +86,24 @@ beforeAll(async () => {
   session.on('error', () => undefined);
   await session.connect();
   const ended = new Promise((resolve) => session.once('end', resolve));
-  unavailable.set('its session terminated by the server', [await rejectionOf(() => session.query('SELECT pg_terminate_backend(pg_backend_pid())')), '57P01']);
+  unavailable.set('its session terminated by the server', [
+    await rejectionOf(() => session.query('SELECT pg_terminate_backend(pg_backend_pid())')),
+    '57P01',
+  ]);
   await ended;
-  unavailable.set('a client used after its connection broke', [await rejectionOf(() => session.query('SELECT 1')), 'Client has encountered a connection error and is not queryable']);
+  unavailable.set('a client used after its connection broke', [
+    await rejectionOf(() => session.query('SELECT 1')),
+    'Client has encountered a connection error and is not queryable',
+  ]);
 
   pool = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 2 });
-  for (const sqlstate of ['57P01', '57P02', '57P03', '08006']) unavailable.set(`SQLSTATE ${sqlstate}`, [await rejectionOf(() => pool.query(raise(sqlstate))), sqlstate]);
+  for (const sqlstate of ['57P01', '57P02', '57P03', '08006'])
+    unavailable.set(`SQLSTATE ${sqlstate}`, [await rejectionOf(() => pool.query(raise(sqlstate))), sqlstate]);
   // One simple query, one implicit transaction: its failure drops the table again.
-  other.set('a unique violation', await rejectionOf(() => pool.query('CREATE TEMP TABLE spec_unique (id int PRIMARY KEY); INSERT INTO spec_unique VALUES (1), (1)')));
+  other.set(
+    'a unique violation',
+    await rejectionOf(() => pool.query('CREATE TEMP TABLE spec_unique (id int PRIMARY KEY); INSERT INTO spec_unique VALUES (1), (1)')),
+  );
   other.set('a serialization failure', await rejectionOf(() => pool.query(raise('40001'))));
   other.set('a statement timeout', await rejectionOf(() => pool.query('SET statement_timeout = 1; SELECT pg_sleep(1)')));
   other.set('a bug in the SQL', await rejectionOf(() => pool.query('SELECT * FROM no_such_table')));
@@ -100,7 +120,12 @@ describe('ServiceRpcExceptionFilter', () => {
       const { payload, lines } = await filtered(error);
       expect({ name, payload }).toEqual({
         name,
-        payload: { status: 503, code: 'service_temporarily_unavailable', message: 'A dependency is temporarily unavailable. Retry with the same request id.', retryable: true },
+        payload: {
+          status: 503,
+          code: 'service_temporarily_unavailable',
+          message: 'A dependency is temporarily unavailable. Retry with the same request id.',
+          retryable: true,
+        },
       });
       expect(lines).toEqual([expect.objectContaining({ level: 40, subject: SUBJECT, unavailable: reason })]);
       expect(JSON.stringify(lines)).not.toMatch(/127\.0\.0\.1|stack/);
@@ -110,8 +135,18 @@ describe('ServiceRpcExceptionFilter', () => {
   it('keeps internal_error, with the detail in an error line, for what is not unavailability', async () => {
     for (const [name, error] of other) {
       const { payload, lines } = await filtered(error);
-      expect({ name, payload }).toEqual({ name, payload: { status: 500, code: 'internal_error', message: 'An unexpected error occurred.' } });
-      expect(lines).toEqual([expect.objectContaining({ level: 50, subject: SUBJECT, msg: 'unhandled error in message handler', err: expect.objectContaining({ stack: expect.any(String) }) })]);
+      expect({ name, payload }).toEqual({
+        name,
+        payload: { status: 500, code: 'internal_error', message: 'An unexpected error occurred.' },
+      });
+      expect(lines).toEqual([
+        expect.objectContaining({
+          level: 50,
+          subject: SUBJECT,
+          msg: 'unhandled error in message handler',
+          err: expect.objectContaining({ stack: expect.any(String) }),
+        }),
+      ]);
     }
   });
 

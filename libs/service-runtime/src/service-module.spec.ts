@@ -19,7 +19,14 @@ function existingOf(providers: Provider[] | undefined, token: symbol): unknown {
 
 describe('defineServiceModule', () => {
   it("runs the outbox relay on the app's relayDb when it names one, health checks still on Prisma", () => {
-    const module = defineServiceModule(AppModule, { name: 'wallet', config, logger, prisma: PrismaService, relayDb: PreparedSql, providers: [PreparedSql] });
+    const module = defineServiceModule(AppModule, {
+      name: 'wallet',
+      config,
+      logger,
+      prisma: PrismaService,
+      relayDb: PreparedSql,
+      providers: [PreparedSql],
+    });
     expect(existingOf(module.providers, RELAY_DB)).toBe(PreparedSql);
     expect(existingOf(module.providers, EVENT_DB)).toBe(PrismaService);
   });

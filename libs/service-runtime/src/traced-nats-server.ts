@@ -13,7 +13,11 @@ export function traceMessages<S extends ServerNats>(server: S): S {
   server.handleMessage = (channel, message) =>
     inSpan(
       channel,
-      { kind: SpanKind.SERVER, parent: message.headers?.get(TRACEPARENT), attributes: { 'messaging.system': 'nats', 'rpc.method': channel } },
+      {
+        kind: SpanKind.SERVER,
+        parent: message.headers?.get(TRACEPARENT),
+        attributes: { 'messaging.system': 'nats', 'rpc.method': channel },
+      },
       () => handle(channel, message),
     );
   return server;

@@ -34,7 +34,10 @@ describe('GroupCommit', () => {
     await queue.add(5);
     await queue.drained();
     // The fourth's linger counts from its own arrival; the fifth joined it.
-    expect(writes.map((write) => write.batch)).toEqual([[1, 2, 3], [4, 5]]);
+    expect(writes.map((write) => write.batch)).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
     expect(writes[1]?.at).toBeGreaterThanOrEqual(195);
   });
 

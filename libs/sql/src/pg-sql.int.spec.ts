@@ -25,8 +25,13 @@ describe('PgPoolSql statements', () => {
     expect(await db.$queryRawUnsafe(`SELECT $1::int AS n`, null)).toEqual([{ n: null }]);
     expect(await db.$queryRawUnsafe(`SELECT $1::int AS n`, '2')).toEqual([{ n: 2 }]);
     expect(await db.$queryRawUnsafe(`${ONE_OFF_STATEMENT}SELECT $1::int + 1 AS n`, 3)).toEqual([{ n: 4 }]);
-    const prepared = await db.$queryRawUnsafe<{ name: string; statement: string }[]>(`SELECT name, statement FROM pg_prepared_statements ORDER BY statement`);
-    expect(prepared.map((row) => row.statement)).toEqual([`SELECT $1::int AS n`, `SELECT name, statement FROM pg_prepared_statements ORDER BY statement`]);
+    const prepared = await db.$queryRawUnsafe<{ name: string; statement: string }[]>(
+      `SELECT name, statement FROM pg_prepared_statements ORDER BY statement`,
+    );
+    expect(prepared.map((row) => row.statement)).toEqual([
+      `SELECT $1::int AS n`,
+      `SELECT name, statement FROM pg_prepared_statements ORDER BY statement`,
+    ]);
   });
 
   it('answers an affected row count and rows as arrays', async () => {
@@ -40,11 +45,19 @@ describe('PgPoolSql statements', () => {
 describe('PgPoolSql connections', () => {
   it('tells onIdleError of an idle connection the server ends, and reconnects on the next use', async () => {
     const idleErrors: unknown[] = [];
-    const sql = new PgPoolSql({ connectionString: TEST_DATABASE_URL, schema: 'public', max: 1, onIdleError: (error) => idleErrors.push(error) });
+    const sql = new PgPoolSql({
+      connectionString: TEST_DATABASE_URL,
+      schema: 'public',
+      max: 1,
+      onIdleError: (error) => idleErrors.push(error),
+    });
     try {
       const [session] = await sql.$queryRawUnsafe<{ pid: number }[]>(`SELECT pg_backend_pid() AS pid`);
       await holder.query(`SELECT pg_terminate_backend($1)`, [session?.pid]);
-      await eventually(() => idleErrors.length, (count) => count === 1);
+      await eventually(
+        () => idleErrors.length,
+        (count) => count === 1,
+      );
       expect(idleErrors).toEqual([expect.objectContaining({ code: 'CONNECTION_CLOSED' })]);
       expect(await sql.$queryRawUnsafe(`SELECT 1 AS n`)).toEqual([{ n: 1 }]);
     } finally {
@@ -80,7 +93,14 @@ describe('PgPoolSql values, as pg binds and reads them', () => {
     ['null', null, 'text'],
     ['undefined', undefined, 'text'],
     ['an array of awkward strings', ['a,b', 'c"d', 'e\\f', null, '{x}', 'NULL', ' '], 'text[]'],
-    ['a nested array', [[1, null], [3, 4]], 'int[]'],
+    [
+      'a nested array',
+      [
+        [1, null],
+        [3, 4],
+      ],
+      'int[]',
+    ],
     ['an array of dates', [new Date('2026-01-01T00:00:00.000Z'), null], 'timestamptz[]'],
     ['an array of uuids', ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'], 'uuid[]'],
     ['an empty array', [], 'text[]'],
@@ -93,7 +113,7 @@ describe('PgPoolSql values, as pg binds and reads them', () => {
     ['a boolean as text', 'true', 'boolean'],
     ['a date', new Date('2026-11-24T23:44:26.123Z'), 'timestamptz'],
     ['a timestamp as text, in microseconds', '2026-11-24 23:44:26.123456+00', 'timestamptz'],
-    ['a JSON text', JSON.stringify({ note: "it's \\ \"x\"" }), 'jsonb'],
+    ['a JSON text', JSON.stringify({ note: 'it\'s \\ "x"' }), 'jsonb'],
     ['a JSON array text', JSON.stringify([1, 'two']), 'json'],
     ['an object', { a: [1, 2] }, 'jsonb'],
     ['a buffer', Buffer.from([0, 1, 255]), 'bytea'],
@@ -219,7 +239,10 @@ describe('PgPoolSql transactions', () => {
       .$transaction(async (tx) => {
         const [session] = await tx.$queryRawUnsafe<{ pid: number }[]>(`SELECT pg_backend_pid() AS pid`);
         await holder.query(`SELECT pg_terminate_backend($1)`, [session?.pid]);
-        await eventually(async () => (await holder.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1`, [session?.pid])).rowCount, (count) => count === 0);
+        await eventually(
+          async () => (await holder.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1`, [session?.pid])).rowCount,
+          (count) => count === 0,
+        );
         return tx.$queryRawUnsafe(`SELECT 1`);
       })
       .catch((error: unknown) => error);

@@ -38,7 +38,11 @@ describe('TurnReads', () => {
 
   it("fails only the requests of a statement that fails, not the turn's other reads", async () => {
     const reads = new TurnReads(sql);
-    const [good, bad, alsoGood] = await Promise.allSettled([reads.read(number(3)), reads.read(number('not a number')), reads.read(number(4))]);
+    const [good, bad, alsoGood] = await Promise.allSettled([
+      reads.read(number(3)),
+      reads.read(number('not a number')),
+      reads.read(number(4)),
+    ]);
     expect(good).toEqual({ status: 'fulfilled', value: { n: 3 } });
     expect(bad).toMatchObject({ status: 'rejected', reason: { code: '22P02' } });
     expect(alsoGood).toEqual({ status: 'fulfilled', value: { n: 4 } });
@@ -65,7 +69,11 @@ describe('TurnReads', () => {
     await sql.$executeRawUnsafe(`CREATE TABLE IF NOT EXISTS turn_reads_probe (id int PRIMARY KEY, n int NOT NULL)`);
     try {
       const reads = new TurnReads(sql);
-      const probe: Query<number[]> = { text: `SELECT n FROM turn_reads_probe WHERE id = $1`, values: [1], read: (rows) => rows.map((row) => (row as { n: number }).n) };
+      const probe: Query<number[]> = {
+        text: `SELECT n FROM turn_reads_probe WHERE id = $1`,
+        values: [1],
+        read: (rows) => rows.map((row) => (row as { n: number }).n),
+      };
       expect(await reads.read(probe)).toEqual([]);
       await sql.$executeRawUnsafe(`INSERT INTO turn_reads_probe (id, n) VALUES (1, 7)`);
       expect(await reads.read(probe)).toEqual([7]);

@@ -120,7 +120,10 @@ export const TEST_WEBHOOK_SECRET_ENCRYPTION_KEY = '74657374'.repeat(8);
 export const TEST_IDENTITY_KEY_PEPPER = '70657070'.repeat(8);
 
 /** What a service of a test run is started with: its schema, the run's stream, the test servers. */
-export function serviceTestEnv(schema: string, stream: Pick<IsolatedStream, 'EVENTS_STREAM' | 'EVENTS_SUBJECT_PREFIX'>): Record<string, string> {
+export function serviceTestEnv(
+  schema: string,
+  stream: Pick<IsolatedStream, 'EVENTS_STREAM' | 'EVENTS_SUBJECT_PREFIX'>,
+): Record<string, string> {
   return {
     SERVICE_ENV: 'sandbox',
     NATS_URL: TEST_NATS_URL,

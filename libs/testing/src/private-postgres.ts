@@ -77,7 +77,11 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const dir = mkdtempSync(path.join(tmpdir(), 'pg-test-'));
   if (user) chownSync(dir, user.uid, user.gid);
   const data = path.join(dir, 'data');
-  execFileSync(path.join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '--locale=C', '-E', 'UTF8'], { cwd: dir, stdio: 'pipe', ...user });
+  execFileSync(path.join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '--locale=C', '-E', 'UTF8'], {
+    cwd: dir,
+    stdio: 'pipe',
+    ...user,
+  });
   const port = await freePort();
   const url = `postgresql://postgres@127.0.0.1:${port}/postgres`;
   const args = ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off'];

@@ -73,7 +73,12 @@ export interface ServiceSystem {
   /** Starts another service on a schema of its own, with the test environment and `env`; stopped with the rest. */
   startAlongside(service: ServiceName, env?: Record<string, string>): Promise<AppProcess>;
   /** Publishes an event on the run's stream as `source` (default wallet) would: as that service's NATS user, as its outbox relay does. */
-  publish(orgId: string, type: DomainEventType, payload: unknown, options?: { source?: string; id?: string; msgId?: string }): Promise<DomainEvent>;
+  publish(
+    orgId: string,
+    type: DomainEventType,
+    payload: unknown,
+    options?: { source?: string; id?: string; msgId?: string },
+  ): Promise<DomainEvent>;
   /** A token of `org` with `role` (default owner) for subject `sub` (default `user_<org>`). */
   token(org: string, role?: Role, sub?: string): Promise<string>;
   /** One HTTP call through the gateway; see {@link callGateway}. */
@@ -97,7 +102,8 @@ export async function startServiceSystem(options: ServiceSystemOptions): Promise
     if (!(SERVICES as readonly string[]).includes(source)) throw new Error(`events come from a service, not "${source}"`);
     const name = source as ServiceName;
     let connection = publishers.get(name);
-    if (!connection) publishers.set(name, (connection = system.nats.connect(name).then((opened) => ({ connection: opened, js: jetstream(opened) }))));
+    if (!connection)
+      publishers.set(name, (connection = system.nats.connect(name).then((opened) => ({ connection: opened, js: jetstream(opened) }))));
     return connection;
   };
   const envOf = (name: ServiceName, schema: string, extra: Record<string, string> = {}) => ({
@@ -148,7 +154,9 @@ export async function startServiceSystem(options: ServiceSystemOptions): Promise
       },
       async publish(orgId, type, payload, { source = 'wallet', id = randomUUID(), msgId = id } = {}) {
         const event: DomainEvent = { id, type, orgId, source, occurredAt: new Date().toISOString(), payload };
-        await (await publisherOf(source)).js.publish(eventSubject(stream.EVENTS_SUBJECT_PREFIX, source, type), JSON.stringify(event), { msgID: msgId });
+        await (
+          await publisherOf(source)
+        ).js.publish(eventSubject(stream.EVENTS_SUBJECT_PREFIX, source, type), JSON.stringify(event), { msgID: msgId });
         return event;
       },
       token: (org, role = 'owner', sub = `user_${org}`) => system.auth.token({ org, role, sub }),

@@ -134,7 +134,9 @@ export function columnListsIn(sql: string, tables: ReadonlyMap<string, PrismaTab
     const sources = sql.slice(end + 4, scanTo(sql, end + 4, /^(WHERE|UNION|ORDER|GROUP|LIMIT|HAVING|FOR|WINDOW)\b/i));
     const aliases = new Map<string, string>();
     let plainSources = 0;
-    for (const source of sources.matchAll(/(?:^|,|\bJOIN)\s*(?:LATERAL\s+)?(\(|\w+)(?:\s+(?:AS\s+)?(?!ON\b|JOIN\b|LEFT\b|CROSS\b|INNER\b|USING\b)(\w+))?/gi)) {
+    for (const source of sources.matchAll(
+      /(?:^|,|\bJOIN)\s*(?:LATERAL\s+)?(\(|\w+)(?:\s+(?:AS\s+)?(?!ON\b|JOIN\b|LEFT\b|CROSS\b|INNER\b|USING\b)(\w+))?/gi,
+    )) {
       const [, name, alias] = source as unknown as [string, string, string | undefined];
       plainSources++;
       if (name !== '(' && tables.has(name)) aliases.set(alias ?? name, name);
@@ -150,7 +152,8 @@ export function columnListsIn(sql: string, tables: ReadonlyMap<string, PrismaTab
     }
     // Qualified references anywhere in the select (inside expressions, its WHERE): `pos.accrued_at`, `o.wallet_id`.
     for (const { qualifier, column } of qualifiedReferences(sql.slice(start, scanTo(sql, start, /^UNION\b/i)), aliases))
-      if (!byTable.get(aliases.get(qualifier) as string)?.some((listed) => listed.column === column)) add(aliases.get(qualifier) as string, { qualifier, column });
+      if (!byTable.get(aliases.get(qualifier) as string)?.some((listed) => listed.column === column))
+        add(aliases.get(qualifier) as string, { qualifier, column });
     for (const [table, columns] of byTable) lists.push({ kind: 'select', table, columns, text: list.trim() });
   }
   // An upsert's `ON CONFLICT ... DO UPDATE SET` names columns of the INSERT's table.
@@ -187,7 +190,8 @@ export function columnListsIn(sql: string, tables: ReadonlyMap<string, PrismaTab
 function qualifiedReferences(sql: string, aliases: ReadonlyMap<string, string>): { qualifier: string; column: string }[] {
   const found: { qualifier: string; column: string }[] = [];
   for (const [, qualifier, column] of sql.matchAll(/(?<![\w.$])"?(\w+)"?\."?(\w+|\*)"?/g) as IterableIterator<[string, string, string]>)
-    if (aliases.has(qualifier) && column !== '*' && !found.some((f) => f.qualifier === qualifier && f.column === column)) found.push({ qualifier, column });
+    if (aliases.has(qualifier) && column !== '*' && !found.some((f) => f.qualifier === qualifier && f.column === column))
+      found.push({ qualifier, column });
   return found;
 }
 
@@ -272,7 +276,9 @@ export interface SourceColumnList extends ColumnList {
 
 /** Every column list of the SQL in `srcDir`'s sources that names a table of `tables` ({@link columnListsIn}). */
 export function columnListsOfSources(srcDir: string, tables: ReadonlyMap<string, PrismaTable>): SourceColumnList[] {
-  return sqlOfSources(srcDir).flatMap(({ file, name, text }) => columnListsIn(text, tables).map((list) => ({ ...list, file, ...(name ? { name } : {}) })));
+  return sqlOfSources(srcDir).flatMap(({ file, name, text }) =>
+    columnListsIn(text, tables).map((list) => ({ ...list, file, ...(name ? { name } : {}) })),
+  );
 }
 
 /** A column list meant to name every column of its table: a row type read with SELECT, or an insert that writes every column. */
@@ -315,8 +321,11 @@ export function checkColumnLists(
   const unknown = lists.flatMap((list) => columnListProblems(list, tables, options).map((problem) => `${where(list)}: ${problem}`));
   const missing: string[] = [];
   for (const declared of options.complete ?? []) {
-    const rowType = (list: ColumnList) => list.kind !== 'select' || declared.every || list.columns.some(({ alias }) => alias && /[A-Z]/.test(alias));
-    const matching = lists.filter((list) => list.file === declared.file && list.kind === declared.kind && list.table === declared.table && rowType(list));
+    const rowType = (list: ColumnList) =>
+      list.kind !== 'select' || declared.every || list.columns.some(({ alias }) => alias && /[A-Z]/.test(alias));
+    const matching = lists.filter(
+      (list) => list.file === declared.file && list.kind === declared.kind && list.table === declared.table && rowType(list),
+    );
     if (matching.length === 0) missing.push(`${declared.file}, ${declared.kind} ${declared.table}: no such column list`);
     for (const list of matching) {
       const left = missingColumns(list, tables, Object.keys(declared.except ?? {}));

@@ -116,7 +116,11 @@ export class RecordingPipelinedSql extends RecordingSql {
    * never run).
    */
   override async $transaction<R>(work: (tx: RecordingTransaction) => Promise<R>): Promise<R> {
-    const tx = new RecordingTransaction((statement) => this.record(statement), (statement) => this.query(statement), (statement) => this.execute(statement));
+    const tx = new RecordingTransaction(
+      (statement) => this.record(statement),
+      (statement) => this.query(statement),
+      (statement) => this.execute(statement),
+    );
     let result: R;
     try {
       result = await work(tx);
@@ -205,7 +209,11 @@ export function renderSqlFile(module: string, writtenBy: string, entries: readon
 
 /** `text` without its leading and trailing blank lines, trailing spaces, or the indent its lines share. */
 function dedent(text: string): string {
-  const lines = text.replace(/\s+$/, '').replace(/^\s*\n/, '').split('\n').map((line) => line.replace(/\s+$/, ''));
+  const lines = text
+    .replace(/\s+$/, '')
+    .replace(/^\s*\n/, '')
+    .split('\n')
+    .map((line) => line.replace(/\s+$/, ''));
   const rest = lines.slice(1).filter((line) => line.trim().length > 0);
   const indent = Math.min(...rest.map((line) => /^ */.exec(line)?.[0].length ?? 0), Number.POSITIVE_INFINITY);
   return [lines[0]?.trim() ?? '', ...lines.slice(1).map((line) => (Number.isFinite(indent) ? line.slice(indent) : line))].join('\n');
@@ -251,6 +259,7 @@ export async function queriesFileDifferences(
     if (difference) differences.push(difference);
   }
   const stray = readdirSync(dir).filter((name) => name.endsWith('.sql') && !(name.slice(0, -'.sql'.length) in files));
-  for (const name of stray) differences.push(`${relative(process.cwd(), join(dir, name))} is the file of no module the spec renders: delete it.`);
+  for (const name of stray)
+    differences.push(`${relative(process.cwd(), join(dir, name))} is the file of no module the spec renders: delete it.`);
   return differences;
 }

@@ -39,13 +39,15 @@ const isLogOf = (message: string) => (line: string) => line.includes(message);
  * shared NATS server and gateway when the e2e target started them (`shared-edge.ts`), saving a
  * gateway boot per test file.
  */
-export async function startTestSystem(options: {
-  services?: readonly ServiceName[];
-  gateways?: number;
-  gatewayEnv?: Record<string, string>;
-  /** Extra variables per service, e.g. scaled-down delays or a local chain's RPC URL. */
-  serviceEnv?: Partial<Record<ServiceName, Record<string, string>>>;
-} = {}): Promise<TestSystem> {
+export async function startTestSystem(
+  options: {
+    services?: readonly ServiceName[];
+    gateways?: number;
+    gatewayEnv?: Record<string, string>;
+    /** Extra variables per service, e.g. scaled-down delays or a local chain's RPC URL. */
+    serviceEnv?: Partial<Record<ServiceName, Record<string, string>>>;
+  } = {},
+): Promise<TestSystem> {
   const runId = newRunId();
   const shared = (options.gateways ?? 1) === 1 && matchesSharedGateway(options.gatewayEnv) ? sharedEdgeOfThisWorker() : undefined;
   const auth = new TestAuth(shared?.privateKeyPem);

@@ -77,7 +77,11 @@ describe('tracing on', () => {
     exporter.reset();
     await inSpan('handler', {}, async () => {
       await inStatementSpan('/* one-off */ /* and */ with x AS (SELECT 1) SELECT * FROM x', () => Promise.resolve(1));
-      await inStatementSpan('UPDATE t SET n = 1', () => Promise.resolve(2), () => 'BEGIN;\nUPDATE t SET n = 1');
+      await inStatementSpan(
+        'UPDATE t SET n = 1',
+        () => Promise.resolve(2),
+        () => 'BEGIN;\nUPDATE t SET n = 1',
+      );
       await inStatementSpan('', () => Promise.resolve(3));
       // Forty comments and no word: a pattern that could split them many ways would not end.
       await inStatementSpan(`${'/**/'.repeat(40)}(`, () => Promise.resolve(4));

@@ -1,7 +1,14 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { DEFAULT_TO_ARRAY_LIMIT, ListTooLongError, ServiceApiError, ServiceClient, ServiceConnectionError, ServiceTimeoutError } from './index.js';
+import {
+  DEFAULT_TO_ARRAY_LIMIT,
+  ListTooLongError,
+  ServiceApiError,
+  ServiceClient,
+  ServiceConnectionError,
+  ServiceTimeoutError,
+} from './index.js';
 import { retryingFetch } from './transport.js';
 
 interface Scripted {
@@ -33,12 +40,20 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const entry = { method: request.method ?? '', url: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const entry = {
+        method: request.method ?? '',
+        url: request.url ?? '',
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       seen.push(entry);
       const answer = route ? route(entry) : ((script.length > 1 ? script.shift() : script[0]) ?? { status: 200, body: {} });
       if (answer === 'drop') request.socket.destroy();
       else if (answer === 'hang') hanging.push(response);
-      else response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(answer.body === undefined ? '' : JSON.stringify(answer.body));
+      else
+        response
+          .writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers })
+          .end(answer.body === undefined ? '' : JSON.stringify(answer.body));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -58,7 +73,8 @@ beforeEach(() => {
 
 afterEach(() => hanging.splice(0).forEach((response) => response.destroy()));
 
-const client = (maxAttempts = 4) => new ServiceClient({ apiKey: 'service_sandbox_test', baseUrl, retry: { maxAttempts, baseDelayMs: 1, maxDelayMs: 50 } });
+const client = (maxAttempts = 4) =>
+  new ServiceClient({ apiKey: 'service_sandbox_test', baseUrl, retry: { maxAttempts, baseDelayMs: 1, maxDelayMs: 50 } });
 const RATE_LIMITED = { status: 429, body: { error: 'Too many requests.', code: 'rate_limited' }, headers: { 'retry-after': '0' } };
 const UNAVAILABLE = { status: 503, body: { error: 'Try again.', code: 'service_temporarily_unavailable', retryable: true } };
 const STRATEGY = { allocations: { usdc: [{ yieldSourceId: 'service-ustb-vault', pct: 100 }] } };
@@ -92,7 +108,9 @@ describe('retries', () => {
     ['a 409', { status: 409, body: { error: 'Busy.', code: 'workflow_conflict' } }, 'workflow_conflict'],
   ])('does not retry %s', async (_, answer, code) => {
     script = [answer, { status: 200, body: { message: 'pong' } }];
-    const error = await client().system.ping().catch((caught: unknown) => caught);
+    const error = await client()
+      .system.ping()
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ServiceApiError);
     expect(error).toMatchObject({ status: answer.status, code, body: answer.body, message: answer.body.error });
     expect(seen).toHaveLength(1);
@@ -100,15 +118,25 @@ describe('retries', () => {
 
   it('gives up after maxAttempts with the last answer as a typed error', async () => {
     script = [RATE_LIMITED];
-    const error = (await client(3).system.ping().catch((caught: unknown) => caught)) as ServiceApiError;
+    const error = (await client(3)
+      .system.ping()
+      .catch((caught: unknown) => caught)) as ServiceApiError;
     expect(seen).toHaveLength(3);
     expect(error).toBeInstanceOf(ServiceApiError);
-    expect({ status: error.status, code: error.code, body: error.body }).toEqual({ status: 429, code: 'rate_limited', body: RATE_LIMITED.body });
+    expect({ status: error.status, code: error.code, body: error.body }).toEqual({
+      status: 429,
+      code: 'rate_limited',
+      body: RATE_LIMITED.body,
+    });
   });
 
   it('waits at least Retry-After (seconds or an HTTP date), and backs off with jitter within the cap otherwise', async () => {
     const waits: number[] = [];
-    const send = retryingFetch({ retry: { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 5_000 }, sleep: async (ms) => void waits.push(ms), random: () => 0.5 });
+    const send = retryingFetch({
+      retry: { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 5_000 },
+      sleep: async (ms) => void waits.push(ms),
+      random: () => 0.5,
+    });
     script = [
       { ...RATE_LIMITED, headers: { 'retry-after': '2' } },
       { ...RATE_LIMITED, headers: { 'retry-after': new Date(Date.now() + 3_000).toUTCString() } },
@@ -125,7 +153,10 @@ describe('retries', () => {
   it('caps a long Retry-After at maxDelayMs', async () => {
     const waits: number[] = [];
     const send = retryingFetch({ retry: { maxAttempts: 2, maxDelayMs: 1_000 }, sleep: async (ms) => void waits.push(ms) });
-    script = [{ ...RATE_LIMITED, headers: { 'retry-after': '3600' } }, { status: 200, body: {} }];
+    script = [
+      { ...RATE_LIMITED, headers: { 'retry-after': '3600' } },
+      { status: 200, body: {} },
+    ];
     await send(new Request(`${baseUrl}/v2/system/ping`));
     expect(waits).toEqual([1_000]);
   });
@@ -162,7 +193,11 @@ describe('idempotency keys', () => {
     await sdk.microvaults.setPause('3f1c6c3e-59a4-4e43-8f37-5b1c0d4c2b11', { operation: 'subscriptions', paused: true });
     expect(seen.map((request) => request.headers['idempotency-key'])).toEqual([expect.any(String), seen[0]?.headers['idempotency-key']]);
     script = [{ status: 200, body: { task: {} } }];
-    await sdk.microvaults.setPause('3f1c6c3e-59a4-4e43-8f37-5b1c0d4c2b11', { operation: 'subscriptions', paused: false }, { idempotencyKey: 'pause-1' });
+    await sdk.microvaults.setPause(
+      '3f1c6c3e-59a4-4e43-8f37-5b1c0d4c2b11',
+      { operation: 'subscriptions', paused: false },
+      { idempotencyKey: 'pause-1' },
+    );
     expect(seen[2]?.headers['idempotency-key']).toBe('pause-1');
   });
 });
@@ -182,7 +217,11 @@ describe('pagination', () => {
     const ids: string[] = [];
     for await (const wallet of client().wallets.list({ limit: 2, status: ['idle'] })) ids.push(wallet.id);
     expect(ids).toEqual(['w0', 'w1', 'w2', 'w3', 'w4']);
-    expect(seen.map((request) => request.url)).toEqual(['/v2/wallets?limit=2&status=idle', '/v2/wallets?limit=2&status=idle&cursor=2', '/v2/wallets?limit=2&status=idle&cursor=4']);
+    expect(seen.map((request) => request.url)).toEqual([
+      '/v2/wallets?limit=2&status=idle',
+      '/v2/wallets?limit=2&status=idle&cursor=2',
+      '/v2/wallets?limit=2&status=idle&cursor=4',
+    ]);
   });
 
   it('gives one page at a time, and walks pages of a webhook family', async () => {
@@ -205,9 +244,18 @@ describe('pagination', () => {
 describe('errors', () => {
   it('reads the code of a MicroVault body from `error`, and keeps bodies without a code', async () => {
     script = [{ status: 409, body: { error: 'idempotency_key_conflict', message: 'The key was used with another request.' } }];
-    await expect(client().microvaults.task('t1')).rejects.toMatchObject({ status: 409, code: 'idempotency_key_conflict', message: 'The key was used with another request.' });
+    await expect(client().microvaults.task('t1')).rejects.toMatchObject({
+      status: 409,
+      code: 'idempotency_key_conflict',
+      message: 'The key was used with another request.',
+    });
     script = [{ status: 500, body: { error: 'Ping failed.' } }];
-    await expect(client().system.ping()).rejects.toMatchObject({ status: 500, code: undefined, message: 'Ping failed.', body: { error: 'Ping failed.' } });
+    await expect(client().system.ping()).rejects.toMatchObject({
+      status: 500,
+      code: undefined,
+      message: 'Ping failed.',
+      body: { error: 'Ping failed.' },
+    });
   });
 
   it('carries the Request-Id of the answer', async () => {
@@ -218,24 +266,39 @@ describe('errors', () => {
 
 describe('approvals', () => {
   it('votes with a stamp of the exact approval request the API issued', async () => {
-    const turnkeyRequest = { type: 'ACTIVITY_TYPE_APPROVE_ACTIVITY', timestampMs: '1', organizationId: 'org', parameters: { fingerprint: 'f' } };
+    const turnkeyRequest = {
+      type: 'ACTIVITY_TYPE_APPROVE_ACTIVITY',
+      timestampMs: '1',
+      organizationId: 'org',
+      parameters: { fingerprint: 'f' },
+    };
     route = (request) =>
       request.url === '/v2/turnkey/activity-approval-request'
         ? { status: 200, body: { activityId: 'a1', action: 'approve', turnkeyRequest, stampPayload: JSON.stringify(turnkeyRequest) } }
         : { status: 200, body: { activityId: 'a1', status: 'approved' } };
     const stamped: string[] = [];
-    const stamper = { stamp: async (payload: string) => (stamped.push(payload), { stampHeaderName: 'X-Stamp', stampHeaderValue: 'stamp-of-payload' }) };
+    const stamper = {
+      stamp: async (payload: string) => (stamped.push(payload), { stampHeaderName: 'X-Stamp', stampHeaderValue: 'stamp-of-payload' }),
+    };
     await client().approvals.voteWith(stamper, 'a1');
     expect(stamped).toEqual([JSON.stringify(turnkeyRequest)]);
     expect(seen.map((request) => [request.url, bodyOf(request)])).toEqual([
       ['/v2/turnkey/activity-approval-request', { activityId: 'a1', action: 'approve' }],
-      ['/v2/turnkey/activities/a1/vote', { action: 'approve', customerApprovalStamp: { stampHeaderName: 'X-Stamp', stampHeaderValue: 'stamp-of-payload' }, turnkeyRequest }],
+      [
+        '/v2/turnkey/activities/a1/vote',
+        { action: 'approve', customerApprovalStamp: { stampHeaderName: 'X-Stamp', stampHeaderValue: 'stamp-of-payload' }, turnkeyRequest },
+      ],
     ]);
   });
 });
 
 const tuned = (options: { timeoutMs?: number; maxAttempts?: number } = {}) =>
-  new ServiceClient({ apiKey: 'service_sandbox_test', baseUrl, timeoutMs: options.timeoutMs, retry: { maxAttempts: options.maxAttempts ?? 4, baseDelayMs: 1, maxDelayMs: 20 } });
+  new ServiceClient({
+    apiKey: 'service_sandbox_test',
+    baseUrl,
+    timeoutMs: options.timeoutMs,
+    retry: { maxAttempts: options.maxAttempts ?? 4, baseDelayMs: 1, maxDelayMs: 20 },
+  });
 const PONG = { status: 200, body: { message: 'pong' } };
 /** Drops the first `drops` connections, then answers `then`. */
 const dropFirst =
@@ -340,7 +403,11 @@ describe('network errors', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    const sdk = new ServiceClient({ apiKey: 'service_sandbox_test', baseUrl: `http://127.0.0.1:${port}`, retry: { maxAttempts: 2, baseDelayMs: 1 } });
+    const sdk = new ServiceClient({
+      apiKey: 'service_sandbox_test',
+      baseUrl: `http://127.0.0.1:${port}`,
+      retry: { maxAttempts: 2, baseDelayMs: 1 },
+    });
     const failure = await sdk.system.ping().catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ServiceConnectionError);
     expect(failure).toMatchObject({ attempts: 2 });
@@ -370,7 +437,9 @@ describe('toArray', () => {
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ListTooLongError);
     expect(failure).toMatchObject({ limit: 5 });
-    expect((failure as Error).message).toMatch(/more than 5 items: pass toArray\(\{ limit \}\) with a higher limit, or walk it with `for await/);
+    expect((failure as Error).message).toMatch(
+      /more than 5 items: pass toArray\(\{ limit \}\) with a higher limit, or walk it with `for await/,
+    );
     expect(seen).toHaveLength(2);
   });
 });

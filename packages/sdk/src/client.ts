@@ -1,5 +1,18 @@
 import { ClientCore, type ServiceClientOptions } from './core.js';
-import { Activity, AddressBook, ApiKeys, Approvals, type BodyOf, Deposits, GVaults, MicroVaults, System, Wallets, WebhookFamily, Withdrawals } from './resources.js';
+import {
+  Activity,
+  AddressBook,
+  ApiKeys,
+  Approvals,
+  type BodyOf,
+  Deposits,
+  GVaults,
+  MicroVaults,
+  System,
+  Wallets,
+  WebhookFamily,
+  Withdrawals,
+} from './resources.js';
 
 /**
  * The API client: one resource group per area, each call typed from the OpenAPI document.

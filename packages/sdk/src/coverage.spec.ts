@@ -16,7 +16,9 @@ const templates = Object.keys(document.paths).map((path) => ({ path, pattern: ne
 /** Which documented operation a request went to (the most literal template wins). */
 function operationOf(request: Request): string {
   const { pathname } = new URL(request.url);
-  const matches = templates.filter(({ pattern }) => pattern.test(pathname)).sort((a, b) => b.path.replace(/\{[^}]+\}/g, '').length - a.path.replace(/\{[^}]+\}/g, '').length);
+  const matches = templates
+    .filter(({ pattern }) => pattern.test(pathname))
+    .sort((a, b) => b.path.replace(/\{[^}]+\}/g, '').length - a.path.replace(/\{[^}]+\}/g, '').length);
   return `${request.method} ${matches[0]?.path ?? pathname}`;
 }
 
@@ -70,7 +72,10 @@ describe('the resource groups', () => {
       sdk.apiKeys.get(id),
       sdk.apiKeys.revoke(id),
       sdk.apiKeys.roll(id),
-      sdk.approvals.createApprover({ label: 'k', publicKey: '02' }, { stamp: async () => ({ stampHeaderName: 'X-Stamp', stampHeaderValue: 's' }) }),
+      sdk.approvals.createApprover(
+        { label: 'k', publicKey: '02' },
+        { stamp: async () => ({ stampHeaderName: 'X-Stamp', stampHeaderValue: 's' }) },
+      ),
       sdk.approvals.approvers().page(),
       sdk.approvals.deleteApprover(id),
       sdk.approvals.policy(),

@@ -1,5 +1,13 @@
 export { ServiceClient } from './client.js';
-export { type ApiResponse, ClientCore, ENVIRONMENTS, type Environment, newIdempotencyKey, type SendOptions, type ServiceClientOptions } from './core.js';
+export {
+  type ApiResponse,
+  ClientCore,
+  ENVIRONMENTS,
+  type Environment,
+  newIdempotencyKey,
+  type SendOptions,
+  type ServiceClientOptions,
+} from './core.js';
 export {
   ERROR_CODES,
   type ErrorCode,

@@ -6,7 +6,9 @@ export class ListTooLongError extends Error {
   override readonly name = 'ListTooLongError';
 
   constructor(readonly limit: number) {
-    super(`The list has more than ${limit} items: pass toArray({ limit }) with a higher limit, or walk it with \`for await (const item of list)\` or list.pages().`);
+    super(
+      `The list has more than ${limit} items: pass toArray({ limit }) with a higher limit, or walk it with \`for await (const item of list)\` or list.pages().`,
+    );
   }
 }
 

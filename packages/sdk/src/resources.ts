@@ -6,7 +6,9 @@ import type { RequestOptions } from './transport.js';
 /** Every schema of the OpenAPI document, by name. */
 export type Schemas = components['schemas'];
 /** The JSON body an operation takes. */
-export type BodyOf<K extends keyof operations> = operations[K] extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
+export type BodyOf<K extends keyof operations> = operations[K] extends { requestBody: { content: { 'application/json': infer B } } }
+  ? B
+  : never;
 /** Its query parameters, without the cursor (lists page through it themselves). */
 export type QueryOf<K extends keyof operations> = Omit<NonNullable<operations[K]['parameters']['query']>, 'cursor'>;
 /** A write's body with `requestId` optional: one is generated when missing. */
@@ -54,7 +56,9 @@ export class Wallets extends Resource {
     return this.core.unwrap(await this.core.api.POST('/v2/wallets', { ...this.via(options, true), body: withRequestId(body) }));
   }
   list(query: QueryOf<'listWallets'> = {}, options: RequestOptions = {}) {
-    return pages((cursor) => this.core.api.GET('/v2/wallets', { ...this.via(options), params: { query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)));
+    return pages((cursor) =>
+      this.core.api.GET('/v2/wallets', { ...this.via(options), params: { query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)),
+    );
   }
   async get(id: string, options: RequestOptions = {}) {
     return this.core.unwrap(await this.core.api.GET('/v2/wallets/{id}', { ...this.via(options), params: { path: { id } } }));
@@ -63,24 +67,47 @@ export class Wallets extends Resource {
     return this.core.unwrap(await this.core.api.PATCH('/v2/wallets/{id}', { ...this.via(options), params: { path: { id } }, body }));
   }
   async updateStrategy(id: string, body: Keyed<BodyOf<'updateWalletStrategy'>>, options: RequestOptions = {}) {
-    return this.core.unwrap(await this.core.api.PATCH('/v2/wallets/{id}/strategy', { ...this.via(options, true), params: { path: { id } }, body: withRequestId(body) }));
+    return this.core.unwrap(
+      await this.core.api.PATCH('/v2/wallets/{id}/strategy', {
+        ...this.via(options, true),
+        params: { path: { id } },
+        body: withRequestId(body),
+      }),
+    );
   }
   /** Moves amounts between positions (owners and admins); idempotent on `requestId`. */
   async allocate(id: string, body: Keyed<BodyOf<'allocateWallet'>>, options: RequestOptions = {}) {
-    return this.core.unwrap(await this.core.api.POST('/v2/wallets/{id}/allocate', { ...this.via(options, true), params: { path: { id } }, body: withRequestId(body) }));
+    return this.core.unwrap(
+      await this.core.api.POST('/v2/wallets/{id}/allocate', {
+        ...this.via(options, true),
+        params: { path: { id } },
+        body: withRequestId(body),
+      }),
+    );
   }
   async previewAllocation(id: string, body: BodyOf<'previewWalletAllocation'>, options: RequestOptions = {}) {
-    return this.core.unwrap(await this.core.api.POST('/v2/wallets/{id}/allocate-preview', { ...this.via(options), params: { path: { id } }, body }));
+    return this.core.unwrap(
+      await this.core.api.POST('/v2/wallets/{id}/allocate-preview', { ...this.via(options), params: { path: { id } }, body }),
+    );
   }
   async yield(id: string, options: RequestOptions = {}) {
     return this.core.unwrap(await this.core.api.GET('/v2/wallets/{id}/yield', { ...this.via(options), params: { path: { id } } }));
   }
   yieldSources(query: QueryOf<'listWalletYieldSources'> = {}, options: RequestOptions = {}) {
-    return pages((cursor) => this.core.api.GET('/v2/wallets/yield-sources', { ...this.via(options), params: { query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)));
+    return pages((cursor) =>
+      this.core.api
+        .GET('/v2/wallets/yield-sources', { ...this.via(options), params: { query: { ...query, cursor } } })
+        .then((r) => this.core.unwrap(r)),
+    );
   }
   /** Starts the one-time deposit-address setup of a chain (Stellar); follow it with the approval event. */
   async enableDepositAddress(id: string, chain: string, options: RequestOptions = {}) {
-    return this.core.unwrap(await this.core.api.POST('/v2/wallets/{id}/deposit-addresses/{chain}/enable', { ...this.via(options), params: { path: { id, chain } } }));
+    return this.core.unwrap(
+      await this.core.api.POST('/v2/wallets/{id}/deposit-addresses/{chain}/enable', {
+        ...this.via(options),
+        params: { path: { id, chain } },
+      }),
+    );
   }
 }
 
@@ -88,18 +115,33 @@ export class Wallets extends Resource {
 export class Deposits extends Resource {
   list(walletId: string, query: QueryOf<'listWalletDeposits'> = {}, options: RequestOptions = {}) {
     return pages((cursor) =>
-      this.core.api.GET('/v2/wallets/{id}/deposits', { ...this.via(options), params: { path: { id: walletId }, query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)),
+      this.core.api
+        .GET('/v2/wallets/{id}/deposits', { ...this.via(options), params: { path: { id: walletId }, query: { ...query, cursor } } })
+        .then((r) => this.core.unwrap(r)),
     );
   }
   async get(walletId: string, depositId: string, options: RequestOptions = {}) {
-    return this.core.unwrap(await this.core.api.GET('/v2/wallets/{id}/deposits/{depositId}', { ...this.via(options), params: { path: { id: walletId, depositId } } }));
+    return this.core.unwrap(
+      await this.core.api.GET('/v2/wallets/{id}/deposits/{depositId}', {
+        ...this.via(options),
+        params: { path: { id: walletId, depositId } },
+      }),
+    );
   }
-  async lookup(walletId: string, query: NonNullable<operations['lookupWalletDeposit']['parameters']['query']>, options: RequestOptions = {}) {
-    return this.core.unwrap(await this.core.api.GET('/v2/wallets/{id}/deposits/lookup', { ...this.via(options), params: { path: { id: walletId }, query } }));
+  async lookup(
+    walletId: string,
+    query: NonNullable<operations['lookupWalletDeposit']['parameters']['query']>,
+    options: RequestOptions = {},
+  ) {
+    return this.core.unwrap(
+      await this.core.api.GET('/v2/wallets/{id}/deposits/lookup', { ...this.via(options), params: { path: { id: walletId }, query } }),
+    );
   }
   /** Sandbox only: a deposit that settles after a delay. */
   async simulate(walletId: string, body: BodyOf<'simulateWalletDeposit'>, options: RequestOptions = {}) {
-    return this.core.unwrap(await this.core.api.POST('/v2/wallets/{id}/deposits/simulate', { ...this.via(options), params: { path: { id: walletId } }, body }));
+    return this.core.unwrap(
+      await this.core.api.POST('/v2/wallets/{id}/deposits/simulate', { ...this.via(options), params: { path: { id: walletId } }, body }),
+    );
   }
 }
 
@@ -107,35 +149,68 @@ export class Deposits extends Resource {
 export class Withdrawals extends Resource {
   /** Idempotent on `requestId`. */
   async create(walletId: string, body: Keyed<BodyOf<'createWithdrawal'>>, options: RequestOptions = {}) {
-    return this.core.unwrap(await this.core.api.POST('/v2/wallets/{id}/withdrawals', { ...this.via(options, true), params: { path: { id: walletId } }, body: withRequestId(body) }));
+    return this.core.unwrap(
+      await this.core.api.POST('/v2/wallets/{id}/withdrawals', {
+        ...this.via(options, true),
+        params: { path: { id: walletId } },
+        body: withRequestId(body),
+      }),
+    );
   }
   async preview(walletId: string, body: BodyOf<'previewWithdrawal'>, options: RequestOptions = {}) {
-    return this.core.unwrap(await this.core.api.POST('/v2/wallets/{id}/withdrawal-preview', { ...this.via(options), params: { path: { id: walletId } }, body }));
+    return this.core.unwrap(
+      await this.core.api.POST('/v2/wallets/{id}/withdrawal-preview', { ...this.via(options), params: { path: { id: walletId } }, body }),
+    );
   }
   list(walletId: string, query: QueryOf<'listWithdrawals'> = {}, options: RequestOptions = {}) {
     return pages((cursor) =>
-      this.core.api.GET('/v2/wallets/{id}/withdrawals', { ...this.via(options), params: { path: { id: walletId }, query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)),
+      this.core.api
+        .GET('/v2/wallets/{id}/withdrawals', { ...this.via(options), params: { path: { id: walletId }, query: { ...query, cursor } } })
+        .then((r) => this.core.unwrap(r)),
     );
   }
   async get(walletId: string, withdrawalId: string, options: RequestOptions = {}) {
-    return this.core.unwrap(await this.core.api.GET('/v2/wallets/{id}/withdrawals/{withdrawalId}', { ...this.via(options), params: { path: { id: walletId, withdrawalId } } }));
+    return this.core.unwrap(
+      await this.core.api.GET('/v2/wallets/{id}/withdrawals/{withdrawalId}', {
+        ...this.via(options),
+        params: { path: { id: walletId, withdrawalId } },
+      }),
+    );
   }
   async cancel(walletId: string, withdrawalId: string, body: Keyed<BodyOf<'cancelWithdrawal'>> = {}, options: RequestOptions = {}) {
     return this.core.unwrap(
-      await this.core.api.POST('/v2/wallets/{id}/withdrawals/{withdrawalId}/cancel', { ...this.via(options, true), params: { path: { id: walletId, withdrawalId } }, body: withRequestId(body) }),
+      await this.core.api.POST('/v2/wallets/{id}/withdrawals/{withdrawalId}/cancel', {
+        ...this.via(options, true),
+        params: { path: { id: walletId, withdrawalId } },
+        body: withRequestId(body),
+      }),
     );
   }
-  async retryPayout(walletId: string, withdrawalId: string, payoutId: string, body: Keyed<BodyOf<'retryWithdrawalPayout'>> = {}, options: RequestOptions = {}) {
+  async retryPayout(
+    walletId: string,
+    withdrawalId: string,
+    payoutId: string,
+    body: Keyed<BodyOf<'retryWithdrawalPayout'>> = {},
+    options: RequestOptions = {},
+  ) {
     return this.core.unwrap(
-      await this.core.api.POST('/v2/wallets/{id}/withdrawals/{withdrawalId}/payouts/{payoutId}/retry', { ...this.via(options, true ),
+      await this.core.api.POST('/v2/wallets/{id}/withdrawals/{withdrawalId}/payouts/{payoutId}/retry', {
+        ...this.via(options, true),
         params: { path: { id: walletId, withdrawalId, payoutId } },
         body: withRequestId(body),
       }),
     );
   }
-  async cancelPayout(walletId: string, withdrawalId: string, payoutId: string, body: Keyed<BodyOf<'cancelWithdrawalPayout'>> = {}, options: RequestOptions = {}) {
+  async cancelPayout(
+    walletId: string,
+    withdrawalId: string,
+    payoutId: string,
+    body: Keyed<BodyOf<'cancelWithdrawalPayout'>> = {},
+    options: RequestOptions = {},
+  ) {
     return this.core.unwrap(
-      await this.core.api.POST('/v2/wallets/{id}/withdrawals/{withdrawalId}/payouts/{payoutId}/cancel', { ...this.via(options, true ),
+      await this.core.api.POST('/v2/wallets/{id}/withdrawals/{withdrawalId}/payouts/{payoutId}/cancel', {
+        ...this.via(options, true),
         params: { path: { id: walletId, withdrawalId, payoutId } },
         body: withRequestId(body),
       }),
@@ -171,10 +246,16 @@ export class Approvals extends Resource {
     return this.core.call('POST', '/v2/approvals/approvers', { ...options, rawBody: text, headers: { 'X-Stamp': stampHeaderValue } });
   }
   approvers(query: QueryOf<'listApprovers'> = {}, options: RequestOptions = {}) {
-    return pages((cursor) => this.core.api.GET('/v2/approvals/approvers', { ...this.via(options), params: { query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)));
+    return pages((cursor) =>
+      this.core.api
+        .GET('/v2/approvals/approvers', { ...this.via(options), params: { query: { ...query, cursor } } })
+        .then((r) => this.core.unwrap(r)),
+    );
   }
   async deleteApprover(approverId: string, options: RequestOptions = {}) {
-    return this.core.unwrap(await this.core.api.DELETE('/v2/approvals/approvers/{approverId}', { ...this.via(options), params: { path: { approverId } } }));
+    return this.core.unwrap(
+      await this.core.api.DELETE('/v2/approvals/approvers/{approverId}', { ...this.via(options), params: { path: { approverId } } }),
+    );
   }
   async policy(options: RequestOptions = {}) {
     return this.core.unwrap(await this.core.api.GET('/v2/approvals/policy', this.via(options)));
@@ -184,7 +265,11 @@ export class Approvals extends Resource {
   }
   /** Changes to approvers, the policy and the address book, newest first. */
   audit(query: QueryOf<'listApprovalAudit'> = {}, options: RequestOptions = {}) {
-    return pages((cursor) => this.core.api.GET('/v2/approvals/audit', { ...this.via(options), params: { query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)));
+    return pages((cursor) =>
+      this.core.api
+        .GET('/v2/approvals/audit', { ...this.via(options), params: { query: { ...query, cursor } } })
+        .then((r) => this.core.unwrap(r)),
+    );
   }
   /** Activities waiting for approvers' votes. */
   async pendingActivities(options: RequestOptions = {}) {
@@ -195,7 +280,13 @@ export class Approvals extends Resource {
     return this.core.unwrap(await this.core.api.POST('/v2/turnkey/activity-approval-request', { ...this.via(options), body }));
   }
   async vote(activityId: string, body: BodyOf<'voteOnActivity'>, options: RequestOptions = {}) {
-    return this.core.unwrap(await this.core.api.POST('/v2/turnkey/activities/{activityId}/vote', { ...this.via(options), params: { path: { activityId } }, body }));
+    return this.core.unwrap(
+      await this.core.api.POST('/v2/turnkey/activities/{activityId}/vote', {
+        ...this.via(options),
+        params: { path: { activityId } },
+        body,
+      }),
+    );
   }
   /** Asks for the approval request, stamps it with `stamper` and votes `action` with it. */
   async voteWith(stamper: Stamper, activityId: string, action: 'approve' | 'reject' = 'approve', options: RequestOptions = {}) {
@@ -211,17 +302,25 @@ export class AddressBook extends Resource {
     return this.core.unwrap(await this.core.api.POST('/v2/address-book/entries', { ...this.via(options), body }));
   }
   list(query: QueryOf<'listAddressBookEntries'> = {}, options: RequestOptions = {}) {
-    return pages((cursor) => this.core.api.GET('/v2/address-book/entries', { ...this.via(options), params: { query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)));
+    return pages((cursor) =>
+      this.core.api
+        .GET('/v2/address-book/entries', { ...this.via(options), params: { query: { ...query, cursor } } })
+        .then((r) => this.core.unwrap(r)),
+    );
   }
   async remove(entryId: string, options: RequestOptions = {}) {
-    return this.core.unwrap(await this.core.api.DELETE('/v2/address-book/entries/{entryId}', { ...this.via(options), params: { path: { entryId } } }));
+    return this.core.unwrap(
+      await this.core.api.DELETE('/v2/address-book/entries/{entryId}', { ...this.via(options), params: { path: { entryId } } }),
+    );
   }
 }
 
 /** `/v2/activity`: the organization's deposits, withdrawals and rebalances, newest first. */
 export class Activity extends Resource {
   list(query: QueryOf<'listActivity'> = {}, options: RequestOptions = {}) {
-    return pages((cursor) => this.core.api.GET('/v2/activity', { ...this.via(options), params: { query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)));
+    return pages((cursor) =>
+      this.core.api.GET('/v2/activity', { ...this.via(options), params: { query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)),
+    );
   }
 }
 
@@ -287,7 +386,12 @@ export class GVaults extends Resource {
     return this.core.unwrap(await this.core.api.GET('/v2/gvaults/yield-sources', this.via(options)));
   }
   async allowlist(gVaultId: string, address: string, options: RequestOptions = {}) {
-    return this.core.unwrap(await this.core.api.GET('/v2/gvaults/{gVaultId}/allowlist/{address}', { ...this.via(options), params: { path: { gVaultId, address } } }));
+    return this.core.unwrap(
+      await this.core.api.GET('/v2/gvaults/{gVaultId}/allowlist/{address}', {
+        ...this.via(options),
+        params: { path: { gVaultId, address } },
+      }),
+    );
   }
 }
 
@@ -295,22 +399,40 @@ export class GVaults extends Resource {
 export class MicroVaults extends Resource {
   async setStrategy(vaultId: string, body: BodyOf<'setMicroVaultStrategy'>, options: RequestOptions & { idempotencyKey?: string } = {}) {
     const header = { 'Idempotency-Key': options.idempotencyKey ?? newIdempotencyKey() };
-    return this.core.unwrap(await this.core.api.PUT('/v2/microvaults/vaults/{vaultId}/strategy', { ...this.via(options), params: { path: { vaultId }, header }, body }));
+    return this.core.unwrap(
+      await this.core.api.PUT('/v2/microvaults/vaults/{vaultId}/strategy', {
+        ...this.via(options),
+        params: { path: { vaultId }, header },
+        body,
+      }),
+    );
   }
   async setPause(vaultId: string, body: BodyOf<'setMicroVaultPause'>, options: RequestOptions & { idempotencyKey?: string } = {}) {
     const header = { 'Idempotency-Key': options.idempotencyKey ?? newIdempotencyKey() };
-    return this.core.unwrap(await this.core.api.PUT('/v2/microvaults/vaults/{vaultId}/pause', { ...this.via(options), params: { path: { vaultId }, header }, body }));
+    return this.core.unwrap(
+      await this.core.api.PUT('/v2/microvaults/vaults/{vaultId}/pause', {
+        ...this.via(options),
+        params: { path: { vaultId }, header },
+        body,
+      }),
+    );
   }
   async pauseStatus(vaultId: string, options: RequestOptions = {}) {
-    return this.core.unwrap(await this.core.api.GET('/v2/microvaults/vaults/{vaultId}/pause-status', { ...this.via(options), params: { path: { vaultId } } }));
+    return this.core.unwrap(
+      await this.core.api.GET('/v2/microvaults/vaults/{vaultId}/pause-status', { ...this.via(options), params: { path: { vaultId } } }),
+    );
   }
   tasks(vaultId: string, query: QueryOf<'listMicroVaultTasks'> = {}, options: RequestOptions = {}) {
     return pages((cursor) =>
-      this.core.api.GET('/v2/microvaults/vaults/{vaultId}/tasks', { ...this.via(options), params: { path: { vaultId }, query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)),
+      this.core.api
+        .GET('/v2/microvaults/vaults/{vaultId}/tasks', { ...this.via(options), params: { path: { vaultId }, query: { ...query, cursor } } })
+        .then((r) => this.core.unwrap(r)),
     );
   }
   async task(taskId: string, options: RequestOptions = {}) {
-    return this.core.unwrap(await this.core.api.GET('/v2/microvaults/tasks/{taskId}', { ...this.via(options), params: { path: { taskId } } }));
+    return this.core.unwrap(
+      await this.core.api.GET('/v2/microvaults/tasks/{taskId}', { ...this.via(options), params: { path: { taskId } } }),
+    );
   }
 }
 
@@ -321,7 +443,9 @@ export class ApiKeys extends Resource {
     return this.core.unwrap(await this.core.api.POST('/v2/api-keys', { ...this.via(options), body }));
   }
   list(query: QueryOf<'listApiKeys'> = {}, options: RequestOptions = {}) {
-    return pages((cursor) => this.core.api.GET('/v2/api-keys', { ...this.via(options), params: { query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)));
+    return pages((cursor) =>
+      this.core.api.GET('/v2/api-keys', { ...this.via(options), params: { query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)),
+    );
   }
   async get(id: string, options: RequestOptions = {}) {
     return this.core.unwrap(await this.core.api.GET('/v2/api-keys/{id}', { ...this.via(options), params: { path: { id } } }));
@@ -339,4 +463,3 @@ export class System extends Resource {
     return this.core.unwrap(await this.core.api.GET('/v2/system/ping', this.via(options)));
   }
 }
-

@@ -103,7 +103,11 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 async function attemptOnce(send: (request: Request) => Promise<Response>, request: Request, signal: AbortSignal): Promise<Response> {
   const response = await unlessAborted(send(new Request(request, { signal })), signal);
   const body = await unlessAborted(response.arrayBuffer(), signal);
-  return new Response(NULL_BODY_STATUSES.has(response.status) ? null : body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  return new Response(NULL_BODY_STATUSES.has(response.status) ? null : body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }
 
 /** A read, a request with an `Idempotency-Key` header, or one the caller marked idempotent. */
@@ -138,7 +142,9 @@ export function retryingFetch(options: TransportOptions = {}): (request: Request
         response = await attemptOnce(send, request.clone(), AbortSignal.any([cancel, timeout.signal]));
       } catch (error) {
         if (cancel.aborted) throw cancel.reason as Error;
-        const failure = timeout.signal.aborted ? new ServiceTimeoutError(timeoutMs, attempt) : new ServiceConnectionError(`${request.method} ${request.url} failed: ${messageOf(error)}`, attempt, error);
+        const failure = timeout.signal.aborted
+          ? new ServiceTimeoutError(timeoutMs, attempt)
+          : new ServiceConnectionError(`${request.method} ${request.url} failed: ${messageOf(error)}`, attempt, error);
         if (attempt >= maxAttempts || !safeToResend(request, call)) throw failure;
         await unlessAborted(sleep(backoff(attempt)), cancel);
         continue;

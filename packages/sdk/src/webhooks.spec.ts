@@ -59,26 +59,58 @@ describe('verifyWebhook', () => {
     const whsec = `whsec_${Buffer.from(SECRET).toString('base64')}`;
     const now = new Date();
     const signature = new Webhook(whsec).sign(EVENT_ID, now, BODY);
-    const headers = { 'webhook-id': EVENT_ID, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': signature };
+    const headers = {
+      'webhook-id': EVENT_ID,
+      'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+      'webhook-signature': signature,
+    };
     expect(verifyWebhook({ payload: BODY, headers, secret: SECRET })).toEqual(JSON.parse(BODY));
   });
 
   it.each([
-    ['a tampered body', () => verifyWebhook({ payload: BODY.replace('10.000000', '99.000000'), headers: signed(), secret: SECRET, now: NOW }), 'invalid_signature'],
+    [
+      'a tampered body',
+      () => verifyWebhook({ payload: BODY.replace('10.000000', '99.000000'), headers: signed(), secret: SECRET, now: NOW }),
+      'invalid_signature',
+    ],
     ['a wrong secret', () => verifyWebhook({ payload: BODY, headers: signed(), secret: 'b'.repeat(64), now: NOW }), 'invalid_signature'],
-    ['a stale timestamp', () => verifyWebhook({ payload: BODY, headers: signed(BODY, T - 301), secret: SECRET, now: NOW }), 'timestamp_out_of_tolerance'],
-    ['a timestamp from the future', () => verifyWebhook({ payload: BODY, headers: signed(BODY, T + 301), secret: SECRET, now: NOW }), 'timestamp_out_of_tolerance'],
-    ['a changed timestamp', () => {
-      const headers = signed();
-      headers['service-signature'] = headers['service-signature'].replace(`t=${T}`, `t=${T + 1}`);
-      return verifyWebhook({ payload: BODY, headers, secret: SECRET, now: NOW });
-    }, 'invalid_signature'],
-    ['a malformed header', () => verifyWebhook({ payload: BODY, headers: { 'service-signature': 'sha256=abc' }, secret: SECRET, now: NOW }), 'invalid_signature'],
-    ['no signature', () => verifyWebhook({ payload: BODY, headers: { 'content-type': 'application/json' }, secret: SECRET, now: NOW }), 'missing_signature'],
-    ['a tampered Standard Webhooks body', () => {
-      const { 'service-signature': _, ...standard } = signed();
-      return verifyWebhook({ payload: `${BODY} `, headers: standard, secret: SECRET, now: NOW });
-    }, 'invalid_signature'],
+    [
+      'a stale timestamp',
+      () => verifyWebhook({ payload: BODY, headers: signed(BODY, T - 301), secret: SECRET, now: NOW }),
+      'timestamp_out_of_tolerance',
+    ],
+    [
+      'a timestamp from the future',
+      () => verifyWebhook({ payload: BODY, headers: signed(BODY, T + 301), secret: SECRET, now: NOW }),
+      'timestamp_out_of_tolerance',
+    ],
+    [
+      'a changed timestamp',
+      () => {
+        const headers = signed();
+        headers['service-signature'] = headers['service-signature'].replace(`t=${T}`, `t=${T + 1}`);
+        return verifyWebhook({ payload: BODY, headers, secret: SECRET, now: NOW });
+      },
+      'invalid_signature',
+    ],
+    [
+      'a malformed header',
+      () => verifyWebhook({ payload: BODY, headers: { 'service-signature': 'sha256=abc' }, secret: SECRET, now: NOW }),
+      'invalid_signature',
+    ],
+    [
+      'no signature',
+      () => verifyWebhook({ payload: BODY, headers: { 'content-type': 'application/json' }, secret: SECRET, now: NOW }),
+      'missing_signature',
+    ],
+    [
+      'a tampered Standard Webhooks body',
+      () => {
+        const { 'service-signature': _, ...standard } = signed();
+        return verifyWebhook({ payload: `${BODY} `, headers: standard, secret: SECRET, now: NOW });
+      },
+      'invalid_signature',
+    ],
   ])('refuses %s', (_, run, reason) => {
     const error = failure(run);
     expect(error).toBeInstanceOf(WebhookVerificationError);
@@ -86,10 +118,14 @@ describe('verifyWebhook', () => {
   });
 
   it('honours toleranceSeconds', () => {
-    expect(verifyWebhook({ payload: BODY, headers: signed(BODY, T - 600), secret: SECRET, now: NOW, toleranceSeconds: 900 })).toEqual(JSON.parse(BODY));
+    expect(verifyWebhook({ payload: BODY, headers: signed(BODY, T - 600), secret: SECRET, now: NOW, toleranceSeconds: 900 })).toEqual(
+      JSON.parse(BODY),
+    );
   });
 
   it('refuses a signed body that is not JSON', () => {
-    expect(failure(() => verifyWebhook({ payload: 'not json', headers: signed('not json'), secret: SECRET, now: NOW }))).toMatchObject({ reason: 'invalid_payload' });
+    expect(failure(() => verifyWebhook({ payload: 'not json', headers: signed('not json'), secret: SECRET, now: NOW }))).toMatchObject({
+      reason: 'invalid_payload',
+    });
   });
 });

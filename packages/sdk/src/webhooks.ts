@@ -115,9 +115,13 @@ function sameBytes(given: Buffer, expected: Buffer): boolean {
 
 function checkTimestamp(t: string, toleranceSeconds: number, now: number): void {
   const seconds = Number(t);
-  if (!/^\d+$/.test(t) || !Number.isSafeInteger(seconds)) throw new WebhookVerificationError('invalid_signature', 'The signature timestamp is malformed.');
+  if (!/^\d+$/.test(t) || !Number.isSafeInteger(seconds))
+    throw new WebhookVerificationError('invalid_signature', 'The signature timestamp is malformed.');
   if (Math.abs(now / 1000 - seconds) > toleranceSeconds) {
-    throw new WebhookVerificationError('timestamp_out_of_tolerance', `The signature timestamp is more than ${toleranceSeconds} s from now.`);
+    throw new WebhookVerificationError(
+      'timestamp_out_of_tolerance',
+      `The signature timestamp is more than ${toleranceSeconds} s from now.`,
+    );
   }
 }
 
@@ -126,7 +130,8 @@ function verifyServiceSignature(value: string, body: Buffer, key: Buffer, tolera
   const parts = value.split(',').map((part) => part.trim().split('=', 2) as [string, string | undefined]);
   const t = parts.find(([name]) => name === 't')?.[1];
   const signatures = parts.filter(([name]) => name === 'v1').map(([, signature]) => signature ?? '');
-  if (t === undefined || signatures.length === 0) throw new WebhookVerificationError('invalid_signature', 'Service-Signature is not `t=..,v1=..`.');
+  if (t === undefined || signatures.length === 0)
+    throw new WebhookVerificationError('invalid_signature', 'Service-Signature is not `t=..,v1=..`.');
   checkTimestamp(t, toleranceSeconds, now);
   const expected = createHmac('sha256', key).update(`${t}.`).update(body).digest();
   if (!signatures.some((signature) => /^[0-9a-f]+$/i.test(signature) && sameBytes(Buffer.from(signature, 'hex'), expected))) {
@@ -135,7 +140,15 @@ function verifyServiceSignature(value: string, body: Buffer, key: Buffer, tolera
 }
 
 /** Standard Webhooks: `webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<t>.<body>">` (space-separated list). */
-function verifyStandardSignature(id: string, t: string, value: string, body: Buffer, key: Buffer, toleranceSeconds: number, now: number): void {
+function verifyStandardSignature(
+  id: string,
+  t: string,
+  value: string,
+  body: Buffer,
+  key: Buffer,
+  toleranceSeconds: number,
+  now: number,
+): void {
   checkTimestamp(t, toleranceSeconds, now);
   const expected = createHmac('sha256', key).update(`${id}.${t}.`).update(body).digest();
   const signatures = value.split(' ').flatMap((entry) => {
@@ -164,8 +177,13 @@ export function verifyWebhook(options: VerifyWebhookOptions): WebhookEvent {
   const timestamp = header(headers, 'webhook-timestamp');
   const standard = header(headers, 'webhook-signature');
   if (service !== undefined) verifyServiceSignature(service, body, key, toleranceSeconds, now);
-  else if (id !== undefined && timestamp !== undefined && standard !== undefined) verifyStandardSignature(id, timestamp, standard, body, key, toleranceSeconds, now);
-  else throw new WebhookVerificationError('missing_signature', 'The delivery carries neither Service-Signature nor the webhook-id/-timestamp/-signature headers.');
+  else if (id !== undefined && timestamp !== undefined && standard !== undefined)
+    verifyStandardSignature(id, timestamp, standard, body, key, toleranceSeconds, now);
+  else
+    throw new WebhookVerificationError(
+      'missing_signature',
+      'The delivery carries neither Service-Signature nor the webhook-id/-timestamp/-signature headers.',
+    );
   try {
     return JSON.parse(body.toString('utf8')) as WebhookEvent;
   } catch {

@@ -59,7 +59,9 @@ describe('the packed @service/sdk', () => {
     const { stdout: packed } = await run('npm', ['pack', '--json', '--pack-destination', dir], { cwd: sdkRoot });
     const [{ filename, files }] = JSON.parse(packed) as { filename: string; files: { path: string }[] }[];
     const paths = files.map((file) => file.path);
-    expect(paths).toEqual(expect.arrayContaining(['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/generated/openapi.d.ts']));
+    expect(paths).toEqual(
+      expect.arrayContaining(['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/generated/openapi.d.ts']),
+    );
     expect(paths.filter((file) => !file.startsWith('dist/') && !['package.json', 'README.md'].includes(file))).toEqual([]);
     expect(paths.some((file) => file.includes('.spec.'))).toBe(false);
 
@@ -70,18 +72,35 @@ describe('the packed @service/sdk', () => {
     // nothing comes from the workspace. (--offline failed on CI's fresh machine, whose cache holds the
     // tarballs from installing the lockfile but not the packuments a range needs.)
     await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', path.join(dir, filename)], { cwd: app });
-    expect((await readdir(path.join(app, 'node_modules'))).filter((name) => !name.startsWith('.')).sort()).toEqual(['@service', 'openapi-fetch', 'openapi-typescript-helpers']);
+    expect((await readdir(path.join(app, 'node_modules'))).filter((name) => !name.startsWith('.')).sort()).toEqual([
+      '@service',
+      'openapi-fetch',
+      'openapi-typescript-helpers',
+    ]);
 
     await writeFile(path.join(app, 'smoke.mjs'), SMOKE);
     const token = await system.auth.token({ org: 'org_sdk_smoke', role: 'owner', sub: 'user_smoke' });
     const { stdout } = await run(process.execPath, ['smoke.mjs', system.gateways[0]!.url, token], { cwd: app });
-    expect(JSON.parse(stdout)).toEqual({ ping: { message: 'pong' }, refused: { status: 401, code: 'unauthenticated' }, event: 'webhook.test', codes: true });
+    expect(JSON.parse(stdout)).toEqual({
+      ping: { message: 'pong' },
+      refused: { status: 401, code: 'unauthenticated' },
+      event: 'webhook.test',
+      codes: true,
+    });
 
     await writeFile(path.join(app, 'typed.ts'), TYPED);
     await writeFile(
       path.join(app, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2023', typeRoots: [path.join(workspaceRoot, 'node_modules/@types')], types: ['node'] },
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2023',
+          typeRoots: [path.join(workspaceRoot, 'node_modules/@types')],
+          types: ['node'],
+        },
         files: ['typed.ts'],
       }),
     );

@@ -12,7 +12,10 @@ export function isRole(value: string | undefined): value is Role {
  * Bootstrap: a key for an organization that has none yet (its first owner key), created by the
  * operator as an owner of the organization. Prints nothing; the caller shows the key once.
  */
-export async function createApiKey(nats: string | OperatorNats, input: { orgId: string; role: Role; name: string; expiresAt?: string }): Promise<CreatedApiKeyDto> {
+export async function createApiKey(
+  nats: string | OperatorNats,
+  input: { orgId: string; role: Role; name: string; expiresAt?: string },
+): Promise<CreatedApiKeyDto> {
   // The checks the gateway makes on POST /v2/api-keys, which this request does not go through.
   const body = plainToInstance(CreateApiKeyDto, { name: input.name, role: input.role, expiresAt: input.expiresAt });
   const problem = validateSync(body, { forbidUnknownValues: false })[0];

@@ -68,7 +68,11 @@ type Answer = { readonly status: number } | { readonly error: string };
  */
 function post(url: string, body: Buffer, authorization: string | undefined): Promise<Answer> {
   return new Promise((resolve) => {
-    const headers = { 'content-type': 'application/json', 'content-length': String(body.length), ...(authorization ? { authorization } : {}) };
+    const headers = {
+      'content-type': 'application/json',
+      'content-length': String(body.length),
+      ...(authorization ? { authorization } : {}),
+    };
     let status: number | undefined;
     const outgoing = request(url, { method: 'POST', headers, agent: false, timeout: RESPONSE_TIMEOUT_MS }, (response) => {
       status = response.statusCode ?? 0;

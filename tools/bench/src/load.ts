@@ -75,10 +75,13 @@ const RUN_GRACE_MS = 30_000;
  */
 export function runLoad(options: LoadOptions): Promise<Result> {
   return new Promise<Result>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      instance.stop();
-      reject(new Error(`load on ${options.url} did not finish within ${options.durationS} s + ${RUN_GRACE_MS / 1000} s`));
-    }, options.durationS * 1000 + RUN_GRACE_MS);
+    const timer = setTimeout(
+      () => {
+        instance.stop();
+        reject(new Error(`load on ${options.url} did not finish within ${options.durationS} s + ${RUN_GRACE_MS / 1000} s`));
+      },
+      options.durationS * 1000 + RUN_GRACE_MS,
+    );
     const instance = autocannon(
       {
         url: options.url,

@@ -50,7 +50,9 @@ try {
   for (let round = 1; round <= ROUNDS; round++) {
     for (const [label, db] of ways) {
       const { postgres, client } = await perCall(db, relayId);
-      console.log(`round ${round}: ${label.padEnd(24)} postgres ${String(postgres).padStart(4)} µs, this process ${String(client).padStart(4)} µs CPU per call`);
+      console.log(
+        `round ${round}: ${label.padEnd(24)} postgres ${String(postgres).padStart(4)} µs, this process ${String(client).padStart(4)} µs CPU per call`,
+      );
     }
   }
 } finally {

@@ -13,7 +13,18 @@ import { REPO_ROOT, startTestSystem, TEST_REDIS_URL, type TestSystem } from '@se
 import type { Result } from 'autocannon';
 import { benchActivity } from './activity.js';
 import { type HostileLoad, type HostileStats, startHostileBodies } from './hostile-bodies.js';
-import { type Cleanup, cpuMsOf, failuresOf, machineBusyMs, pidOf, progress, REQUEST_TIMEOUT_S, runCleanups, runLoad, suiteCleanups } from './load.js';
+import {
+  type Cleanup,
+  cpuMsOf,
+  failuresOf,
+  machineBusyMs,
+  pidOf,
+  progress,
+  REQUEST_TIMEOUT_S,
+  runCleanups,
+  runLoad,
+  suiteCleanups,
+} from './load.js';
 import { collectProfile, CPU_PROFILE, profilerEnv, startProfile } from './profiling.js';
 import { benchWallets, walletsPartsOf } from './wallets.js';
 import { benchWebhooks } from './webhooks.js';
@@ -45,14 +56,24 @@ const BACKGROUND_WARNING = 0.1;
  */
 const SUITES = new Set((process.env['BENCH_SUITES'] ?? 'gateway,wallets,webhooks,activity').split(',').map((name) => name.trim()));
 /** Generous bound on the whole run: start-up, the gateway scenarios, the service suites and shutdown. */
-const RUN_BUDGET_MS = (5 * ROUNDS * (WARMUP_S + DURATION_S) + 180 + (SUITES.has('wallets') ? 180 + 10 * ROUNDS * (DURATION_S + 2) + 300 * ROUNDS : 0) + (SUITES.has('webhooks') ? 180 : 0) + (SUITES.has('activity') ? 300 : 0)) * 1000;
+const RUN_BUDGET_MS =
+  (5 * ROUNDS * (WARMUP_S + DURATION_S) +
+    180 +
+    (SUITES.has('wallets') ? 180 + 10 * ROUNDS * (DURATION_S + 2) + 300 * ROUNDS : 0) +
+    (SUITES.has('webhooks') ? 180 : 0) +
+    (SUITES.has('activity') ? 300 : 0)) *
+  1000;
 /**
  * Each scenario's principal spends its own read budget, far above what 50 connections can send in
  * one scenario, so the limiter runs on every request (a real Redis round trip) but never says 429.
  * The write budget and the failed authentications per client address likewise, so every hostile
  * body gets what the gateway does with it rather than a 429 (as it would from many addresses).
  */
-const GATEWAY_ENV = { RATE_LIMIT_READ_PER_MINUTE: '1000000', RATE_LIMIT_WRITE_PER_MINUTE: '1000000', RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '1000000' };
+const GATEWAY_ENV = {
+  RATE_LIMIT_READ_PER_MINUTE: '1000000',
+  RATE_LIMIT_WRITE_PER_MINUTE: '1000000',
+  RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '1000000',
+};
 
 type ScenarioKey = 'bare' | 'ping' | 'key' | 'nats' | 'hostile';
 
@@ -197,7 +218,10 @@ async function serviceSuites(): Promise<void> {
     const result = await run();
     console.log(JSON.stringify(result, null, 2));
     mkdirSync(RESULTS_DIR, { recursive: true });
-    writeFileSync(path.join(RESULTS_DIR, `${name}.json`), `${JSON.stringify({ measuredAt: new Date().toISOString(), commit: gitCommit(), ...result }, null, 2)}\n`);
+    writeFileSync(
+      path.join(RESULTS_DIR, `${name}.json`),
+      `${JSON.stringify({ measuredAt: new Date().toISOString(), commit: gitCommit(), ...result }, null, 2)}\n`,
+    );
   }
 }
 
@@ -210,7 +234,11 @@ async function main(): Promise<void> {
   cleanups.push({ name: 'hello server', run: () => stopChild(hello.child) });
 
   console.log('bench: starting gvault-service, identity-service and the gateway (isolated schemas, stream and signing key)');
-  const system: TestSystem = await startTestSystem({ services: ['gvault', 'identity'], gateways: 0, serviceEnv: { gvault: profilerEnv('gvault') } });
+  const system: TestSystem = await startTestSystem({
+    services: ['gvault', 'identity'],
+    gateways: 0,
+    serviceEnv: { gvault: profilerEnv('gvault') },
+  });
   cleanups.push({ name: 'test system', run: () => system.stop() });
   const gateway = await system.startGateway({ ...GATEWAY_ENV, ...profilerEnv('gateway') });
   const gvault = system.services.get('gvault');
@@ -291,7 +319,9 @@ async function main(): Promise<void> {
     const round: Measurement[] = [];
     // Profiles are sampled in the first round only.
     for (const scenario of [bare, ping, key, nats, hostile]) {
-      round.push(await whilePaused(scenario.paused, () => measure(scenario, { warmUpS: first ? WARMUP_S : LATER_WARMUP_S, profile: first })));
+      round.push(
+        await whilePaused(scenario.paused, () => measure(scenario, { warmUpS: first ? WARMUP_S : LATER_WARMUP_S, profile: first })),
+      );
     }
     rounds.push(toRound(round));
   }
@@ -348,7 +378,9 @@ async function measure(scenario: Scenario, options: { warmUpS: number; profile: 
       ? null
       : round(Math.max(0, after.machine - before.machine - ours) / (after.at - before.at), 2);
   if (backgroundCoreShare !== null && backgroundCoreShare > BACKGROUND_WARNING) {
-    console.warn(`bench: WARNING other processes used ${pct(backgroundCoreShare)} of a core meanwhile: this scenario's numbers are unreliable`);
+    console.warn(
+      `bench: WARNING other processes used ${pct(backgroundCoreShare)} of a core meanwhile: this scenario's numbers are unreliable`,
+    );
   }
   const measurement: Measurement = {
     key: scenario.key,
@@ -446,7 +478,11 @@ function report(rounds: Round[]): void {
   const hostileP99ToPing = median(rounds.map((round) => round.hostileP99ToPing));
   const targets = [
     { name: `ping req/s >= ${pct(TARGETS.pingShareOfBare)} of bare`, actual: pct(pingShare), met: pingShare >= TARGETS.pingShareOfBare },
-    { name: `NATS route req/s >= ${pct(TARGETS.natsShareOfBare)} of bare`, actual: pct(natsShare), met: natsShare >= TARGETS.natsShareOfBare },
+    {
+      name: `NATS route req/s >= ${pct(TARGETS.natsShareOfBare)} of bare`,
+      actual: pct(natsShare),
+      met: natsShare >= TARGETS.natsShareOfBare,
+    },
     { name: `ping p99 < ${TARGETS.p99BelowMs} ms`, actual: `${pingP99} ms`, met: pingP99 < TARGETS.p99BelowMs },
     {
       name: `API-key ping within ${TARGETS.keyPointsBelowPing * 100} points of the JWT ping (share of bare)`,
@@ -481,9 +517,25 @@ function report(rounds: Round[]): void {
     ]),
   );
   console.log('');
-  console.log(table(['round: scenario', 'req/s', 'p50 ms', 'p99 ms', 'of bare', 'p99 of ping', 'app CPU µs/req', 'load gen, NATS, Redis µs/req', 'other load'], rows));
+  console.log(
+    table(
+      [
+        'round: scenario',
+        'req/s',
+        'p50 ms',
+        'p99 ms',
+        'of bare',
+        'p99 of ping',
+        'app CPU µs/req',
+        'load gen, NATS, Redis µs/req',
+        'other load',
+      ],
+      rows,
+    ),
+  );
   console.log('');
-  for (const [index, { hostile }] of rounds.entries()) console.log(`hostile bodies, round ${index + 1}: ${JSON.stringify(hostile.hostileBodies)}`);
+  for (const [index, { hostile }] of rounds.entries())
+    console.log(`hostile bodies, round ${index + 1}: ${JSON.stringify(hostile.hostileBodies)}`);
   if (rounds.length > 1) console.log(`Of ${rounds.length} rounds: the median round's ratio, the worst round's p99.`);
   for (const target of targets) console.log(`${target.met ? 'MET   ' : 'MISSED'}  ${target.name}: ${target.actual}`);
 
@@ -511,7 +563,12 @@ function report(rounds: Round[]): void {
         hostileP99ToPing: round(each.hostileP99ToPing, 2),
       },
     })),
-    ratios: { pingToBare: round(pingShare, 3), keyToBare: round(keyShare, 3), natsToBare: round(natsShare, 3), hostileP99ToPing: round(hostileP99ToPing, 2) },
+    ratios: {
+      pingToBare: round(pingShare, 3),
+      keyToBare: round(keyShare, 3),
+      natsToBare: round(natsShare, 3),
+      hostileP99ToPing: round(hostileP99ToPing, 2),
+    },
     targets: {
       pingShareOfBare: { required: TARGETS.pingShareOfBare, actual: round(pingShare, 3), met: targets[0]?.met },
       natsShareOfBare: { required: TARGETS.natsShareOfBare, actual: round(natsShare, 3), met: targets[1]?.met },
@@ -592,7 +649,10 @@ function cpuOf(processes: Record<string, number | undefined>): Record<string, nu
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
   const line = (cells: string[]) =>
-    cells.map((cell, column) => (column === 0 || column >= 6 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ').trimEnd();
+    cells
+      .map((cell, column) => (column === 0 || column >= 6 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
+      .join('  ')
+      .trimEnd();
   return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
 }
 

@@ -8,7 +8,19 @@ import { WEBHOOK_FAMILIES } from '@service/contracts';
 import { unpublishedOutboxRows } from '@service/events';
 import { startTestSystem, TEST_DATABASE_URL, type TestSystem } from '@service/testing';
 import pg from 'pg';
-import { type Cleanup, cpuMsOf, cpuMsOfCommand, cpuMsOfSelf, failuresOf, machineBusyMs, progress, runCleanups, runLoad, suiteCleanups, within } from './load.js';
+import {
+  type Cleanup,
+  cpuMsOf,
+  cpuMsOfCommand,
+  cpuMsOfSelf,
+  failuresOf,
+  machineBusyMs,
+  progress,
+  runCleanups,
+  runLoad,
+  suiteCleanups,
+  within,
+} from './load.js';
 import { collectProfile, CPU_PROFILE, profilerEnv, startPerf, startProfile } from './profiling.js';
 import { type DeliveryTag, percentile, publishBacklog, publishBenchEvent, publishSteadily, TimingReceiver } from './webhook-receiver.js';
 
@@ -109,7 +121,14 @@ interface Target {
 }
 
 export interface WalletsBenchResult {
-  readonly settings: { durationS: number; rounds: number; readConnections: number; writeClients: number; pgbenchScale: number; parts: readonly WalletsPart[] };
+  readonly settings: {
+    durationS: number;
+    rounds: number;
+    readConnections: number;
+    writeClients: number;
+    pgbenchScale: number;
+    parts: readonly WalletsPart[];
+  };
   readonly rounds: WalletsRound[];
   readonly targets: Target[];
   readonly allTargetsMet: boolean;
@@ -185,7 +204,11 @@ function cpuOf(pids: Record<string, number | undefined>): Record<string, number 
   };
 }
 
-function perRequest(before: Record<string, number | undefined>, after: Record<string, number | undefined>, requests: number): Record<string, number | null> {
+function perRequest(
+  before: Record<string, number | undefined>,
+  after: Record<string, number | undefined>,
+  requests: number,
+): Record<string, number | null> {
   return Object.fromEntries(
     Object.keys(before).map((name) => {
       const start = before[name];
@@ -221,7 +244,9 @@ async function writeLoad(
       requests: kinds.map((kind) => ({ method: 'POST', kind, wallets: setup.wallets, setupRequest: WRITE_REQUEST })),
     });
     if (failuresOf(result) > 0) {
-      throw new Error(`the ${kinds.join('/')} load had ${failuresOf(result)} failed requests (status codes: ${JSON.stringify(result.statusCodeStats)})`);
+      throw new Error(
+        `the ${kinds.join('/')} load had ${failuresOf(result)} failed requests (status codes: ${JSON.stringify(result.statusCodeStats)})`,
+      );
     }
     return result;
   };
@@ -273,14 +298,24 @@ const statements = {
   },
   async report(db: pg.Client, label: string, requests: number): Promise<void> {
     if (!this.enabled) return;
-    const { rows } = await db.query<{ calls: string; ms: string; per_call_us: string; per_request_us: string; rows: string; query: string }>(
+    const { rows } = await db.query<{
+      calls: string;
+      ms: string;
+      per_call_us: string;
+      per_request_us: string;
+      rows: string;
+      query: string;
+    }>(
       `SELECT calls::text AS calls, round(total_exec_time + total_plan_time)::text AS ms, round((total_exec_time + total_plan_time) * 1000 / greatest(calls, 1))::text AS per_call_us,
               round((total_exec_time + total_plan_time) * 1000 / $1)::text AS per_request_us, rows::text AS rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 110) AS query
          FROM pg_stat_statements ORDER BY total_exec_time + total_plan_time DESC LIMIT 15`,
       [Math.max(1, requests)],
     );
     console.log(`bench: pg_stat_statements, ${label} (${requests} requests; time is wall time, lock waits included)`);
-    for (const row of rows) console.log(`  ${row.calls.padStart(7)} calls ${row.ms.padStart(6)} ms ${row.per_call_us.padStart(6)} µs/call ${row.per_request_us.padStart(5)} µs/req ${row.rows.padStart(7)} rows  ${row.query}`);
+    for (const row of rows)
+      console.log(
+        `  ${row.calls.padStart(7)} calls ${row.ms.padStart(6)} ms ${row.per_call_us.padStart(6)} µs/call ${row.per_request_us.padStart(5)} µs/req ${row.rows.padStart(7)} rows  ${row.query}`,
+      );
     // Statements not prepared (a batch's shape): each shape an entry of its own, so summed here.
     const { rows: oneOff } = await db.query<{ shapes: string; calls: string; ms: string }>(
       `SELECT count(*)::text AS shapes, coalesce(sum(calls), 0)::text AS calls, round(coalesce(sum(total_exec_time + total_plan_time), 0))::text AS ms
@@ -307,7 +342,12 @@ async function tableWrites(db: pg.Client, schemas: readonly string[]): Promise<M
        FROM pg_stat_user_tables t WHERE t.schemaname = ANY($1::text[]) ORDER BY 1`,
     [schemas],
   );
-  return new Map(rows.map((row) => [row.relname, { inserted: Number(row.inserted), updated: Number(row.updated), hot: Number(row.hot), indexPages: Number(row.index_pages) }]));
+  return new Map(
+    rows.map((row) => [
+      row.relname,
+      { inserted: Number(row.inserted), updated: Number(row.updated), hot: Number(row.hot), indexPages: Number(row.index_pages) },
+    ]),
+  );
 }
 
 /** pgbench's own database: created, initialised at `scale`, and a function that drops it. */
@@ -359,13 +399,20 @@ async function pgbench(url: string, clients: number, durationS: number): Promise
 async function outboxLag(setup: Setup, from: Date, to: Date): Promise<OutboxLag> {
   progress.stage = 'reading the publish lag from the stream';
   for (let attempt = 0; ; attempt += 1) {
-    const { rows } = await setup.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${unpublishedOutboxRows(setup.schema)} WHERE o.occurred_at < $1`, [to]);
+    const { rows } = await setup.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM ${unpublishedOutboxRows(setup.schema)} WHERE o.occurred_at < $1`,
+      [to],
+    );
     if ((rows[0]?.n ?? 0) === 0) break;
     if (attempt >= 100) return { events: Number.NaN, p50Ms: Number.POSITIVE_INFINITY, p99Ms: Number.POSITIVE_INFINITY };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const { js, stream, subjectPrefix } = setup.events;
-  const consumer = await js.consumers.get(stream, { filter_subjects: `${subjectPrefix}.wallet.>`, deliver_policy: DeliverPolicy.StartTime, opt_start_time: from.toISOString() });
+  const consumer = await js.consumers.get(stream, {
+    filter_subjects: `${subjectPrefix}.wallet.>`,
+    deliver_policy: DeliverPolicy.StartTime,
+    opt_start_time: from.toISOString(),
+  });
   const lags: number[] = [];
   // A window that wrote no event has nothing to read (consuming would wait for one).
   const messages = await consumer.consume();
@@ -439,7 +486,9 @@ async function settle(setup: Setup): Promise<void> {
            FROM "${setup.schema}".withdrawals WHERE status = 'processing' GROUP BY 1`,
       );
       console.error(`bench: processing withdrawals by first leg's status: ${JSON.stringify(stuck)}`);
-      console.error(`bench: not settled after ${SETTLE_MS / 1000} s (outbox ${left.outbox}, running ${left.running}, deliveries ${left.deliveries}); measuring anyway`);
+      console.error(
+        `bench: not settled after ${SETTLE_MS / 1000} s (outbox ${left.outbox}, running ${left.running}, deliveries ${left.deliveries}); measuring anyway`,
+      );
       return;
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -479,12 +528,25 @@ async function setUp(clients: number, cleanups: Cleanup[]): Promise<Setup> {
     gateways: 1,
     gatewayEnv: { RATE_LIMIT_READ_PER_MINUTE: '1000000', RATE_LIMIT_WRITE_PER_MINUTE: '1000000', ...profilerEnv('gateway') },
     serviceEnv: {
-      wallet: { WALLET_DEPOSIT_SETTLEMENT_MS: '50', WALLET_REBALANCE_PROCESSING_MS: '100', WALLET_PAYOUT_STEP_MS: '50', WALLET_WORKER_POLL_MS: '50', ...profilerEnv('wallet') },
+      wallet: {
+        WALLET_DEPOSIT_SETTLEMENT_MS: '50',
+        WALLET_REBALANCE_PROCESSING_MS: '100',
+        WALLET_PAYOUT_STEP_MS: '50',
+        WALLET_WORKER_POLL_MS: '50',
+        ...profilerEnv('wallet'),
+      },
       activity: profilerEnv('activity'),
-      webhook: { WEBHOOK_PRIVATE_HOST_ALLOWLIST: '127.0.0.1', ...(process.env['BENCH_WEBHOOK_PER_ENDPOINT']
+      webhook: {
+        WEBHOOK_PRIVATE_HOST_ALLOWLIST: '127.0.0.1',
+        ...(process.env['BENCH_WEBHOOK_PER_ENDPOINT']
           ? // The benched organization has one registration: its organization cap follows the endpoint's.
-            { WEBHOOK_CONCURRENCY_PER_ENDPOINT: process.env['BENCH_WEBHOOK_PER_ENDPOINT'], WEBHOOK_CONCURRENCY_PER_ORGANIZATION: process.env['BENCH_WEBHOOK_PER_ENDPOINT'] }
-          : {}), ...profilerEnv('webhook') },
+            {
+              WEBHOOK_CONCURRENCY_PER_ENDPOINT: process.env['BENCH_WEBHOOK_PER_ENDPOINT'],
+              WEBHOOK_CONCURRENCY_PER_ORGANIZATION: process.env['BENCH_WEBHOOK_PER_ENDPOINT'],
+            }
+          : {}),
+        ...profilerEnv('webhook'),
+      },
     },
   });
   cleanups.push({ name: 'wallets system', run: () => system.stop() });
@@ -506,16 +568,29 @@ async function setUp(clients: number, cleanups: Cleanup[]): Promise<Setup> {
   const post = (path: string, body: unknown) => fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) }).then(json);
   const get = (path: string) => fetch(`${base}${path}`, { headers }).then(json);
   const webhookHeaders = { ...headers, authorization: `Bearer ${await system.auth.token({ org: WEBHOOK_ORG, role: 'owner' })}` };
-  await fetch(`${base}/v2/webhooks`, { method: 'POST', headers: webhookHeaders, body: JSON.stringify({ url: receiverUrl, events: WEBHOOK_FAMILIES.webhooks }) }).then(json);
+  await fetch(`${base}/v2/webhooks`, {
+    method: 'POST',
+    headers: webhookHeaders,
+    body: JSON.stringify({ url: receiverUrl, events: WEBHOOK_FAMILIES.webhooks }),
+  }).then(json);
   if (SUBSCRIBE_WALLET_EVENTS) await post('/v2/webhooks', { url: receiverUrl, events: WEBHOOK_FAMILIES.webhooks });
   console.log(`bench: ${clients} funded wallets`);
   const wallets = await Promise.all(
     Array.from({ length: clients }, async () => {
-      const wallet = await post('/v2/wallets', { requestId: randomUUID(), strategy: { allocations: { usdc: [{ yieldSourceId: JAAA, pct: 100 }] } } });
+      const wallet = await post('/v2/wallets', {
+        requestId: randomUUID(),
+        strategy: { allocations: { usdc: [{ yieldSourceId: JAAA, pct: 100 }] } },
+      });
       const walletPath = `/v2/wallets/${String(wallet['id'])}`;
-      await until(() => get(walletPath), (body) => body['status'] === 'idle');
+      await until(
+        () => get(walletPath),
+        (body) => body['status'] === 'idle',
+      );
       const deposit = await post(`${walletPath}/deposits/simulate`, { amountUsd: '1000000' });
-      await until(() => get(`${walletPath}/deposits/${String(deposit['id'])}`), (body) => body['status'] === 'completed');
+      await until(
+        () => get(`${walletPath}/deposits/${String(deposit['id'])}`),
+        (body) => body['status'] === 'completed',
+      );
       return String(wallet['id']);
     }),
   );
@@ -538,7 +613,11 @@ async function setUp(clients: number, cleanups: Cleanup[]): Promise<Setup> {
     webhookSchema: system.serviceEnv('webhook')['DATABASE_SCHEMA'] ?? '',
     activitySchema: system.serviceEnv('activity')['DATABASE_SCHEMA'] ?? '',
     publish: (tag) => () => publishBenchEvent(js, prefix, WEBHOOK_ORG, tag),
-    events: { js: jetstream(opsNats), stream: system.serviceEnv('wallet')['EVENTS_STREAM'] ?? '', subjectPrefix: system.serviceEnv('wallet')['EVENTS_SUBJECT_PREFIX'] ?? '' },
+    events: {
+      js: jetstream(opsNats),
+      stream: system.serviceEnv('wallet')['EVENTS_STREAM'] ?? '',
+      subjectPrefix: system.serviceEnv('wallet')['EVENTS_SUBJECT_PREFIX'] ?? '',
+    },
   };
 }
 
@@ -704,7 +783,14 @@ async function measureWebhooksUnderLoad(
   const attempts = await attemptTimes(setup, new Date(Date.now() - seconds * 1000));
   const writes = await load;
   for (const [name, pid] of profiled) await collectProfile(name, pid, profile ?? '');
-  return { ...deliveries, events, seconds: round(seconds), walletEventDeliveries, writesPerSecond: round(writes.count / writes.seconds, 0), attempts };
+  return {
+    ...deliveries,
+    events,
+    seconds: round(seconds),
+    walletEventDeliveries,
+    writesPerSecond: round(writes.count / writes.seconds, 0),
+    attempts,
+  };
 }
 
 function targetsOf(rounds: WalletsRound[]): Target[] {
@@ -714,7 +800,11 @@ function targetsOf(rounds: WalletsRound[]): Target[] {
     const actual = measured(rounds.map((each) => each.ratios[key]));
     return { name: `${label} req/s >= ${pct(required)} of ${of}`, actual: pct(actual), met: actual >= required };
   };
-  const p99 = (label: string, actual: number, atMost: number): Target => ({ name: `${label} p99 <= ${atMost} ms`, actual: `${actual} ms`, met: actual <= atMost });
+  const p99 = (label: string, actual: number, atMost: number): Target => ({
+    name: `${label} p99 <= ${atMost} ms`,
+    actual: `${actual} ms`,
+    met: actual <= atMost,
+  });
   const targets: Target[] = [];
   const reads = rounds.flatMap((each) => (each.reads ? [each.reads] : []));
   if (reads.length > 0) {
@@ -732,7 +822,11 @@ function targetsOf(rounds: WalletsRound[]): Target[] {
       p99(WRITES.allocate, worst(writes.map((each) => each.allocate.p99Ms)), TARGETS.writeP99Ms),
       share('withdraw', WRITES.withdraw, TARGETS.writeShareOfPgbench, 'pgbench TPC-B tps'),
       p99(WRITES.withdraw, worst(writes.map((each) => each.withdraw.p99Ms)), TARGETS.writeP99Ms),
-      p99('outbox publish lag under the write load', worst(writes.flatMap((each) => [each.allocate.outboxLagMs.p99Ms, each.withdraw.outboxLagMs.p99Ms])), TARGETS.outboxLagP99Ms),
+      p99(
+        'outbox publish lag under the write load',
+        worst(writes.flatMap((each) => [each.allocate.outboxLagMs.p99Ms, each.withdraw.outboxLagMs.p99Ms])),
+        TARGETS.outboxLagP99Ms,
+      ),
     );
   }
   const webhooks = rounds.flatMap((each) => (each.webhooks ? [each.webhooks] : []));
@@ -744,7 +838,11 @@ function targetsOf(rounds: WalletsRound[]): Target[] {
         actual: `${backlogRate}/s`,
         met: backlogRate >= TARGETS.webhookDeliveriesPerSecond,
       },
-      p99(`webhook event-to-delivery at ${STEADY_RATE} events/s under the write load`, worst(webhooks.map((each) => each.steady.p99Ms)), TARGETS.webhookP99Ms),
+      p99(
+        `webhook event-to-delivery at ${STEADY_RATE} events/s under the write load`,
+        worst(webhooks.map((each) => each.steady.p99Ms)),
+        TARGETS.webhookP99Ms,
+      ),
     );
   }
   return targets;
@@ -763,13 +861,30 @@ function report(rounds: WalletsRound[], targets: Target[]): void {
     const { reads, pgbench: baseline, writes, webhooks } = each;
     const ratio = (key: keyof WalletsRound['ratios']) => pct(each.ratios[key] ?? Number.NaN);
     if (reads) {
-      lines.push([`${n}gateway -> NATS -> gvault`, String(reads.nats.requestsPerSecond), String(reads.nats.p50Ms), String(reads.nats.p99Ms), '100%', cpu(reads.nats), '']);
+      lines.push([
+        `${n}gateway -> NATS -> gvault`,
+        String(reads.nats.requestsPerSecond),
+        String(reads.nats.p50Ms),
+        String(reads.nats.p99Ms),
+        '100%',
+        cpu(reads.nats),
+        '',
+      ]);
       for (const key of Object.keys(READS) as (keyof typeof READS)[]) {
         const result = reads[key];
-        lines.push([`${n}${READS[key]}`, String(result.requestsPerSecond), String(result.p50Ms), String(result.p99Ms), ratio(key), cpu(result), '']);
+        lines.push([
+          `${n}${READS[key]}`,
+          String(result.requestsPerSecond),
+          String(result.p50Ms),
+          String(result.p99Ms),
+          ratio(key),
+          cpu(result),
+          '',
+        ]);
       }
     }
-    if (baseline) lines.push([`${n}pgbench -M prepared TPC-B`, String(baseline.tps), String(baseline.latencyAverageMs), '', '100%', '', '']);
+    if (baseline)
+      lines.push([`${n}pgbench -M prepared TPC-B`, String(baseline.tps), String(baseline.latencyAverageMs), '', '100%', '', '']);
     if (writes) {
       for (const key of Object.keys(WRITES) as WriteKey[]) {
         const result = writes[key];
@@ -787,7 +902,10 @@ function report(rounds: WalletsRound[], targets: Target[]): void {
       }
     }
     if (webhooks) {
-      for (const [tag, label] of [['backlog', `webhooks: ${BACKLOG_EVENTS} backlog under writes`], ['steady', `webhooks: ${STEADY_RATE} events/s under writes`]] as const) {
+      for (const [tag, label] of [
+        ['backlog', `webhooks: ${BACKLOG_EVENTS} backlog under writes`],
+        ['steady', `webhooks: ${STEADY_RATE} events/s under writes`],
+      ] as const) {
         const result = webhooks[tag];
         lines.push([
           `${n}${label}`,
@@ -805,12 +923,18 @@ function report(rounds: WalletsRound[], targets: Target[]): void {
   });
   const header = ['round: scenario', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'CPU µs/req', 'outbox publish lag ms', 'webhook deliveries'];
   const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => (line[column] ?? '').length)));
-  const format = (cells: string[]) => cells.map((cell, column) => (column === 0 || column >= 5 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ').trimEnd();
+  const format = (cells: string[]) =>
+    cells
+      .map((cell, column) => (column === 0 || column >= 5 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
+      .join('  ')
+      .trimEnd();
   console.log('');
   console.log([format(header), widths.map((width) => '-'.repeat(width)).join('  '), ...lines.map(format)].join('\n'));
-  console.log('\nreads as a share of the round\'s NATS route, writes of its pgbench tps (p50 column: pgbench\'s average latency)');
+  console.log("\nreads as a share of the round's NATS route, writes of its pgbench tps (p50 column: pgbench's average latency)");
   const walletEvents = SUBSCRIBE_WALLET_EVENTS ? 'subscribed' : 'not subscribed, BENCH_WEBHOOK_WALLET_EVENTS=1 subscribes them';
-  console.log(`webhooks: req/s column = deliveries/s of the bench's events, p50/p99 = event-to-delivery; the writes' rows: deliveries of the wallet's own events (${walletEvents})`);
+  console.log(
+    `webhooks: req/s column = deliveries/s of the bench's events, p50/p99 = event-to-delivery; the writes' rows: deliveries of the wallet's own events (${walletEvents})`,
+  );
   console.log(`Of ${rounds.length} rounds: the median round's ratio, the worst round's p99.`);
   for (const target of targets) console.log(`${target.met ? 'MET   ' : 'MISSED'}  ${target.name}: ${target.actual}`);
 }
@@ -841,7 +965,12 @@ export async function benchWallets(options: WalletsBenchOptions = {}): Promise<W
         ? {
             nats: await measureRead(setup, '/v2/gvaults/yield-sources', durationS, undefined),
             // Every funded wallet in turn: concurrent reads of one wallet alone would be a read of one row.
-            wallet: await measureRead(setup, setup.wallets.map((id) => `/v2/wallets/${id}`), durationS, profile ? 'get-wallet' : undefined),
+            wallet: await measureRead(
+              setup,
+              setup.wallets.map((id) => `/v2/wallets/${id}`),
+              durationS,
+              profile ? 'get-wallet' : undefined,
+            ),
             wallets: await measureRead(setup, '/v2/wallets', durationS, profile ? 'list-wallets' : undefined),
             activity: await measureRead(setup, '/v2/activity', durationS, profile ? 'activity-feed' : undefined, ['activity', 'gateway']),
           }
@@ -860,14 +989,21 @@ export async function benchWallets(options: WalletsBenchOptions = {}): Promise<W
             steady: await measureWebhooksUnderLoad(setup, 'steady', clients, durationS, warmUpS, profile ? 'webhook-steady' : undefined),
           }
         : undefined;
-      const readShare = (key: Exclude<ReadKey, 'nats'>) => (reads ? { [key]: round(reads[key].requestsPerSecond / reads.nats.requestsPerSecond, 3) } : {});
+      const readShare = (key: Exclude<ReadKey, 'nats'>) =>
+        reads ? { [key]: round(reads[key].requestsPerSecond / reads.nats.requestsPerSecond, 3) } : {};
       const writeShare = (key: WriteKey) => (writes && baseline ? { [key]: round(writes[key].requestsPerSecond / baseline.tps, 3) } : {});
       results.push({
         reads,
         pgbench: baseline,
         writes,
         webhooks,
-        ratios: { ...readShare('wallet'), ...readShare('wallets'), ...readShare('activity'), ...writeShare('allocate'), ...writeShare('withdraw') },
+        ratios: {
+          ...readShare('wallet'),
+          ...readShare('wallets'),
+          ...readShare('activity'),
+          ...writeShare('allocate'),
+          ...writeShare('withdraw'),
+        },
       });
     }
     const targets = targetsOf(results);

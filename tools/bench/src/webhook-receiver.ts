@@ -22,7 +22,10 @@ interface Tally {
 }
 
 /** What the receiver's process tells the bench: arrivals since its last message, or that a reset is done. */
-type ReceiverMessage = { readonly kind: 'listening'; readonly port: number } | { readonly kind: 'arrived'; readonly latencies: Record<string, number[]> } | { readonly kind: 'reset' };
+type ReceiverMessage =
+  | { readonly kind: 'listening'; readonly port: number }
+  | { readonly kind: 'arrived'; readonly latencies: Record<string, number[]> }
+  | { readonly kind: 'reset' };
 
 /** How often the receiver's process reports its arrivals (ms): the latencies are measured there, on arrival. */
 const REPORT_MS = 20;
@@ -66,7 +69,10 @@ export class TimingReceiver {
   until(tag: DeliveryTag, count: number, timeoutMs: number): Promise<void> {
     if (this.received(tag) >= count) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`only ${this.received(tag)} of ${count} ${tag} deliveries in ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`only ${this.received(tag)} of ${count} ${tag} deliveries in ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       this.waiters.push({ tag, count, resolve: () => (clearTimeout(timer), resolve()) });
     });
   }
@@ -164,10 +170,21 @@ export function percentile(sorted: readonly number[], p: number): number {
 export const BENCH_EVENT_TYPE = 'portfolio_wallet.withdrawal.status_changed';
 
 /** Publishes one withdrawal event of `orgId`, as the wallet service would, tagged for the receiver. */
-export async function publishBenchEvent(js: JetStreamClient, prefix: string, orgId: string, tag: Exclude<DeliveryTag, 'event'>): Promise<void> {
+export async function publishBenchEvent(
+  js: JetStreamClient,
+  prefix: string,
+  orgId: string,
+  tag: Exclude<DeliveryTag, 'event'>,
+): Promise<void> {
   const id = randomUUID();
   const observedAt = new Date().toISOString();
-  const payload = { event: BENCH_EVENT_TYPE, observedAt, walletId: randomUUID(), withdrawal: { id: randomUUID(), status: 'completed' }, bench: tag };
+  const payload = {
+    event: BENCH_EVENT_TYPE,
+    observedAt,
+    walletId: randomUUID(),
+    withdrawal: { id: randomUUID(), status: 'completed' },
+    bench: tag,
+  };
   const event: DomainEvent = { id, type: BENCH_EVENT_TYPE, orgId, source: 'wallet', occurredAt: observedAt, payload };
   await js.publish(eventSubject(prefix, 'wallet', BENCH_EVENT_TYPE), JSON.stringify(event), { msgID: id });
 }

@@ -24,7 +24,13 @@ export interface WebhookBenchOptions {
 
 export interface WebhookBenchResult {
   readonly sustained: { readonly events: number; readonly seconds: number; readonly deliveriesPerSecond: number };
-  readonly steady: { readonly rate: number; readonly events: number; readonly p50Ms: number; readonly p99Ms: number; readonly maxMs: number };
+  readonly steady: {
+    readonly rate: number;
+    readonly events: number;
+    readonly p50Ms: number;
+    readonly p99Ms: number;
+    readonly maxMs: number;
+  };
   readonly targets: { readonly deliveriesPerSecond: 500; readonly p99BelowMs: 1000; readonly met: boolean };
 }
 
@@ -48,7 +54,12 @@ export async function benchWebhooks(options: WebhookBenchOptions = {}): Promise<
     suiteCleanups.push({ name: 'webhook-service schema', run: () => schema.drop() });
     const service = await startApp(
       'webhook-service',
-      { ...serviceTestEnv(schema.schema, stream), ...system.nats.envOf('webhook'), WEBHOOK_PRIVATE_HOST_ALLOWLIST: '127.0.0.1', LOG_LEVEL: 'info' },
+      {
+        ...serviceTestEnv(schema.schema, stream),
+        ...system.nats.envOf('webhook'),
+        WEBHOOK_PRIVATE_HOST_ALLOWLIST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+      },
       (line) => line.includes('webhook service ready'),
     );
     suiteCleanups.push({ name: 'webhook-service', run: () => service.stop() });
@@ -81,7 +92,13 @@ export async function benchWebhooks(options: WebhookBenchOptions = {}): Promise<
     const sorted = receiver.latencies('steady');
 
     const deliveriesPerSecond = Math.round(sustainedEvents / seconds);
-    const steady = { rate: steadyRate, events: steadyEvents, p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), maxMs: sorted.at(-1) ?? 0 };
+    const steady = {
+      rate: steadyRate,
+      events: steadyEvents,
+      p50Ms: percentile(sorted, 50),
+      p99Ms: percentile(sorted, 99),
+      maxMs: sorted.at(-1) ?? 0,
+    };
     return {
       sustained: { events: sustainedEvents, seconds: Math.round(seconds * 100) / 100, deliveriesPerSecond },
       steady,

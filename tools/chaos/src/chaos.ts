@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { unpublishedOutboxRows } from '@service/events';
-import { type AppProcess, callGateway, type HttpReply, startApp, startTestSystem, TEST_DATABASE_URL, type TestSystem } from '@service/testing';
+import {
+  type AppProcess,
+  callGateway,
+  type HttpReply,
+  startApp,
+  startTestSystem,
+  TEST_DATABASE_URL,
+  type TestSystem,
+} from '@service/testing';
 import pg from 'pg';
 import { LoopbackReceiver } from './receiver.js';
 
@@ -102,11 +110,21 @@ class Replica {
   ) {}
 
   get up(): boolean {
-    return this.starting === undefined && this.current !== undefined && this.current.child.exitCode === null && this.current.child.signalCode === null;
+    return (
+      this.starting === undefined &&
+      this.current !== undefined &&
+      this.current.child.exitCode === null &&
+      this.current.child.signalCode === null
+    );
   }
 
   async start(): Promise<void> {
-    this.current = await startApp(`${this.service}-service`, this.system.serviceEnv(this.service), (line) => line.includes(`${this.service} service ready`), 30_000);
+    this.current = await startApp(
+      `${this.service}-service`,
+      this.system.serviceEnv(this.service),
+      (line) => line.includes(`${this.service} service ready`),
+      30_000,
+    );
   }
 
   kill(): void {
@@ -159,7 +177,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   }
 }
 
-async function underChaos(options: ChaosOptions, log: (line: string) => void, began: number, receiver: LoopbackReceiver, receiverUrl: string): Promise<ChaosReport> {
+async function underChaos(
+  options: ChaosOptions,
+  log: (line: string) => void,
+  began: number,
+  receiver: LoopbackReceiver,
+  receiverUrl: string,
+): Promise<ChaosReport> {
   const system = await startTestSystem({
     services: ['wallet', 'webhook'],
     gateways: 1,
@@ -167,7 +191,9 @@ async function underChaos(options: ChaosOptions, log: (line: string) => void, be
     serviceEnv: SERVICE_ENV,
   });
   // The test system started replica 1 of each; replica 2 shares its schema, stream and queue group.
-  const replicas = (['wallet', 'webhook'] as const).flatMap((service) => [1, 2].map((n) => new Replica(`${service}-${n}`, service, system)));
+  const replicas = (['wallet', 'webhook'] as const).flatMap((service) =>
+    [1, 2].map((n) => new Replica(`${service}-${n}`, service, system)),
+  );
   const db = new pg.Client({ connectionString: TEST_DATABASE_URL });
   try {
     await Promise.all(replicas.map((replica) => replica.start()));
@@ -176,7 +202,8 @@ async function underChaos(options: ChaosOptions, log: (line: string) => void, be
     const url = system.gateways[0]?.url ?? '';
     const org = `org_chaos_${system.runId}`;
     const token = await system.auth.token({ org, role: 'owner', sub: 'user_chaos' });
-    const call = <T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<HttpReply<T>> => callGateway<T>(url, token, method, path, body);
+    const call = <T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<HttpReply<T>> =>
+      callGateway<T>(url, token, method, path, body);
 
     const registrations: { id: string; path: string }[] = [];
     for (const path of ['/r0', '/r1']) {
@@ -195,15 +222,30 @@ async function underChaos(options: ChaosOptions, log: (line: string) => void, be
       wallets.push(created.body.id);
     }
     await waitUntil(options.settleTimeoutMs, async () => {
-      const { rows } = await db.query(`SELECT count(*)::int AS n FROM "${walletSchema(system)}".wallets WHERE org_id = $1 AND status = 'idle'`, [org]);
+      const { rows } = await db.query(
+        `SELECT count(*)::int AS n FROM "${walletSchema(system)}".wallets WHERE org_id = $1 AND status = 'idle'`,
+        [org],
+      );
       return rows[0].n === wallets.length;
     });
 
-    log(`chaos: seed ${options.seed}, ${options.workers} clients on ${wallets.length} wallets until ${options.kills} kills, 2 registrations; replicas ${replicas.map((r) => r.name).join(', ')}`);
-    const load: Load = { stoppedAt: undefined, statuses: new Map(), deposits: [], withdrawals: [], allocations: 0, requests: 0, unexpected: [] };
+    log(
+      `chaos: seed ${options.seed}, ${options.workers} clients on ${wallets.length} wallets until ${options.kills} kills, 2 registrations; replicas ${replicas.map((r) => r.name).join(', ')}`,
+    );
+    const load: Load = {
+      stoppedAt: undefined,
+      statuses: new Map(),
+      deposits: [],
+      withdrawals: [],
+      allocations: 0,
+      requests: 0,
+      unexpected: [],
+    };
     const loadStarted = Date.now();
     await Promise.all([
-      ...Array.from({ length: options.workers }, (_, worker) => client(worker, seededRandom(options.seed + worker + 1), wallets, call, load)),
+      ...Array.from({ length: options.workers }, (_, worker) =>
+        client(worker, seededRandom(options.seed + worker + 1), wallets, call, load),
+      ),
       monkey(seededRandom(options.seed), loadStarted, options, replicas, log).then(() => (load.stoppedAt = Date.now())),
     ]);
     const loadMs = Date.now() - loadStarted;
@@ -233,7 +275,11 @@ async function underChaos(options: ChaosOptions, log: (line: string) => void, be
       settleMs,
       totalMs: Date.now() - began,
     };
-    log(`chaos figures:\n${Object.entries(figures).map(([key, value]) => `  ${key}: ${value}`).join('\n')}`);
+    log(
+      `chaos figures:\n${Object.entries(figures)
+        .map(([key, value]) => `  ${key}: ${value}`)
+        .join('\n')}`,
+    );
     return { figures, problems };
   } finally {
     await Promise.all(replicas.map((replica) => replica.stop()));
@@ -279,7 +325,8 @@ async function client(
       }
       const key = `${kind} ${reply.status}${reply.status >= 400 ? ` ${String(reply.body['code'])}` : ''}`;
       load.statuses.set(key, (load.statuses.get(key) ?? 0) + 1);
-      if (reply.status >= 500 && reply.status !== 503) load.unexpected.push(`client ${worker}: ${kind} answered ${reply.status} ${JSON.stringify(reply.body)}`);
+      if (reply.status >= 500 && reply.status !== 503)
+        load.unexpected.push(`client ${worker}: ${kind} answered ${reply.status} ${JSON.stringify(reply.body)}`);
       if (reply.status !== 503 || attempt >= retries || Date.now() > (load.stoppedAt ?? Infinity) + 15_000) return reply;
       await sleep(200 + random() * 300);
     }
@@ -314,7 +361,7 @@ async function monkey(
   replicas: Replica[],
   log: (line: string) => void,
 ): Promise<void> {
-  for (let killed = 0; killed < kills; ) {
+  for (let killed = 0; killed < kills;) {
     await sleep(least + random() * (most - least));
     const live = replicas.filter((replica) => replica.up);
     const victim = live[Math.floor(random() * live.length)];
@@ -332,7 +379,14 @@ async function monkey(
  * Waits until the org's deposits, rebalances and withdrawals are done, the outbox is published
  * and every (event, registration) pair reached the receiver; answers how many pairs there are.
  */
-async function settle(db: pg.Client, system: TestSystem, org: string, registrations: { id: string; path: string }[], receiver: LoopbackReceiver, timeoutMs: number): Promise<number> {
+async function settle(
+  db: pg.Client,
+  system: TestSystem,
+  org: string,
+  registrations: { id: string; path: string }[],
+  receiver: LoopbackReceiver,
+  timeoutMs: number,
+): Promise<number> {
   const wallet = walletSchema(system);
   let expected = 0;
   await waitUntil(timeoutMs, async () => {
@@ -352,8 +406,15 @@ async function settle(db: pg.Client, system: TestSystem, org: string, registrati
   return expected;
 }
 
-async function subscribedEvents(db: pg.Client, system: TestSystem, org: string): Promise<{ id: string; type: string; payload: Record<string, Record<string, string>> }[]> {
-  const { rows } = await db.query(`SELECT id::text, type, payload FROM "${walletSchema(system)}".outbox_events WHERE org_id = $1 AND type = ANY($2)`, [org, EVENT_TYPES]);
+async function subscribedEvents(
+  db: pg.Client,
+  system: TestSystem,
+  org: string,
+): Promise<{ id: string; type: string; payload: Record<string, Record<string, string>> }[]> {
+  const { rows } = await db.query(
+    `SELECT id::text, type, payload FROM "${walletSchema(system)}".outbox_events WHERE org_id = $1 AND type = ANY($2)`,
+    [org, EVENT_TYPES],
+  );
   return rows as { id: string; type: string; payload: Record<string, Record<string, string>> }[];
 }
 
@@ -365,15 +426,23 @@ async function missingDeliveries(
   registrations: { id: string; path: string }[],
   receiver: LoopbackReceiver,
 ): Promise<string[]> {
-  const { rows } = await db.query(`SELECT id::text, registration_id::text, source_event_id::text, body FROM "${webhookSchema(system)}".deliveries`);
-  const deliveries = new Map((rows as { id: string; registration_id: string; source_event_id: string; body: string }[]).map((row) => [`${row.registration_id} ${row.source_event_id}`, row]));
+  const { rows } = await db.query(
+    `SELECT id::text, registration_id::text, source_event_id::text, body FROM "${webhookSchema(system)}".deliveries`,
+  );
+  const deliveries = new Map(
+    (rows as { id: string; registration_id: string; source_event_id: string; body: string }[]).map((row) => [
+      `${row.registration_id} ${row.source_event_id}`,
+      row,
+    ]),
+  );
   const got = new Set(receiver.received.map((item) => `${item.path} ${item.serviceEventId} ${item.body}`));
   const missing: string[] = [];
   for (const event of events) {
     for (const registration of registrations) {
       const delivery = deliveries.get(`${registration.id} ${event.id}`);
       if (!delivery) missing.push(`event ${event.id} has no delivery for registration ${registration.path}`);
-      else if (!got.has(`${registration.path} ${delivery.id} ${delivery.body}`)) missing.push(`delivery ${delivery.id} of event ${event.id} never reached ${registration.path}`);
+      else if (!got.has(`${registration.path} ${delivery.id} ${delivery.body}`))
+        missing.push(`delivery ${delivery.id} of event ${event.id} never reached ${registration.path}`);
     }
   }
   return missing;
@@ -393,13 +462,21 @@ async function check(
   const problems: string[] = [];
   const schema = walletSchema(system);
   const deposits = new Map(
-    ((await db.query(`SELECT id::text, wallet_id::text, amount, status FROM "${schema}".deposits WHERE org_id = $1`, [org])).rows as { id: string; wallet_id: string; amount: string; status: string }[]).map((row) => [row.id, row]),
+    (
+      (await db.query(`SELECT id::text, wallet_id::text, amount, status FROM "${schema}".deposits WHERE org_id = $1`, [org])).rows as {
+        id: string;
+        wallet_id: string;
+        amount: string;
+        status: string;
+      }[]
+    ).map((row) => [row.id, row]),
   );
   const events = await subscribedEvents(db, system, org);
   const completions = new Map<string, number>();
   for (const event of events) {
     const deposit = event.payload['deposit'];
-    if (event.type === 'portfolio_wallet.deposit.status_changed' && deposit?.['status'] === 'completed') completions.set(deposit['id'] ?? '', (completions.get(deposit['id'] ?? '') ?? 0) + 1);
+    if (event.type === 'portfolio_wallet.deposit.status_changed' && deposit?.['status'] === 'completed')
+      completions.set(deposit['id'] ?? '', (completions.get(deposit['id'] ?? '') ?? 0) + 1);
   }
   for (const accepted of load.deposits) {
     const row = deposits.get(accepted.id);
@@ -407,12 +484,14 @@ async function check(
     else if (row.status !== 'completed') problems.push(`accepted deposit ${accepted.id} is ${row.status}`);
   }
   for (const row of deposits.values()) {
-    if (row.status === 'completed' && completions.get(row.id) !== 1) problems.push(`deposit ${row.id} announced completed ${completions.get(row.id) ?? 0} times`);
+    if (row.status === 'completed' && completions.get(row.id) !== 1)
+      problems.push(`deposit ${row.id} announced completed ${completions.get(row.id) ?? 0} times`);
   }
   const withdrawals = new Map(
-    ((await db.query(`SELECT id::text, wallet_id::text, status, amount_requested FROM "${schema}".withdrawals WHERE org_id = $1`, [org])).rows as { id: string; wallet_id: string; status: string; amount_requested: string }[]).map(
-      (row) => [row.id, row],
-    ),
+    (
+      (await db.query(`SELECT id::text, wallet_id::text, status, amount_requested FROM "${schema}".withdrawals WHERE org_id = $1`, [org]))
+        .rows as { id: string; wallet_id: string; status: string; amount_requested: string }[]
+    ).map((row) => [row.id, row]),
   );
   for (const accepted of load.withdrawals) {
     const row = withdrawals.get(accepted.id);
@@ -428,7 +507,9 @@ async function check(
       problems.push(`wallet ${walletId} answered ${reply.status}`);
       continue;
     }
-    const deposited = [...deposits.values()].filter((row) => row.wallet_id === walletId && row.status === 'completed').reduce((sum, row) => sum + BigInt(row.amount), 0n);
+    const deposited = [...deposits.values()]
+      .filter((row) => row.wallet_id === walletId && row.status === 'completed')
+      .reduce((sum, row) => sum + BigInt(row.amount), 0n);
     let paid = 0n;
     for (const row of withdrawals.values()) {
       if (row.wallet_id !== walletId) continue;
@@ -442,7 +523,9 @@ async function check(
     const held = micros(balance.totalUsd) - micros(balance.earnedUsd);
     const diff = held - (deposited - paid);
     if (diff > ROUNDING_MICROS || diff < -ROUNDING_MICROS) {
-      problems.push(`wallet ${walletId} holds ${usd(held)} besides yield, but its completed deposits ${usd(deposited)} minus payouts ${usd(paid)} make ${usd(deposited - paid)}`);
+      problems.push(
+        `wallet ${walletId} holds ${usd(held)} besides yield, but its completed deposits ${usd(deposited)} minus payouts ${usd(paid)} make ${usd(deposited - paid)}`,
+      );
     }
   }
   // Delivery is at least once (apps/webhook-service/README.md): duplicates are allowed, a missing one is not.

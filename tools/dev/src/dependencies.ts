@@ -9,7 +9,7 @@ export interface DependencyProblem {
   readonly fix: string;
 }
 
-const PG_START = "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start";
+const PG_START = 'pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start';
 const NATS_START =
   'start-stop-daemon --start --oknodo --background --exec /usr/sbin/nats-server -- -a 127.0.0.1 -p 4222 -js -sd /var/lib/nats-server';
 const REDIS_START = 'redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no';

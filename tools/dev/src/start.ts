@@ -117,7 +117,9 @@ function startApp(app: string, appEnv: Record<string, string>): void {
     crashes.set(app, inARow);
     const delay = restartDelayMs(inARow);
     const last = lastLines.length > 0 ? `; last lines:\n${lastLines.map((line) => `    ${line}`).join('\n')}` : '';
-    console.error(`${app} died (${description}) after ${(ranMs / 1000).toFixed(1)} s; restarting it in ${delay / 1000} s (restart ${inARow} in a row)${last}`);
+    console.error(
+      `${app} died (${description}) after ${(ranMs / 1000).toFixed(1)} s; restarting it in ${delay / 1000} s (restart ${inARow} in a row)${last}`,
+    );
     const timer = setTimeout(() => {
       pendingRestarts.delete(timer);
       if (stopping) return;
@@ -151,14 +153,20 @@ async function localChainEnv(): Promise<{ gvault: Record<string, string>; microv
   }
   const local = JSON.parse(line) as Record<string, string>;
   const rpcUrl = local['CHAIN_RPC_URL_ETHEREUM_SEPOLIA'] ?? '';
-  say(`- local chain (anvil, chain id 11155111) at ${rpcUrl}; allowlist ${local['GVAULT_ALLOWLIST_ADDRESS']}, owner key ${local['ALLOWLIST_OWNER_KEY']}`);
+  say(
+    `- local chain (anvil, chain id 11155111) at ${rpcUrl}; allowlist ${local['GVAULT_ALLOWLIST_ADDRESS']}, owner key ${local['ALLOWLIST_OWNER_KEY']}`,
+  );
   return {
     gvault: {
       CHAIN_RPC_URL_ETHEREUM_SEPOLIA: rpcUrl,
       GVAULT_ALLOWLIST_ADDRESS: local['GVAULT_ALLOWLIST_ADDRESS'] ?? '',
       CHAIN_CONFIRMATIONS: env['CHAIN_CONFIRMATIONS'] ?? '2',
     },
-    microvault: { SEPOLIA_RPC_URL: rpcUrl, MICROVAULT_OPERATOR_KEY: ANVIL_DEV_KEYS[1], CHAIN_CONFIRMATIONS: env['CHAIN_CONFIRMATIONS'] ?? '1' },
+    microvault: {
+      SEPOLIA_RPC_URL: rpcUrl,
+      MICROVAULT_OPERATOR_KEY: ANVIL_DEV_KEYS[1],
+      CHAIN_CONFIRMATIONS: env['CHAIN_CONFIRMATIONS'] ?? '1',
+    },
   };
 }
 
@@ -268,7 +276,11 @@ const keys = ensureDevKeys();
 
 const chainEnv = await localChainEnv();
 for (const app of APPS.slice(1)) {
-  startApp(app, { HEALTH_PORT: '0', ...(app === 'gvault-service' ? chainEnv.gvault : {}), ...(app === 'microvault-service' ? chainEnv.microvault : {}) });
+  startApp(app, {
+    HEALTH_PORT: '0',
+    ...(app === 'gvault-service' ? chainEnv.gvault : {}),
+    ...(app === 'microvault-service' ? chainEnv.microvault : {}),
+  });
 }
 startApp('gateway', {
   AUTH_PUBLIC_KEY: keys.publicKeyPem,

@@ -23,6 +23,4 @@ if (!values.role || !(ROLES as readonly string[]).includes(values.role)) fail('-
 const ttl = values.ttl === undefined ? undefined : Number(values.ttl);
 if (ttl !== undefined && (!Number.isInteger(ttl) || ttl < 1)) fail('--ttl must be a whole number of seconds');
 
-process.stdout.write(
-  `${await mintDevToken({ orgId: values.org, role: values.role as Role, sub: values.sub, ttlSeconds: ttl })}\n`,
-);
+process.stdout.write(`${await mintDevToken({ orgId: values.org, role: values.role as Role, sub: values.sub, ttlSeconds: ttl })}\n`);

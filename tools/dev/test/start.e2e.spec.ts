@@ -87,7 +87,9 @@ it('npm start runs the whole system, prints a working API key and dev token, res
     }, 100);
   });
   expect(restartedPid).not.toBe(identityPid);
-  expect(output.join('\n')).toMatch(/identity-service died \(killed by SIGKILL\) after [\d.]+ s; restarting it in 1 s \(restart 1 in a row\)/);
+  expect(output.join('\n')).toMatch(
+    /identity-service died \(killed by SIGKILL\) after [\d.]+ s; restarting it in 1 s \(restart 1 in a row\)/,
+  );
   let answered = 0;
   for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 250))) {
     answered = (await fetch(`http://127.0.0.1:${port}/v2/api-keys`, { headers: { authorization: `Bearer ${apiKey}` } })).status;

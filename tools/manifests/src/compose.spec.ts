@@ -105,7 +105,11 @@ describe('docker/compose.yaml', () => {
     const env = services['webhook-service'].environment ?? {};
     const objects = render(overlay);
     const kube = containerEnv(objects, appContainer(findOne<IDeployment>(objects, 'Deployment', 'webhook-service')));
-    for (const name of ['WEBHOOK_CONCURRENCY_PER_ORGANIZATION', 'WEBHOOK_SLOW_RECEIVER_TIMEOUT_MS', 'WEBHOOK_MAX_REGISTRATIONS_PER_ORGANIZATION']) {
+    for (const name of [
+      'WEBHOOK_CONCURRENCY_PER_ORGANIZATION',
+      'WEBHOOK_SLOW_RECEIVER_TIMEOUT_MS',
+      'WEBHOOK_MAX_REGISTRATIONS_PER_ORGANIZATION',
+    ]) {
       expect({ name, value: interpolate(env[name]) }).toEqual({ name, value: plainValue(kube.get(name)) ?? 'unset in Kubernetes' });
     }
   });

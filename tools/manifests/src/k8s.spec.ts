@@ -147,8 +147,7 @@ describe.each(overlays)('k8s overlay %s', (overlay) => {
     const container = appContainer(gateway);
     for (const servicePort of service.spec?.ports ?? []) {
       const target = servicePort.targetPort;
-      const containerPort =
-        typeof target === 'number' ? target : container.ports?.find((p) => p.name === target)?.containerPort;
+      const containerPort = typeof target === 'number' ? target : container.ports?.find((p) => p.name === target)?.containerPort;
       expect(containerPort).toBe(GATEWAY_PORT);
     }
   });
@@ -219,10 +218,7 @@ describe.each(overlays)('k8s overlay %s', (overlay) => {
 
   it('references only Secrets and keys documented in the sandbox example', () => {
     const documented = new Map<string, Set<string>>();
-    for (const secret of parseYamlDocuments(
-      readWorkspaceFile('k8s/overlays/sandbox/secrets.example.yaml'),
-      'secrets.example.yaml',
-    )) {
+    for (const secret of parseYamlDocuments(readWorkspaceFile('k8s/overlays/sandbox/secrets.example.yaml'), 'secrets.example.yaml')) {
       expect(validationErrors(secret)).toEqual([]);
       const data = { ...(secret['stringData'] as object), ...(secret['data'] as object) };
       documented.set(secret.metadata.name, new Set(Object.keys(data)));
@@ -286,7 +282,9 @@ describe('k8s environment differences', () => {
     const base = readWorkspaceFile('k8s/base/kustomization.yaml');
     expect(base).not.toMatch(/SERVICE_ENV=/);
     // The NATS configuration names subjects (`wallet.sandbox.>`, an operator subject refused to the gateway), not environments.
-    const objects: KubeObject[] = render('production').filter((o) => !(o.kind === 'ConfigMap' && o.metadata.name.startsWith('nats-config')));
+    const objects: KubeObject[] = render('production').filter(
+      (o) => !(o.kind === 'ConfigMap' && o.metadata.name.startsWith('nats-config')),
+    );
     expect(objects.some((o) => JSON.stringify(o).includes('sandbox'))).toBe(false);
   });
 });

@@ -78,9 +78,17 @@ describe.each(overlays)('monitoring and autoscaling in %s', (overlay) => {
     const rule = findOne<PrometheusRule>(render(overlay), 'PrometheusRule', 'service-platform');
     const rules = rule.spec.groups.flatMap((group) => group.rules);
     expect(rules.map((r) => r.alert).sort()).toEqual(
-      ['GatewayHigh5xxRatio', 'GatewayHighP99Latency', 'JetStreamConsumerPendingGrowing', 'OutboxPublishLagHigh', 'PodsNotReady', 'WebhookBacklogGrowing'].sort(),
+      [
+        'GatewayHigh5xxRatio',
+        'GatewayHighP99Latency',
+        'JetStreamConsumerPendingGrowing',
+        'OutboxPublishLagHigh',
+        'PodsNotReady',
+        'WebhookBacklogGrowing',
+      ].sort(),
     );
-    for (const name of rules.flatMap((r) => metricsIn(r.expr))) expect({ name, declared: sources.includes(`'${name}'`) }).toEqual({ name, declared: true });
+    for (const name of rules.flatMap((r) => metricsIn(r.expr)))
+      expect({ name, declared: sources.includes(`'${name}'`) }).toEqual({ name, declared: true });
   });
 
   it('ships the Grafana dashboard, whose queries use metrics the apps export', () => {
@@ -90,7 +98,14 @@ describe.each(overlays)('monitoring and autoscaling in %s', (overlay) => {
     const exprs = dashboard.panels.flatMap((panel) => panel.targets ?? []).map((target) => target.expr);
     expect(exprs.length).toBeGreaterThan(10);
     const used = [...new Set(exprs.flatMap(metricsIn))];
-    for (const name of ['http_requests_total', 'http_request_duration_seconds', 'outbox_events_waiting', 'outbox_publish_lag_seconds', 'webhook_deliveries_due', 'webhook_delivery_latency_seconds']) {
+    for (const name of [
+      'http_requests_total',
+      'http_request_duration_seconds',
+      'outbox_events_waiting',
+      'outbox_publish_lag_seconds',
+      'webhook_deliveries_due',
+      'webhook_delivery_latency_seconds',
+    ]) {
       expect(used).toContain(name);
     }
     for (const name of used) expect({ name, declared: sources.includes(`'${name}'`) }).toEqual({ name, declared: true });
@@ -125,9 +140,17 @@ describe('CRD schema validation', () => {
   });
 
   it('refuses a trigger without the metadata its scaler needs, an unknown field or an unknown kind', () => {
-    expect(validationErrors(scaledObject({ type: 'nats-jetstream', metadata: { natsServerMonitoringEndpoint: 'nats:8222', stream: 's', lagThreshold: '5' } }))).not.toEqual([]);
-    expect(validationErrors(scaledObject({ type: 'prometheus', metadata: { serverAddress: 'http://p', query: 'up', threshold: 1 } }))).not.toEqual([]);
-    expect(validationErrors(scaledObject({ type: 'cpu', metricType: 'Utilization', metadata: { value: '70' }, extra: true }))).not.toEqual([]);
+    expect(
+      validationErrors(
+        scaledObject({ type: 'nats-jetstream', metadata: { natsServerMonitoringEndpoint: 'nats:8222', stream: 's', lagThreshold: '5' } }),
+      ),
+    ).not.toEqual([]);
+    expect(
+      validationErrors(scaledObject({ type: 'prometheus', metadata: { serverAddress: 'http://p', query: 'up', threshold: 1 } })),
+    ).not.toEqual([]);
+    expect(validationErrors(scaledObject({ type: 'cpu', metricType: 'Utilization', metadata: { value: '70' }, extra: true }))).not.toEqual(
+      [],
+    );
     expect(validationErrors(scaledObject({ type: 'cpu', metricType: 'Utilization', metadata: { value: '70' } }))).toEqual([]);
     expect(validationErrors({ apiVersion: 'keda.sh/v1alpha1', kind: 'ScaledJob', metadata: { name: 'x' } })).not.toEqual([]);
   });

@@ -25,7 +25,9 @@ function sources(relative: string): string {
 
 /** `SUBJECTS.<service>.<key>`, the way code names a subject. */
 const constantOf = new Map<Subject, string>(
-  SERVICES.flatMap((service) => Object.entries(SUBJECTS[service]).map(([key, subject]) => [subject as Subject, `SUBJECTS.${service}.${key}`] as const)),
+  SERVICES.flatMap((service) =>
+    Object.entries(SUBJECTS[service]).map(([key, subject]) => [subject as Subject, `SUBJECTS.${service}.${key}`] as const),
+  ),
 );
 
 const healthSubjects = new Set<Subject>(SERVICES.map((service) => SUBJECTS[service].health));

@@ -161,7 +161,9 @@ export function validationErrors(object: KubeObject): string[] {
   const custom = CRD_SCHEMAS.get(`${object.apiVersion}/${object.kind}`);
   if (custom) {
     if (custom(object)) return [];
-    return (custom.errors ?? []).map((error) => `${id}: ${error.dataPath || '/'} ${error.message ?? 'is invalid'} ${JSON.stringify(error.params)}`);
+    return (custom.errors ?? []).map(
+      (error) => `${id}: ${error.dataPath || '/'} ${error.message ?? 'is invalid'} ${JSON.stringify(error.params)}`,
+    );
   }
   const Model = MODELS.get(`${object.apiVersion}/${object.kind}`);
   if (!Model) return [`${id}: unknown apiVersion/kind ${object.apiVersion} ${object.kind}`];

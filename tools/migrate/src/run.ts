@@ -1,13 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import {
-  applyMigrations,
-  createMigration,
-  ensureDatabase,
-  isMigrationError,
-  shadowDatabaseFor,
-} from '@service/migrator';
+import { applyMigrations, createMigration, ensureDatabase, isMigrationError, shadowDatabaseFor } from '@service/migrator';
 import { SERVICE_APPS, SERVICE_SCHEMAS, type ServiceApp, isServiceApp, migrationsDir, prismaDir } from './apps.js';
 
 export const DEFAULT_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/service_dev';

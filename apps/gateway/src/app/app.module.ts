@@ -39,7 +39,23 @@ export class AppModule {
   static forRoot(deps: { config: GatewayConfig; logger: Logger; nats: NatsConnection; redis: Redis }): DynamicModule {
     return {
       module: AppModule,
-      controllers: [SystemController, GVaultsController, HealthController, DocsController, MicroVaultsController, WebhooksController, WebhookEndpointsController, GVaultWebhooksController, WalletsController, WithdrawalsController, AddressBookController, ApprovalsController, TurnkeyController, ActivityController, ApiKeysController],
+      controllers: [
+        SystemController,
+        GVaultsController,
+        HealthController,
+        DocsController,
+        MicroVaultsController,
+        WebhooksController,
+        WebhookEndpointsController,
+        GVaultWebhooksController,
+        WalletsController,
+        WithdrawalsController,
+        AddressBookController,
+        ApprovalsController,
+        TurnkeyController,
+        ActivityController,
+        ApiKeysController,
+      ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: deps.config },
         { provide: GATEWAY_LOGGER, useValue: deps.logger },

@@ -92,7 +92,11 @@ export async function createGateway(config: GatewayConfig, logger: Logger, logDe
   );
   const limiter = new RateLimiter(
     redis,
-    { read: config.RATE_LIMIT_READ_PER_MINUTE, write: config.RATE_LIMIT_WRITE_PER_MINUTE, unauthenticated: config.RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE },
+    {
+      read: config.RATE_LIMIT_READ_PER_MINUTE,
+      write: config.RATE_LIMIT_WRITE_PER_MINUTE,
+      unauthenticated: config.RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE,
+    },
     logger,
   );
   registerJsonBodyParser(app.getHttpAdapter().getInstance());
@@ -117,18 +121,22 @@ export async function createGateway(config: GatewayConfig, logger: Logger, logDe
 
   const probes: { server?: Server } = {};
   // Registered before listening (Fastify takes no hooks after): the probe server closes with the app.
-  app.getHttpAdapter().getInstance().addHook('onClose', (_instance, done) => {
-    if (!probes.server) return done();
-    probes.server.close(() => done());
-    probes.server.closeAllConnections();
-  });
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onClose', (_instance, done) => {
+      if (!probes.server) return done();
+      probes.server.close(() => done());
+      probes.server.closeAllConnections();
+    });
   await app.listen(config.PORT, config.HOST);
   const address = app.getHttpAdapter().getInstance().server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
   // Metrics and the full readiness check (which names every service) stay off the public port.
   const health = app.get(HealthController);
-  if (config.HEALTH_PORT > 0) probes.server = await serveProbes(config.HEALTH_PORT, (query) => health.check(wantsFullCheck(query)), config.HOST);
+  if (config.HEALTH_PORT > 0)
+    probes.server = await serveProbes(config.HEALTH_PORT, (query) => health.check(wantsFullCheck(query)), config.HOST);
   const probeAddress = probes.server?.address();
   const healthPort = typeof probeAddress === 'object' && probeAddress ? probeAddress.port : undefined;
   logger.info({ port, healthPort: healthPort ?? null }, 'gateway listening');

@@ -11,7 +11,8 @@ export const SERVICES_CLIENT = Symbol('SERVICES_CLIENT');
 export const servicesClientProvider: Provider = {
   provide: SERVICES_CLIENT,
   inject: [NATS, GATEWAY_CONFIG],
-  useFactory: (nats: NatsConnection, config: GatewayConfig) => new SubjectClient(new NatsRequester(nats, config.NATS_REQUEST_TIMEOUT_MS, natsClientMetrics())),
+  useFactory: (nats: NatsConnection, config: GatewayConfig) =>
+    new SubjectClient(new NatsRequester(nats, config.NATS_REQUEST_TIMEOUT_MS, natsClientMetrics())),
 };
 
 /** A controller whose routes forward to the services: the typed client, written once. */

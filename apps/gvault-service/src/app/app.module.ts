@@ -20,7 +20,12 @@ export class AppModule {
       logger,
       prisma: PrismaService,
       controllers: [YieldSourcesMsController, AllowlistMsController],
-      providers: [{ provide: ALLOWLIST_TARGET, useValue: allowlistTargetFor(config) }, AllowlistChangesRepository, AllowlistService, AllowlistFollower],
+      providers: [
+        { provide: ALLOWLIST_TARGET, useValue: allowlistTargetFor(config) },
+        AllowlistChangesRepository,
+        AllowlistService,
+        AllowlistFollower,
+      ],
     });
   }
 }

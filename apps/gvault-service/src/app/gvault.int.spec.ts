@@ -53,7 +53,12 @@ afterAll(async () => {
 
 let addresses = 0;
 const freshAddress = () => `0x${(0xa11ce000 + (addresses += 1)).toString(16).padStart(40, '0')}`;
-const CHAIN_UNREADABLE = { name: 'ServiceError', code: 'service_temporarily_unavailable', message: 'The chain could not be read. Retry shortly.', retryable: true };
+const CHAIN_UNREADABLE = {
+  name: 'ServiceError',
+  code: 'service_temporarily_unavailable',
+  message: 'The chain could not be read. Retry shortly.',
+  retryable: true,
+};
 
 describe('yield sources', () => {
   it('lists USTB on Sepolia in sandbox with exactly the interface fields', () => {

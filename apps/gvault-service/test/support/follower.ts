@@ -23,7 +23,11 @@ async function readState(client: pg.Client, schema: string, address: string): Pr
     [address],
   );
   const [row] = rows;
-  return { lastBlock: row?.last_block == null ? null : BigInt(row.last_block), unpublished: row?.unpublished ?? 0, eventsForAddress: row?.events ?? 0 };
+  return {
+    lastBlock: row?.last_block == null ? null : BigInt(row.last_block),
+    unpublished: row?.unpublished ?? 0,
+    eventsForAddress: row?.events ?? 0,
+  };
 }
 
 /**
@@ -32,7 +36,13 @@ async function readState(client: pg.Client, schema: string, address: string): Pr
  * at `head` can still become an event: the state an absence check waits for, instead of a sleep.
  * Resolves to that state for `address`.
  */
-export async function followerSettled(schema: string, head: bigint, confirmations: number, address = '', timeoutMs = 10_000): Promise<FollowerState> {
+export async function followerSettled(
+  schema: string,
+  head: bigint,
+  confirmations: number,
+  address = '',
+  timeoutMs = 10_000,
+): Promise<FollowerState> {
   const confirmedHead = head - BigInt(confirmations - 1);
   const deadline = Date.now() + timeoutMs;
   // One connection for the whole wait, not one per look.
@@ -42,7 +52,10 @@ export async function followerSettled(schema: string, head: bigint, confirmation
     for (;;) {
       const state = await readState(client, schema, address);
       if (state.lastBlock !== null && state.lastBlock >= confirmedHead && state.unpublished === 0) return state;
-      if (Date.now() > deadline) throw new Error(`the allowlist follower did not reach block ${confirmedHead}: ${JSON.stringify({ ...state, lastBlock: String(state.lastBlock) })}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `the allowlist follower did not reach block ${confirmedHead}: ${JSON.stringify({ ...state, lastBlock: String(state.lastBlock) })}`,
+        );
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   } finally {

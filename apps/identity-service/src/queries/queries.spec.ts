@@ -19,7 +19,7 @@ const files: Record<string, () => Promise<SqlFileEntry[]>> = {
 };
 
 describe('the statements of identity-service, as text in src/queries', () => {
-  it('are those of the files, and every file is a module\'s (UPDATE_SQL=1 rewrites them)', async () => {
+  it("are those of the files, and every file is a module's (UPDATE_SQL=1 rewrites them)", async () => {
     expect(await queriesFileDifferences(fileURLToPath(new URL('.', import.meta.url)), 'src/queries/queries.spec.ts', files)).toEqual([]);
   });
 });

@@ -6,7 +6,16 @@ import { KeysetPage } from '@service/pagination';
 import { runQueries, runQuery } from '@service/sql';
 import { queriesFileDifferences, RecordingPipelinedSql, type RecordedStatement, type SqlFileEntry } from '@service/testing';
 import { withWalletDefaults } from '../config.js';
-import type { ApprovalActivity, Approver, ApprovalVote, Deposit, DepositAddressApproval, Rebalance, Wallet, Withdrawal } from '../generated/prisma/client.js';
+import type {
+  ApprovalActivity,
+  Approver,
+  ApprovalVote,
+  Deposit,
+  DepositAddressApproval,
+  Rebalance,
+  Wallet,
+  Withdrawal,
+} from '../generated/prisma/client.js';
 import { AddressBookService } from '../app/address-book/address-book.service.js';
 import { ApprovalsService } from '../app/approvals/approvals.service.js';
 import { TurnkeyService } from '../app/approvals/turnkey.service.js';
@@ -77,7 +86,13 @@ const LATER = new Date('2099-01-01T00:00:00.000Z');
 const USD = 1_000_000n;
 
 const env = new WalletEnvironment(
-  withWalletDefaults(loadConfig(serviceConfigSpec('wallet'), { DATABASE_URL: 'postgresql://localhost:5432/wallet', DATABASE_SCHEMA: 'wallet', SERVICE_ENV: 'sandbox' })),
+  withWalletDefaults(
+    loadConfig(serviceConfigSpec('wallet'), {
+      DATABASE_URL: 'postgresql://localhost:5432/wallet',
+      DATABASE_SCHEMA: 'wallet',
+      SERVICE_ENV: 'sandbox',
+    }),
+  ),
 );
 
 // ---------- the rows the recorder answers ----------
@@ -101,7 +116,14 @@ const positionRows = (): PositionRow[] => [
   { positionId: JAAA, kind: 'yield_source', amount: 50n * USD, reserved: 0n, earned: 0n, accruedAt: T0 },
 ];
 const storedPositions = () =>
-  positionRows().map((row) => [row.positionId, row.kind, row.amount.toString(), row.reserved.toString(), row.earned.toString(), row.accruedAt.getTime()]);
+  positionRows().map((row) => [
+    row.positionId,
+    row.kind,
+    row.amount.toString(),
+    row.reserved.toString(),
+    row.earned.toString(),
+    row.accruedAt.getTime(),
+  ]);
 
 const depositRow = (overrides: Partial<Deposit> = {}): Deposit => ({
   id: DEPOSIT,
@@ -146,13 +168,22 @@ const rebalanceRow = (status: string): Rebalance => ({
 });
 
 /** A withdrawal of 30 USD from the wallet's cash as `createWithdrawal` writes it, its legs then changed by `legs`. */
-async function withdrawalRow(legs: (leg: Record<string, unknown> & { steps: Record<string, unknown>[] }) => void = () => undefined): Promise<Withdrawal> {
+async function withdrawalRow(
+  legs: (leg: Record<string, unknown> & { steps: Record<string, unknown>[] }) => void = () => undefined,
+): Promise<Withdrawal> {
   const scratch = new RecordingPipelinedSql();
   const row = await scratch.$transaction((tx) =>
     createWithdrawal(
       tx as never,
       { wallet: walletRow(), ledger: Ledger.settled(WALLET, positionRows(), env, T0), env, now: T0 },
-      { id: WITHDRAWAL, destination: { chain: 'ethereum_sepolia', token: 'usdc', address: PAYOUT_ADDRESS }, amount: 30n * USD, fee: USD / 2n, requestId: REQUEST, running: { withdrawals: false, rebalances: false } },
+      {
+        id: WITHDRAWAL,
+        destination: { chain: 'ethereum_sepolia', token: 'usdc', address: PAYOUT_ADDRESS },
+        amount: 30n * USD,
+        fee: USD / 2n,
+        requestId: REQUEST,
+        running: { withdrawals: false, rebalances: false },
+      },
     ),
   );
   const changed = structuredClone(row.payoutLegs) as (Record<string, unknown> & { steps: Record<string, unknown>[] })[];
@@ -178,7 +209,12 @@ const failedRetryably = (leg: Record<string, unknown> & { steps: Record<string, 
   Object.assign(leg, { id: LEG, status: 'failed', retryable: true, completedAt: T0.toISOString() });
   for (const step of leg.steps) Object.assign(step, { status: 'failed', txStatus: 'failed' });
 };
-const asText = (row: Withdrawal) => ({ ...row, amountRequested: row.amountRequested.toString(), fee: row.fee.toString(), amountPaid: row.amountPaid?.toString() ?? null });
+const asText = (row: Withdrawal) => ({
+  ...row,
+  amountRequested: row.amountRequested.toString(),
+  fee: row.fee.toString(),
+  amountPaid: row.amountPaid?.toString() ?? null,
+});
 
 const activityRow = (overrides: Partial<ApprovalActivity> = {}): ApprovalActivity =>
   ({
@@ -244,7 +280,15 @@ const changeRow = (overrides: Record<string, unknown> = {}) => ({
   updatedAt: T0,
   ...overrides,
 });
-const entryRow = { id: ENTRY, orgId: ORG, chain: 'ethereum_sepolia', address: PAYOUT_ADDRESS, addressKey: PAYOUT_ADDRESS.toLowerCase(), label: 'payroll', createdAt: T0 };
+const entryRow = {
+  id: ENTRY,
+  orgId: ORG,
+  chain: 'ethereum_sepolia',
+  address: PAYOUT_ADDRESS,
+  addressKey: PAYOUT_ADDRESS.toLowerCase(),
+  label: 'payroll',
+  createdAt: T0,
+};
 
 /** What the statements of an entry read: the rows a database holding them would answer. */
 interface World {
@@ -299,7 +343,8 @@ function answer({ text, values }: RecordedStatement): unknown[] {
   const w = now;
   if (text.includes('INSERT INTO idempotency_keys')) claimedFingerprint = String(values[3]);
   if (text.includes('EXISTS (SELECT 1 FROM claim) AS fresh')) return [{ ...w.wallet, fresh: w.fresh }];
-  if (text.includes('FROM idempotency_keys WHERE')) return [{ fingerprint: claimedFingerprint, resourceId: w.withdrawal?.id ?? WALLET, response: { id: WALLET } }];
+  if (text.includes('FROM idempotency_keys WHERE'))
+    return [{ fingerprint: claimedFingerprint, resourceId: w.withdrawal?.id ?? WALLET, response: { id: WALLET } }];
   if (/FROM wallets w WHERE w\.id = \$1::uuid AND w\.org_id = \$2 FOR UPDATE/.test(text)) return [w.wallet];
   if (text.includes('FROM wallets w JOIN unnest')) return [w.wallet];
   if (text.includes('AS "createdAtMs"')) {
@@ -334,22 +379,37 @@ function answer({ text, values }: RecordedStatement): unknown[] {
     ];
   }
   if (text.includes('FROM withdrawals w WHERE w.id = $1::uuid') && w.withdrawal) return [asText(w.withdrawal)];
-  if (text.includes('FROM positions WHERE wallet_id')) return positionRows().map((row) => ({ ...row, amount: `${row.amount}`, reserved: `${row.reserved}`, earned: `${row.earned}` }));
-  if (text.startsWith('SELECT EXISTS')) return [{ ...w.running, ...(text.includes('AS positions') ? { positions: storedPositions() } : {}) }];
+  if (text.includes('FROM positions WHERE wallet_id'))
+    return positionRows().map((row) => ({ ...row, amount: `${row.amount}`, reserved: `${row.reserved}`, earned: `${row.earned}` }));
+  if (text.startsWith('SELECT EXISTS'))
+    return [{ ...w.running, ...(text.includes('AS positions') ? { positions: storedPositions() } : {}) }];
   if (text.includes('FROM deposits WHERE id')) return [{ ...w.deposit, amount: w.deposit.amount.toString() }];
   if (text.includes('FROM deposit_address_approvals WHERE')) return w.setup ? [w.setup] : [];
   if (text.includes('FROM approval_activities WHERE')) return w.activity ? [w.activity] : [];
-  if (text.includes('FROM approvers WHERE org_id = $1 AND public_key')) return values[1] === approver.publicKey || w.approverKnown ? [{ ...approverRow, publicKey: values[1] }] : [];
+  if (text.includes('FROM approvers WHERE org_id = $1 AND public_key'))
+    return values[1] === approver.publicKey || w.approverKnown ? [{ ...approverRow, publicKey: values[1] }] : [];
   if (text.includes('FROM approvers WHERE org_id = $1 AND id')) return [approverRow];
   if (text.includes('FROM approval_changes WHERE id')) return w.change ? [w.change] : [];
   if (text.includes('FROM address_book_entries WHERE org_id = $1 AND id')) return [entryRow];
   if (text.includes('FROM approval_votes')) return w.votes;
   if (text.includes('(SELECT count(*)::int FROM approvers')) {
     const { policy } = w;
-    return [{ approvers: w.approvers, withdrawals: policy?.withdrawals ?? null, threshold: policy?.threshold?.toString() ?? null, quorum: policy?.quorum ?? null, updatedAt: policy ? T0 : null }];
+    return [
+      {
+        approvers: w.approvers,
+        withdrawals: policy?.withdrawals ?? null,
+        threshold: policy?.threshold?.toString() ?? null,
+        quorum: policy?.quorum ?? null,
+        updatedAt: policy ? T0 : null,
+      },
+    ];
   }
   if (text.includes('FROM address_book_entries')) return w.whitelisted ? [{ '?column?': 1 }] : [];
-  if (text.includes('FROM wallet_provisions ORDER BY created_at')) return [{ kind: 0, id: WALLET, orgId: ORG, walletId: WALLET }, { kind: 3, id: WITHDRAWAL, orgId: ORG, walletId: WALLET }];
+  if (text.includes('FROM wallet_provisions ORDER BY created_at'))
+    return [
+      { kind: 0, id: WALLET, orgId: ORG, walletId: WALLET },
+      { kind: 3, id: WITHDRAWAL, orgId: ORG, walletId: WALLET },
+    ];
   return [];
 }
 
@@ -378,10 +438,15 @@ async function ran(call: string, work: () => Promise<unknown>, state: Partial<Wo
 
 /** What `work` ran and that it threw (a path that ends in a rollback). */
 const failing = (call: string, work: () => Promise<unknown>, state: Partial<World> = {}) =>
-  ran(call, () => work().then(
-    () => Promise.reject(new Error(`${call} did not throw`)),
-    () => undefined,
-  ), state);
+  ran(
+    call,
+    () =>
+      work().then(
+        () => Promise.reject(new Error(`${call} did not throw`)),
+        () => undefined,
+      ),
+    state,
+  );
 
 /** A statement of its own holding the parts `add` adds to its `Writes`. */
 const alone = (add: (writes: Writes) => void) => {
@@ -396,7 +461,8 @@ const relay = { wake: () => undefined };
 const worker = { kick: () => undefined };
 /** Prisma, for the model calls beside the raw statements: the organization holds the wallet. */
 const prisma = { wallet: { count: async () => 1 } };
-const feature = <T>(Feature: new (...args: never[]) => T): T => new (Feature as unknown as new (...args: unknown[]) => T)(prisma, env, relay, worker, sql);
+const feature = <T>(Feature: new (...args: never[]) => T): T =>
+  new (Feature as unknown as new (...args: unknown[]) => T)(prisma, env, relay, worker, sql);
 const ctx = { orgId: ORG, principalId: 'user_1', role: 'owner' } as never;
 const steps = new WorkflowSteps(env, db);
 
@@ -404,7 +470,9 @@ const steps = new WorkflowSteps(env, db);
 
 const files: Record<string, () => Promise<SqlFileEntry[]>> = {
   'address-book.repository': async () => [
-    await ran("hasEntry(tx, orgId, 'ethereum_sepolia', addressKey)", () => hasEntry(db, ORG, 'ethereum_sepolia', PAYOUT_ADDRESS.toLowerCase())),
+    await ran("hasEntry(tx, orgId, 'ethereum_sepolia', addressKey)", () =>
+      hasEntry(db, ORG, 'ethereum_sepolia', PAYOUT_ADDRESS.toLowerCase()),
+    ),
   ],
   'approval-changes.repository': async () => {
     const change = {
@@ -420,23 +488,46 @@ const files: Record<string, () => Promise<SqlFileEntry[]>> = {
       createdAt: T0,
       updatedAt: T0,
     } as never;
-    const entry = { id: ENTRY, orgId: ORG, chain: 'ethereum_sepolia', address: PAYOUT_ADDRESS, addressKey: PAYOUT_ADDRESS.toLowerCase(), label: 'payroll', createdAt: T0 };
+    const entry = {
+      id: ENTRY,
+      orgId: ORG,
+      chain: 'ethereum_sepolia',
+      address: PAYOUT_ADDRESS,
+      addressKey: PAYOUT_ADDRESS.toLowerCase(),
+      label: 'payroll',
+      createdAt: T0,
+    };
     return [
       await ran('addStartChange(writes, a pending change), alone', () => alone((writes) => changes.addStartChange(writes, change))),
-      await ran("addChangeStatus(writes, change, 'approved', now), alone", () => alone((writes) => changes.addChangeStatus(writes, change, 'approved', T0))),
+      await ran("addChangeStatus(writes, change, 'approved', now), alone", () =>
+        alone((writes) => changes.addChangeStatus(writes, change, 'approved', T0)),
+      ),
       await ran('getChange(tx, changeId)', () => changes.getChange(db, CHANGE).catch(() => undefined)),
       await ran('findApproverById(tx, orgId, approverId)', () => changes.findApproverById(db, ORG, APPROVER)),
       await ran('findEntryById(tx, orgId, entryId)', () => changes.findEntryById(db, ORG, ENTRY)),
       await ran('addInsertApprover(writes, approver), alone', () => alone((writes) => changes.addInsertApprover(writes, approverRow))),
-      await ran('addDeleteApprover(writes, orgId, approverId), alone', () => alone((writes) => changes.addDeleteApprover(writes, ORG, APPROVER))),
+      await ran('addDeleteApprover(writes, orgId, approverId), alone', () =>
+        alone((writes) => changes.addDeleteApprover(writes, ORG, APPROVER)),
+      ),
       await ran("addSavePolicy(writes, {withdrawals 'above_threshold', threshold, quorum 2}), alone", () =>
-        alone((writes) => changes.addSavePolicy(writes, { orgId: ORG, withdrawals: 'above_threshold', threshold: 100n * USD, quorum: 2, updatedAt: T0 })),
+        alone((writes) =>
+          changes.addSavePolicy(writes, { orgId: ORG, withdrawals: 'above_threshold', threshold: 100n * USD, quorum: 2, updatedAt: T0 }),
+        ),
       ),
       await ran('addInsertEntry(writes, entry), alone', () => alone((writes) => changes.addInsertEntry(writes, entry))),
       await ran('addDeleteEntry(writes, orgId, entryId), alone', () => alone((writes) => changes.addDeleteEntry(writes, ORG, ENTRY))),
       await ran("addAudit(writes, {action 'approver.created', after, activityId, approvedBy}), alone", () =>
         alone((writes) =>
-          changes.addAudit(writes, { orgId: ORG, principalId: 'user_1', action: 'approver.created', before: null, after: { id: APPROVER }, activityId: ACTIVITY, approvedBy: [approverRow.publicKey], now: T0 }),
+          changes.addAudit(writes, {
+            orgId: ORG,
+            principalId: 'user_1',
+            action: 'approver.created',
+            before: null,
+            after: { id: APPROVER },
+            activityId: ACTIVITY,
+            approvedBy: [approverRow.publicKey],
+            now: T0,
+          }),
         ),
       ),
     ];
@@ -444,7 +535,7 @@ const files: Record<string, () => Promise<SqlFileEntry[]>> = {
   'approvals.repository': async () => [
     await ran('findApproverByKey(tx, orgId, publicKey)', () => approvals.findApproverByKey(db, ORG, approverRow.publicKey)),
     await ran('readApprovalRules(tx, orgId)', () => approvals.readApprovalRules(db, ORG)),
-    await ran('lockApprovals(tx, orgId): Prisma\'s tagged template', () => approvals.lockApprovals(db, ORG)),
+    await ran("lockApprovals(tx, orgId): Prisma's tagged template", () => approvals.lockApprovals(db, ORG)),
     await ran('lockApprovalsSql(tx, orgId)', () => approvals.lockApprovalsSql(db, ORG)),
     await ran("addActivity(writes, {kind 'withdrawal_payout', quorum 1, subject, validBefore, now}), alone", () =>
       alone((writes) =>
@@ -469,28 +560,58 @@ const files: Record<string, () => Promise<SqlFileEntry[]>> = {
       ),
     ),
     await ran('findActivity(db, orgId, activityId)', () => approvals.findActivity(db, ORG, ACTIVITY)),
-    await ran("addEndActivity(writes, activityId, 'FAILED', now), alone", () => alone((writes) => approvals.addEndActivity(writes, ACTIVITY, 'FAILED', T0))),
+    await ran("addEndActivity(writes, activityId, 'FAILED', now), alone", () =>
+      alone((writes) => approvals.addEndActivity(writes, ACTIVITY, 'FAILED', T0)),
+    ),
     await ran("recordVote(tx, {activityId, publicKey, approverId, action 'approve', createdAt})", () =>
-      approvals.recordVote(db, { activityId: ACTIVITY, publicKey: approverRow.publicKey, approverId: APPROVER, action: 'approve', createdAt: T0 }),
+      approvals.recordVote(db, {
+        activityId: ACTIVITY,
+        publicKey: approverRow.publicKey,
+        approverId: APPROVER,
+        action: 'approve',
+        createdAt: T0,
+      }),
     ),
     await ran('votesOn(tx, activityId)', () => approvals.votesOn(db, ACTIVITY)),
   ],
   'deposit-address-approvals.repository': async () => [
     await ran("findSetup(tx, walletId, 'stellar_testnet')", () => setups.findSetup(db, WALLET, env.stellarChain)),
     await ran('addStartSetup(writes, {..., existing: null}): a new setup, alone', () =>
-      alone((writes) => setups.addStartSetup(writes, { id: SETUP, wallet: walletRow(), chain: env.stellarChain, activityId: ACTIVITY, dueAt: LATER, now: T0, existing: null })),
+      alone((writes) =>
+        setups.addStartSetup(writes, {
+          id: SETUP,
+          wallet: walletRow(),
+          chain: env.stellarChain,
+          activityId: ACTIVITY,
+          dueAt: LATER,
+          now: T0,
+          existing: null,
+        }),
+      ),
     ),
     await ran('addStartSetup(writes, {..., existing: a rejected setup}): the setup again, alone', () =>
       alone((writes) =>
-        setups.addStartSetup(writes, { id: SETUP, wallet: walletRow(), chain: env.stellarChain, activityId: ACTIVITY, dueAt: LATER, now: T0, existing: setupRow({ status: 'rejected' }) }),
+        setups.addStartSetup(writes, {
+          id: SETUP,
+          wallet: walletRow(),
+          chain: env.stellarChain,
+          activityId: ACTIVITY,
+          dueAt: LATER,
+          now: T0,
+          existing: setupRow({ status: 'rejected' }),
+        }),
       ),
     ),
-    await ran("addSetupStatus(writes, setup, 'approved', now), alone", () => alone((writes) => setups.addSetupStatus(writes, setupRow(), 'approved', T0))),
+    await ran("addSetupStatus(writes, setup, 'approved', now), alone", () =>
+      alone((writes) => setups.addSetupStatus(writes, setupRow(), 'approved', T0)),
+    ),
     await ran('getApproval(tx, approvalId)', () => setups.getApproval(db, SETUP), { setup: setupRow() }),
   ],
   'deposits.repository': async () => [
     await ran('createDeposit(tx, deposit, [one event])', () => deposits.createDeposit(db, depositRow(), [depositEvent()])),
-    await ran('addCompleteDeposit(writes, deposit, now), alone', () => alone((writes) => deposits.addCompleteDeposit(writes, depositRow(), T0))),
+    await ran('addCompleteDeposit(writes, deposit, now), alone', () =>
+      alone((writes) => deposits.addCompleteDeposit(writes, depositRow(), T0)),
+    ),
     await ran('getDeposit(tx, depositId)', () => deposits.getDeposit(db, DEPOSIT)),
   ],
   'due-work.repository': async () => [
@@ -503,14 +624,22 @@ const files: Record<string, () => Promise<SqlFileEntry[]>> = {
     return [
       await ran('claimRequestId(tx, key): claimed', () => keys.claimRequestId(db, key)),
       await ran('claimRequestId(tx, key): claimed before, the first claim read', () => keys.claimRequestId(db, key), { fresh: false }),
-      await ran('lockWalletAndClaim(tx, walletId, key): claimed', () => keys.lockWalletAndClaim(db, WALLET, { ...key, operation: 'withdrawal.cancel' })),
-      await ran('lockWalletAndClaim(tx, walletId, key): claimed before, the first claim read', () => keys.lockWalletAndClaim(db, WALLET, { ...key, operation: 'withdrawal.cancel' }), {
-        fresh: false,
-      }),
+      await ran('lockWalletAndClaim(tx, walletId, key): claimed', () =>
+        keys.lockWalletAndClaim(db, WALLET, { ...key, operation: 'withdrawal.cancel' }),
+      ),
+      await ran(
+        'lockWalletAndClaim(tx, walletId, key): claimed before, the first claim read',
+        () => keys.lockWalletAndClaim(db, WALLET, { ...key, operation: 'withdrawal.cancel' }),
+        {
+          fresh: false,
+        },
+      ),
       await ran('lockWalletAndClaimThen(tx, walletId, key, ledgerQuery(...)): claimed', () =>
         keys.lockWalletAndClaimThen(db, WALLET, { ...key, operation: 'wallet.allocate' }, positions.ledgerQuery(WALLET, env, T0)),
       ),
-      await ran("rememberResponse(tx, {orgId, 'wallet.create', requestId}, response)", () => keys.rememberResponse(db, key, { id: WALLET })),
+      await ran("rememberResponse(tx, {orgId, 'wallet.create', requestId}, response)", () =>
+        keys.rememberResponse(db, key, { id: WALLET }),
+      ),
     ];
   },
   'positions.repository': async () => [
@@ -540,13 +669,29 @@ const files: Record<string, () => Promise<SqlFileEntry[]>> = {
   ],
   'rebalances.repository': async () => [
     await ran('addRebalance(writes, {10 USD from cash to JAAA}): the rebalance and its held cash, alone', () =>
-      alone((writes) => rebalances.addRebalance(writes, { wallet: walletRow(), ledger: Ledger.fromRows(WALLET, positionRows()), moves: moves(), requestId: REQUEST, now: T0 })),
+      alone((writes) =>
+        rebalances.addRebalance(writes, {
+          wallet: walletRow(),
+          ledger: Ledger.fromRows(WALLET, positionRows()),
+          moves: moves(),
+          requestId: REQUEST,
+          now: T0,
+        }),
+      ),
     ),
-    await ran('rebalanceStepsQuery([a step], env, now)', () => runQuery(db, rebalances.rebalanceStepsQuery([{ walletId: WALLET, rebalanceId: REBALANCE }], env, T0)), {
-      rebalance: rebalanceRow('created'),
-    }),
-    await ran('addStartProcessing(writes, rebalance, nextRunAt), alone', () => alone((writes) => rebalances.addStartProcessing(writes, rebalanceRow('created'), LATER))),
-    await ran("addFinish(writes, rebalance, 'completed', now), alone", () => alone((writes) => rebalances.addFinish(writes, rebalanceRow('processing'), 'completed', T0))),
+    await ran(
+      'rebalanceStepsQuery([a step], env, now)',
+      () => runQuery(db, rebalances.rebalanceStepsQuery([{ walletId: WALLET, rebalanceId: REBALANCE }], env, T0)),
+      {
+        rebalance: rebalanceRow('created'),
+      },
+    ),
+    await ran('addStartProcessing(writes, rebalance, nextRunAt), alone', () =>
+      alone((writes) => rebalances.addStartProcessing(writes, rebalanceRow('created'), LATER)),
+    ),
+    await ran("addFinish(writes, rebalance, 'completed', now), alone", () =>
+      alone((writes) => rebalances.addFinish(writes, rebalanceRow('processing'), 'completed', T0)),
+    ),
   ],
   'sandbox-payout-failures.repository': async () => [await ran('takePayoutFailure(tx, orgId)', () => takePayoutFailure(db, ORG))],
   'wallet-reads': async () => [
@@ -557,12 +702,22 @@ const files: Record<string, () => Promise<SqlFileEntry[]>> = {
   ],
   'wallets.repository': async () => [
     await ran('lockWallet(tx, orgId, walletId)', () => wallets.lockWallet(db, ORG, WALLET)),
-    await ran('lockWalletsQuery([two wallets], {skipLocked: false})', () => runQuery(db, wallets.lockWalletsQuery(twoWallets, { skipLocked: false }))),
-    await ran('lockWalletsQuery([two wallets], {skipLocked: true})', () => runQuery(db, wallets.lockWalletsQuery(twoWallets, { skipLocked: true }))),
+    await ran('lockWalletsQuery([two wallets], {skipLocked: false})', () =>
+      runQuery(db, wallets.lockWalletsQuery(twoWallets, { skipLocked: false })),
+    ),
+    await ran('lockWalletsQuery([two wallets], {skipLocked: true})', () =>
+      runQuery(db, wallets.lockWalletsQuery(twoWallets, { skipLocked: true })),
+    ),
     await ran('lockWalletCreation(tx, orgId)', () => wallets.lockWalletCreation(db, ORG)),
     await ran('countWallets(tx, orgId)', () => wallets.countWallets(db, ORG)),
     await ran("insertWallet(tx, {id, orgId, label 'ops', autoRebalance true, strategy})", () =>
-      wallets.insertWallet(db, { id: WALLET, orgId: ORG, label: 'ops', autoRebalance: true, strategy: { usdc: [{ yieldSourceId: JAAA, bps: 10_000 }] } }),
+      wallets.insertWallet(db, {
+        id: WALLET,
+        orgId: ORG,
+        label: 'ops',
+        autoRebalance: true,
+        strategy: { usdc: [{ yieldSourceId: JAAA, bps: 10_000 }] },
+      }),
     ),
     await ran('findWallet(db, orgId, walletId)', () => wallets.findWallet(db, ORG, WALLET)),
     await ran('readWallets(db, [two ids])', () => wallets.readWallets(db, [WALLET, OTHER_WALLET])),
@@ -570,28 +725,48 @@ const files: Record<string, () => Promise<SqlFileEntry[]>> = {
     await ran('updateStrategy(tx, walletId, strategy, now, [one event])', () =>
       wallets.updateStrategy(db, WALLET, { usdc: [{ yieldSourceId: JAAA, bps: 10_000 }] }, T0, [depositEvent()]),
     ),
-    await ran('addDepositAddresses(writes, walletId, addresses, now), alone', () => alone((writes) => wallets.addDepositAddresses(writes, WALLET, { ethereum_sepolia: PAYOUT_ADDRESS }, T0))),
-    await ran("addStatusUpdate(writes, an idle wallet, 'withdrawal_active', now), alone", () => alone((writes) => wallets.addStatusUpdate(writes, walletRow(), 'withdrawal_active', T0))),
+    await ran('addDepositAddresses(writes, walletId, addresses, now), alone', () =>
+      alone((writes) => wallets.addDepositAddresses(writes, WALLET, { ethereum_sepolia: PAYOUT_ADDRESS }, T0)),
+    ),
+    await ran("addStatusUpdate(writes, an idle wallet, 'withdrawal_active', now), alone", () =>
+      alone((writes) => wallets.addStatusUpdate(writes, walletRow(), 'withdrawal_active', T0)),
+    ),
     await ran("addStatusUpdate(writes, a creating wallet, 'idle', now, {depositAddresses}): it leaves wallet_provisions too, alone", () =>
-      alone((writes) => wallets.addStatusUpdate(writes, walletRow({ status: 'creating' }), 'idle', T0, { depositAddresses: { ethereum_sepolia: PAYOUT_ADDRESS } })),
+      alone((writes) =>
+        wallets.addStatusUpdate(writes, walletRow({ status: 'creating' }), 'idle', T0, {
+          depositAddresses: { ethereum_sepolia: PAYOUT_ADDRESS },
+        }),
+      ),
     ),
     await ran('readRunning(tx, walletId)', () => wallets.readRunning(db, WALLET)),
   ],
   'withdrawals.repository': async () => {
     const row = await withdrawalRow();
     return [
-      await ran('addWithdrawal(writes, withdrawal, [one leg]), alone', () => alone((writes) => withdrawals.addWithdrawal(writes, row, row.payoutLegs as never))),
+      await ran('addWithdrawal(writes, withdrawal, [one leg]), alone', () =>
+        alone((writes) => withdrawals.addWithdrawal(writes, row, row.payoutLegs as never)),
+      ),
       await ran('getWithdrawal(tx, withdrawalId)', () => withdrawals.getWithdrawal(db, WITHDRAWAL), { withdrawal: row }),
-      await ran('findWithdrawal(db, walletId, withdrawalId)', () => withdrawals.findWithdrawal(db, WALLET, WITHDRAWAL), { withdrawal: row }),
+      await ran('findWithdrawal(db, walletId, withdrawalId)', () => withdrawals.findWithdrawal(db, WALLET, WITHDRAWAL), {
+        withdrawal: row,
+      }),
       await ran('payoutStepQuery(withdrawalId)', () => runQuery(db, withdrawals.payoutStepQuery(WITHDRAWAL)), { withdrawal: row }),
       await ran('addLegChanges(writes, {legs, nextRunAt, settled: null}), alone', () =>
-        alone((writes) => withdrawals.addLegChanges(writes, { row, legs: row.payoutLegs as never, nextRunAt: LATER, settled: null, now: T0 })),
+        alone((writes) =>
+          withdrawals.addLegChanges(writes, { row, legs: row.payoutLegs as never, nextRunAt: LATER, settled: null, now: T0 }),
+        ),
       ),
       await ran("addLegChanges(writes, {legs, nextRunAt, settled: 'cancelled'}): the withdrawal's end too, alone", () =>
-        alone((writes) => withdrawals.addLegChanges(writes, { row, legs: row.payoutLegs as never, nextRunAt: LATER, settled: 'cancelled', now: T0 })),
+        alone((writes) =>
+          withdrawals.addLegChanges(writes, { row, legs: row.payoutLegs as never, nextRunAt: LATER, settled: 'cancelled', now: T0 }),
+        ),
       ),
-      await ran('addWakeWallet(writes, walletId, except, now), alone', () => alone((writes) => withdrawals.addWakeWallet(writes, WALLET, WITHDRAWAL, T0))),
-      await ran('addReopen(writes, {row, legs, now}), alone', () => alone((writes) => withdrawals.addReopen(writes, { row, legs: row.payoutLegs as never, now: T0 }))),
+      await ran('addWakeWallet(writes, walletId, except, now), alone', () =>
+        alone((writes) => withdrawals.addWakeWallet(writes, WALLET, WITHDRAWAL, T0)),
+      ),
+      await ran('addReopen(writes, {row, legs, now}), alone', () =>
+        alone((writes) => withdrawals.addReopen(writes, { row, legs: row.payoutLegs as never, now: T0 })),
+      ),
     ];
   },
 
@@ -603,110 +778,208 @@ const files: Record<string, () => Promise<SqlFileEntry[]>> = {
     const lapsed = await withdrawalRow(awaitingApproval(T0));
     const due = { id: WITHDRAWAL, orgId: ORG, walletId: WALLET };
     return [
-      await ran('provisionWallet(orgId, walletId): a creating wallet gets its addresses and goes idle', () => steps.provisionWallet(ORG, WALLET), {
-        wallet: walletRow({ status: 'creating', depositAddresses: {} }),
-      }),
-      await ran('provisionWallet(orgId, walletId): a wallet no longer creating leaves wallet_provisions', () => steps.provisionWallet(ORG, WALLET)),
+      await ran(
+        'provisionWallet(orgId, walletId): a creating wallet gets its addresses and goes idle',
+        () => steps.provisionWallet(ORG, WALLET),
+        {
+          wallet: walletRow({ status: 'creating', depositAddresses: {} }),
+        },
+      ),
+      await ran('provisionWallet(orgId, walletId): a wallet no longer creating leaves wallet_provisions', () =>
+        steps.provisionWallet(ORG, WALLET),
+      ),
       await ran('settleDeposit(due): a due deposit lands', () => steps.settleDeposit({ ...due, id: DEPOSIT })),
-      await ran('settleDeposit(due): on an autoRebalance wallet, with the rebalance that invests it', () => steps.settleDeposit({ ...due, id: DEPOSIT }), {
-        wallet: walletRow({ autoRebalance: true }),
-      }),
+      await ran(
+        'settleDeposit(due): on an autoRebalance wallet, with the rebalance that invests it',
+        () => steps.settleDeposit({ ...due, id: DEPOSIT }),
+        {
+          wallet: walletRow({ autoRebalance: true }),
+        },
+      ),
       await ran('settleDeposit(due): a deposit settled already, nothing to do', () => steps.settleDeposit({ ...due, id: DEPOSIT }), {
         deposit: depositRow({ status: 'completed' }),
       }),
-      await ran('advanceRebalance(due): created -> processing', () => steps.advanceRebalance({ ...due, id: REBALANCE }), { rebalance: rebalanceRow('created') }),
+      await ran('advanceRebalance(due): created -> processing', () => steps.advanceRebalance({ ...due, id: REBALANCE }), {
+        rebalance: rebalanceRow('created'),
+      }),
       await ran('advanceRebalance(due): processing -> completed', () => steps.advanceRebalance({ ...due, id: REBALANCE }), {
         rebalance: rebalanceRow('processing'),
         wallet: walletRow({ status: 'rebalance_active' }),
       }),
-      await ran('advanceRebalances([a step], {skipLocked: true}) (the worker\'s batch)', () => steps.advanceRebalances([{ ...due, id: REBALANCE }], { skipLocked: true }), {
-        rebalance: rebalanceRow('created'),
-      }),
-      await ran('advanceWithdrawal(due): a new leg leaves planning', () => steps.advanceWithdrawal(due), { withdrawal: approving, running: { withdrawals: true, rebalances: false } }),
-      await ran("advanceWithdrawal(due): under a policy of 'all', the leg waits for approval with its activity", () => steps.advanceWithdrawal(due), {
+      await ran(
+        "advanceRebalances([a step], {skipLocked: true}) (the worker's batch)",
+        () => steps.advanceRebalances([{ ...due, id: REBALANCE }], { skipLocked: true }),
+        {
+          rebalance: rebalanceRow('created'),
+        },
+      ),
+      await ran('advanceWithdrawal(due): a new leg leaves planning', () => steps.advanceWithdrawal(due), {
         withdrawal: approving,
-        policy: { withdrawals: 'all', threshold: null, quorum: 1 },
+        running: { withdrawals: true, rebalances: false },
       }),
-      await ran('advanceWithdrawal(due): a broadcast leg confirms (sandbox: the armed failure taken first) and the withdrawal settles', () => steps.advanceWithdrawal(due), {
-        withdrawal: advancing,
-        wallet: walletRow({ status: 'withdrawal_active' }),
-      }),
+      await ran(
+        "advanceWithdrawal(due): under a policy of 'all', the leg waits for approval with its activity",
+        () => steps.advanceWithdrawal(due),
+        {
+          withdrawal: approving,
+          policy: { withdrawals: 'all', threshold: null, quorum: 1 },
+        },
+      ),
+      await ran(
+        'advanceWithdrawal(due): a broadcast leg confirms (sandbox: the armed failure taken first) and the withdrawal settles',
+        () => steps.advanceWithdrawal(due),
+        {
+          withdrawal: advancing,
+          wallet: walletRow({ status: 'withdrawal_active' }),
+        },
+      ),
       await ran('advanceWithdrawal(due): a leg whose approval deadline passed fails, its money freed', () => steps.advanceWithdrawal(due), {
         withdrawal: lapsed,
         wallet: walletRow({ status: 'withdrawal_active' }),
       }),
-      await ran('expireDepositAddressSetup(due): the setup and its activity fail', () => steps.expireDepositAddressSetup({ ...due, id: SETUP }), { setup: setupRow() }),
-      await ran("expireApprovalChange(due): under the organization's approvals lock, the change and its activity fail", () =>
-        steps.expireApprovalChange({ id: CHANGE, orgId: ORG, walletId: '' }), { change: changeRow() },
+      await ran(
+        'expireDepositAddressSetup(due): the setup and its activity fail',
+        () => steps.expireDepositAddressSetup({ ...due, id: SETUP }),
+        { setup: setupRow() },
+      ),
+      await ran(
+        "expireApprovalChange(due): under the organization's approvals lock, the change and its activity fail",
+        () => steps.expireApprovalChange({ id: CHANGE, orgId: ORG, walletId: '' }),
+        { change: changeRow() },
       ),
     ];
   },
   'wallets.service': async () => {
     const wallets = feature(WalletsService);
-    const create = { requestId: REQUEST, label: 'ops', autoRebalance: true, strategy: { allocations: { usdc: [{ yieldSourceId: JAAA, pct: 100 }] } } };
+    const create = {
+      requestId: REQUEST,
+      label: 'ops',
+      autoRebalance: true,
+      strategy: { allocations: { usdc: [{ yieldSourceId: JAAA, pct: 100 }] } },
+    };
     const strategy = { walletId: WALLET, requestId: REQUEST, allocations: { usdc: [{ yieldSourceId: JAAA, pct: 100 }] } };
     return [
       await ran('create(ctx, {requestId, label, autoRebalance, strategy})', () => wallets.create(ctx, create as never)),
       await ran('create(ctx, ...): a replay, answered as first', () => wallets.create(ctx, create as never), { fresh: false }),
       await ran('get(ctx, walletId)', () => wallets.get(ctx, WALLET)),
       await ran('list(ctx, {limit 20})', () => wallets.list(ctx, { limit: 20 } as never)),
-      await ran('updateStrategy(ctx, {walletId, requestId, allocations}): on an autoRebalance wallet, with the rebalance that reaches it', () =>
-        wallets.updateStrategy(ctx, strategy as never), { wallet: walletRow({ autoRebalance: true, strategy: { usdc: [] } }) },
+      await ran(
+        'updateStrategy(ctx, {walletId, requestId, allocations}): on an autoRebalance wallet, with the rebalance that reaches it',
+        () => wallets.updateStrategy(ctx, strategy as never),
+        { wallet: walletRow({ autoRebalance: true, strategy: { usdc: [] } }) },
       ),
       await ran('updateStrategy(ctx, ...): a wallet without autoRebalance', () => wallets.updateStrategy(ctx, strategy as never)),
     ];
   },
   'withdrawals.service': async () => {
     const service = feature(WithdrawalsService);
-    const create = { walletId: WALLET, requestId: REQUEST, destinationChain: 'ethereum_sepolia', destinationAddress: PAYOUT_ADDRESS, amountUsd: '30' };
+    const create = {
+      walletId: WALLET,
+      requestId: REQUEST,
+      destinationChain: 'ethereum_sepolia',
+      destinationAddress: PAYOUT_ADDRESS,
+      amountUsd: '30',
+    };
     const ref = { walletId: WALLET, withdrawalId: WITHDRAWAL };
     const planned = await withdrawalRow();
     const retryable = await withdrawalRow(failedRetryably);
     return [
-      await ran("create(ctx, {walletId, requestId, 'ethereum_sepolia', address, 30 USD})", () => service.create(ctx, create as never), { withdrawal: planned }),
-      await ran('create(ctx, ...): a replay, the first withdrawal read', () => service.create(ctx, create as never), { fresh: false, withdrawal: planned }),
-      await ran('get(ctx, {walletId, withdrawalId}) (its wallet checked through Prisma)', () => service.get(ctx, ref as never), { withdrawal: planned }),
-      await ran('preview(ctx, {walletId, destinationChain})', () => service.preview(ctx, { walletId: WALLET, destinationChain: 'ethereum_sepolia' } as never)),
-      await ran('cancel(ctx, {walletId, withdrawalId}): without a requestId', () => service.cancel(ctx, ref as never), { withdrawal: planned, wallet: walletRow({ status: 'withdrawal_active' }) }),
-      await ran('cancel(ctx, {walletId, withdrawalId, requestId}): idempotent, the answer remembered', () => service.cancel(ctx, { ...ref, requestId: REQUEST } as never), {
+      await ran("create(ctx, {walletId, requestId, 'ethereum_sepolia', address, 30 USD})", () => service.create(ctx, create as never), {
+        withdrawal: planned,
+      }),
+      await ran('create(ctx, ...): a replay, the first withdrawal read', () => service.create(ctx, create as never), {
+        fresh: false,
+        withdrawal: planned,
+      }),
+      await ran('get(ctx, {walletId, withdrawalId}) (its wallet checked through Prisma)', () => service.get(ctx, ref as never), {
+        withdrawal: planned,
+      }),
+      await ran('preview(ctx, {walletId, destinationChain})', () =>
+        service.preview(ctx, { walletId: WALLET, destinationChain: 'ethereum_sepolia' } as never),
+      ),
+      await ran('cancel(ctx, {walletId, withdrawalId}): without a requestId', () => service.cancel(ctx, ref as never), {
         withdrawal: planned,
         wallet: walletRow({ status: 'withdrawal_active' }),
       }),
-      await ran('cancel(ctx, {..., requestId}): a replay, answered as first', () => service.cancel(ctx, { ...ref, requestId: REQUEST } as never), { withdrawal: planned, fresh: false }),
-      await ran('retryPayout(ctx, {walletId, withdrawalId, payoutId}): a settled withdrawal reopens', () =>
-        service.retryPayout(ctx, { ...ref, payoutId: LEG } as never), { withdrawal: { ...retryable, status: 'failed', completedAt: T0 } },
+      await ran(
+        'cancel(ctx, {walletId, withdrawalId, requestId}): idempotent, the answer remembered',
+        () => service.cancel(ctx, { ...ref, requestId: REQUEST } as never),
+        {
+          withdrawal: planned,
+          wallet: walletRow({ status: 'withdrawal_active' }),
+        },
       ),
-      await ran('retryPayout(ctx, ...): the withdrawal still processing', () => service.retryPayout(ctx, { ...ref, payoutId: LEG } as never), { withdrawal: retryable }),
-      await ran('cancelPayout(ctx, {walletId, withdrawalId, payoutId}): its only leg, so the withdrawal settles', () =>
-        service.cancelPayout(ctx, { ...ref, payoutId: LEG } as never), { withdrawal: await withdrawalRow(awaitingApproval(LATER)), wallet: walletRow({ status: 'withdrawal_active' }) },
+      await ran(
+        'cancel(ctx, {..., requestId}): a replay, answered as first',
+        () => service.cancel(ctx, { ...ref, requestId: REQUEST } as never),
+        { withdrawal: planned, fresh: false },
+      ),
+      await ran(
+        'retryPayout(ctx, {walletId, withdrawalId, payoutId}): a settled withdrawal reopens',
+        () => service.retryPayout(ctx, { ...ref, payoutId: LEG } as never),
+        { withdrawal: { ...retryable, status: 'failed', completedAt: T0 } },
+      ),
+      await ran(
+        'retryPayout(ctx, ...): the withdrawal still processing',
+        () => service.retryPayout(ctx, { ...ref, payoutId: LEG } as never),
+        { withdrawal: retryable },
+      ),
+      await ran(
+        'cancelPayout(ctx, {walletId, withdrawalId, payoutId}): its only leg, so the withdrawal settles',
+        () => service.cancelPayout(ctx, { ...ref, payoutId: LEG } as never),
+        { withdrawal: await withdrawalRow(awaitingApproval(LATER)), wallet: walletRow({ status: 'withdrawal_active' }) },
       ),
     ];
   },
   'approvals.service': async () => {
     const service = feature(ApprovalsService);
     return [
-      await ran('createApprover(ctx, {label, publicKey, proof of possession}): the first approver, applied at once', () => service.createApprover(ctx, newApprover()), {
-        approvers: 0,
+      await ran(
+        'createApprover(ctx, {label, publicKey, proof of possession}): the first approver, applied at once',
+        () => service.createApprover(ctx, newApprover()),
+        {
+          approvers: 0,
+          approverKnown: false,
+        },
+      ),
+      await ran('createApprover(ctx, ...): with approvers, pending', () => service.createApprover(ctx, newApprover()), {
         approverKnown: false,
       }),
-      await ran('createApprover(ctx, ...): with approvers, pending', () => service.createApprover(ctx, newApprover()), { approverKnown: false }),
-      await ran('deleteApprover(ctx, {approverId}): pending, an activity of the approvers', () => service.deleteApprover(ctx, { approverId: APPROVER } as never), { approvers: 2 }),
-      await ran('deleteApprover(ctx, {approverId}): without approvers to ask, applied at once with its audit entry', () =>
-        service.deleteApprover(ctx, { approverId: APPROVER } as never), { approvers: 0 },
+      await ran(
+        'deleteApprover(ctx, {approverId}): pending, an activity of the approvers',
+        () => service.deleteApprover(ctx, { approverId: APPROVER } as never),
+        { approvers: 2 },
       ),
-      await ran("putPolicy(ctx, {withdrawals 'all', quorum 1}): stronger, applied at once", () => service.putPolicy(ctx, { withdrawals: 'all', quorum: 1 } as never)),
-      await ran("putPolicy(ctx, {withdrawals 'none', quorum 1}): weaker than the policy in force, pending", () => service.putPolicy(ctx, { withdrawals: 'none', quorum: 1 } as never), {
-        policy: { withdrawals: 'all', threshold: null, quorum: 1 },
-      }),
+      await ran(
+        'deleteApprover(ctx, {approverId}): without approvers to ask, applied at once with its audit entry',
+        () => service.deleteApprover(ctx, { approverId: APPROVER } as never),
+        { approvers: 0 },
+      ),
+      await ran("putPolicy(ctx, {withdrawals 'all', quorum 1}): stronger, applied at once", () =>
+        service.putPolicy(ctx, { withdrawals: 'all', quorum: 1 } as never),
+      ),
+      await ran(
+        "putPolicy(ctx, {withdrawals 'none', quorum 1}): weaker than the policy in force, pending",
+        () => service.putPolicy(ctx, { withdrawals: 'none', quorum: 1 } as never),
+        {
+          policy: { withdrawals: 'all', threshold: null, quorum: 1 },
+        },
+      ),
     ];
   },
   'address-book.service': async () => {
     const service = feature(AddressBookService);
     const input = { chain: 'ethereum_sepolia', address: PAYOUT_ADDRESS, label: 'payroll' };
     return [
-      await ran("create(ctx, {'ethereum_sepolia', address, label}): without approvers, applied at once", () => service.create(ctx, input as never), { approvers: 0, whitelisted: false }),
+      await ran(
+        "create(ctx, {'ethereum_sepolia', address, label}): without approvers, applied at once",
+        () => service.create(ctx, input as never),
+        { approvers: 0, whitelisted: false },
+      ),
       await ran('create(ctx, ...): with approvers, pending', () => service.create(ctx, input as never), { whitelisted: false }),
-      await ran('remove(ctx, {entryId}): without approvers, applied at once', () => service.remove(ctx, { entryId: ENTRY } as never), { approvers: 0 }),
+      await ran('remove(ctx, {entryId}): without approvers, applied at once', () => service.remove(ctx, { entryId: ENTRY } as never), {
+        approvers: 0,
+      }),
       await ran('remove(ctx, {entryId}): with approvers, pending', () => service.remove(ctx, { entryId: ENTRY } as never)),
     ];
   },
@@ -720,8 +993,12 @@ const files: Record<string, () => Promise<SqlFileEntry[]>> = {
     const input = { walletId: WALLET, chain: env.stellarChain };
     return [
       await ran("enable(ctx, {walletId, 'stellar_testnet'}): the first setup", () => service.enable(ctx, input as never)),
-      await ran('enable(ctx, ...): after a rejected setup, started again', () => service.enable(ctx, input as never), { setup: setupRow({ status: 'rejected' }) }),
-      await ran('enable(ctx, ...): a pending setup, answered as it is', () => service.enable(ctx, input as never), { setup: setupRow({ dueAt: LATER }) }),
+      await ran('enable(ctx, ...): after a rejected setup, started again', () => service.enable(ctx, input as never), {
+        setup: setupRow({ status: 'rejected' }),
+      }),
+      await ran('enable(ctx, ...): a pending setup, answered as it is', () => service.enable(ctx, input as never), {
+        setup: setupRow({ dueAt: LATER }),
+      }),
       await failing('enable(ctx, ...): no approvers, rolled back', () => service.enable(ctx, input as never), { approvers: 0 }),
     ];
   },
@@ -729,7 +1006,7 @@ const files: Record<string, () => Promise<SqlFileEntry[]>> = {
     const service = feature(RebalancesService);
     const input = { walletId: WALLET, requestId: REQUEST, allocations: [{ from: CASH, to: JAAA, amountUsd: '10' }] };
     return [
-      await ran("allocate(ctx, {walletId, requestId, [10 USD from cash to JAAA]})", () => service.allocate(ctx, input as never)),
+      await ran('allocate(ctx, {walletId, requestId, [10 USD from cash to JAAA]})', () => service.allocate(ctx, input as never)),
       await ran('allocate(ctx, ...): a replay, answered as first', () => service.allocate(ctx, input as never), { fresh: false }),
       await ran('preview(ctx, {walletId, allocations})', () => service.preview(ctx, input as never)),
     ];
@@ -740,14 +1017,24 @@ const files: Record<string, () => Promise<SqlFileEntry[]>> = {
     const setupActivity = activityRow({ kind: 'deposit_address_setup', setupId: SETUP, withdrawalId: null, legId: null });
     const changeActivity = activityRow({ kind: 'approver_change', walletId: null, withdrawalId: null, legId: null, changeId: CHANGE });
     const vote = (action: 'approve' | 'reject') => () => service.vote(ctx, stampedVote(action));
-    const votes = (action: 'approve' | 'reject') => [{ activityId: ACTIVITY, publicKey: approver.publicKey, approverId: APPROVER, action, createdAt: T0 }];
+    const votes = (action: 'approve' | 'reject') => [
+      { activityId: ACTIVITY, publicKey: approver.publicKey, approverId: APPROVER, action, createdAt: T0 },
+    ];
     return [
-      await ran("approvalRequest(ctx, {activityId, 'approve'})", () => service.approvalRequest(ctx, { activityId: ACTIVITY, action: 'approve' } as never), { activity: activityRow() }),
-      await ran("vote(ctx, approve, quorum 1) on a payout leg: the leg goes on, the wallet's other withdrawals look again", vote('approve'), {
-        activity: activityRow(),
-        withdrawal: waiting,
-        votes: votes('approve'),
-      }),
+      await ran(
+        "approvalRequest(ctx, {activityId, 'approve'})",
+        () => service.approvalRequest(ctx, { activityId: ACTIVITY, action: 'approve' } as never),
+        { activity: activityRow() },
+      ),
+      await ran(
+        "vote(ctx, approve, quorum 1) on a payout leg: the leg goes on, the wallet's other withdrawals look again",
+        vote('approve'),
+        {
+          activity: activityRow(),
+          withdrawal: waiting,
+          votes: votes('approve'),
+        },
+      ),
       await ran('vote(ctx, reject) on a payout leg: the leg is cancelled and, its only leg, the withdrawal settles', vote('reject'), {
         activity: activityRow(),
         withdrawal: waiting,
@@ -768,19 +1055,27 @@ const files: Record<string, () => Promise<SqlFileEntry[]>> = {
         setup: setupRow(),
         votes: votes('approve'),
       }),
-      await ran('vote(ctx, reject) on a Stellar setup', vote('reject'), { activity: setupActivity, setup: setupRow(), votes: votes('reject') }),
-      await ran("vote(ctx, approve) on a change adding an approver: applied with its audit entry, the change approved", vote('approve'), {
+      await ran('vote(ctx, reject) on a Stellar setup', vote('reject'), {
+        activity: setupActivity,
+        setup: setupRow(),
+        votes: votes('reject'),
+      }),
+      await ran('vote(ctx, approve) on a change adding an approver: applied with its audit entry, the change approved', vote('approve'), {
         activity: changeActivity,
         change: changeRow({ dueAt: LATER }),
         votes: votes('approve'),
         approverKnown: false,
       }),
-      await ran("vote(ctx, approve) on a change adding an approver of a key added meanwhile: the change failed", vote('approve'), {
+      await ran('vote(ctx, approve) on a change adding an approver of a key added meanwhile: the change failed', vote('approve'), {
         activity: changeActivity,
         change: changeRow({ dueAt: LATER }),
         votes: votes('approve'),
       }),
-      await ran('vote(ctx, reject) on a change', vote('reject'), { activity: changeActivity, change: changeRow({ dueAt: LATER }), votes: votes('reject') }),
+      await ran('vote(ctx, reject) on a change', vote('reject'), {
+        activity: changeActivity,
+        change: changeRow({ dueAt: LATER }),
+        votes: votes('reject'),
+      }),
     ];
   },
 };
@@ -804,13 +1099,17 @@ async function listShapes(): Promise<SqlFileEntry[]> {
       const input = { limit: 20, ...(status ? { status } : {}), order };
       const filters = listFiltersOf(input as never);
       const page = new KeysetPage('wallets', filters.bound, input as never, { order: filters.order });
-      entries.push(await ran(`listWalletsQuery(orgId, {${status ? 'status' : ''}}, a first page, order ${order})`, () => runQueries(db, [wallets.listWalletsQuery(ORG, filters.where, page)])));
+      entries.push(
+        await ran(`listWalletsQuery(orgId, {${status ? 'status' : ''}}, a first page, order ${order})`, () =>
+          runQueries(db, [wallets.listWalletsQuery(ORG, filters.where, page)]),
+        ),
+      );
     }
   return entries;
 }
 
 describe('the statements of wallet-service, as text in src/queries', () => {
-  it('are those of the files, and every file is a module\'s (UPDATE_SQL=1 rewrites them)', async () => {
+  it("are those of the files, and every file is a module's (UPDATE_SQL=1 rewrites them)", async () => {
     expect(await queriesFileDifferences(fileURLToPath(new URL('.', import.meta.url)), 'src/queries/queries.spec.ts', files)).toEqual([]);
   });
 });

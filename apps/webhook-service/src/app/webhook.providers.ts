@@ -24,7 +24,9 @@ export const webhookProviders: Provider[] = [
     inject: [SERVICE_CONFIG],
     useFactory: (config: WebhookConfig): UrlPolicy => {
       if (config.SERVICE_ENV === 'production' && config.WEBHOOK_PRIVATE_HOST_ALLOWLIST.size > 0) {
-        throw new ConfigError(['WEBHOOK_PRIVATE_HOST_ALLOWLIST must be empty when SERVICE_ENV=production (it is for local development only)']);
+        throw new ConfigError([
+          'WEBHOOK_PRIVATE_HOST_ALLOWLIST must be empty when SERVICE_ENV=production (it is for local development only)',
+        ]);
       }
       return { httpsOnly: config.SERVICE_ENV === 'production', privateHosts: config.WEBHOOK_PRIVATE_HOST_ALLOWLIST };
     },

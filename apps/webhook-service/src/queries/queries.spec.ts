@@ -41,25 +41,39 @@ const claimed: ClaimedDelivery = {
   registration_deleted: false,
   trace_context: null,
 };
-const attempt = (status: number | null) => ({ delivery: claimed, responseStatus: status, responseMs: 3, error: status === 200 ? null : `HTTP ${status}` });
+const attempt = (status: number | null) => ({
+  delivery: claimed,
+  responseStatus: status,
+  responseMs: 3,
+  error: status === 200 ? null : `HTTP ${status}`,
+});
 
 const files: Record<string, () => Promise<SqlFileEntry[]>> = {
   'fan-out': async () => [
     await ran("fanOut(db, 'webhook-deliveries', [an event of org_a, one of ALL_ORGANIZATIONS], traceContexts, unsubscribed)", () =>
-      fanOut(sql, 'webhook-deliveries', [event('org_a', 'portfolio_wallet.deposit.status_changed'), { ...event(ALL_ORGANIZATIONS, 'gvault.allowlist.updated'), id: DELIVERY }], new Map(), new UnsubscribedPairs()),
+      fanOut(
+        sql,
+        'webhook-deliveries',
+        [
+          event('org_a', 'portfolio_wallet.deposit.status_changed'),
+          { ...event(ALL_ORGANIZATIONS, 'gvault.allowlist.updated'), id: DELIVERY },
+        ],
+        new Map(),
+        new UnsubscribedPairs(),
+      ),
     ),
   ],
   'delivery-store': async () => [
     await ran('claimDue(db, limit 64, caps {perEndpoint 8, perOrganization 32}, leaseMs 30000, answered [one delivery])', () =>
       claimDue(sql, 64, { perEndpoint: 8, perOrganization: 32 }, 30_000, [DELIVERY]),
     ),
-    await ran("recordAttempts(db, [an attempt answered 200: completed, one answered 503: retry in 5 s])", () =>
+    await ran('recordAttempts(db, [an attempt answered 200: completed, one answered 503: retry in 5 s])', () =>
       recordAttempts(sql, [
         { attempt: attempt(200), completion: { kind: 'completed' } },
         { attempt: attempt(503), completion: { kind: 'retry', delayMs: 5_000 } },
       ]),
     ),
-    await ran("recordAttempt(db, an attempt answered 410, failed and disabling the registration)", () =>
+    await ran('recordAttempt(db, an attempt answered 410, failed and disabling the registration)', () =>
       recordAttempt(sql, attempt(410), { kind: 'failed', disableRegistration: true }),
     ),
   ],
@@ -68,15 +82,26 @@ const files: Record<string, () => Promise<SqlFileEntry[]>> = {
     return [
       await ran('DeliveriesRepository.requeue(registrationId, id)', () => repository.requeue(REGISTRATION, DELIVERY)),
       await ran("DeliveriesRepository.insert({id, orgId, family 'webhooks', registrationId, eventType 'webhook.test', body})", () =>
-        repository.insert({ id: DELIVERY, orgId: 'org_a', family: 'webhooks', registrationId: REGISTRATION, eventType: 'webhook.test', body: '{}' }),
+        repository.insert({
+          id: DELIVERY,
+          orgId: 'org_a',
+          family: 'webhooks',
+          registrationId: REGISTRATION,
+          eventType: 'webhook.test',
+          body: '{}',
+        }),
       ),
     ];
   },
   'registrations.repository': async () => {
     const repository = new RegistrationsRepository(sql as never);
     return [
-      await ran("RegistrationsRepository.lockFamily(tx, 'org_a', 'webhooks')", () => repository.lockFamily(sql as never, 'org_a', 'webhooks')),
-      await ran("RegistrationsRepository.lockUrl(tx, 'org_a', 'webhooks', url)", () => repository.lockUrl(sql as never, 'org_a', 'webhooks', 'https://receiver.example/hooks')),
+      await ran("RegistrationsRepository.lockFamily(tx, 'org_a', 'webhooks')", () =>
+        repository.lockFamily(sql as never, 'org_a', 'webhooks'),
+      ),
+      await ran("RegistrationsRepository.lockUrl(tx, 'org_a', 'webhooks', url)", () =>
+        repository.lockUrl(sql as never, 'org_a', 'webhooks', 'https://receiver.example/hooks'),
+      ),
       await ran('RegistrationsRepository.lockSecrets(tx, registrationId)', () => repository.lockSecrets(sql as never, REGISTRATION)),
     ];
   },
@@ -93,7 +118,7 @@ const files: Record<string, () => Promise<SqlFileEntry[]>> = {
 };
 
 describe('the statements of webhook-service, as text in src/queries', () => {
-  it('are those of the files, and every file is a module\'s (UPDATE_SQL=1 rewrites them)', async () => {
+  it("are those of the files, and every file is a module's (UPDATE_SQL=1 rewrites them)", async () => {
     expect(await queriesFileDifferences(fileURLToPath(new URL('.', import.meta.url)), 'src/queries/queries.spec.ts', files)).toEqual([]);
   });
 });

@@ -16,7 +16,11 @@ export class CreateApiKeyDto {
   @IsIn(ROLES, { message: `role must be one of ${ROLES.join(', ')}` })
   role!: Role;
 
-  @ApiPropertyOptional({ format: 'date-time', maxLength: MAX_TIMESTAMP_LENGTH, description: 'When the key stops working; in the future. Absent: never.' })
+  @ApiPropertyOptional({
+    format: 'date-time',
+    maxLength: MAX_TIMESTAMP_LENGTH,
+    description: 'When the key stops working; in the future. Absent: never.',
+  })
   @IsOptional()
   @MaxLength(MAX_TIMESTAMP_LENGTH, { message: 'expiresAt must be an ISO 8601 date-time' })
   @IsISO8601({ strict: true }, { message: 'expiresAt must be an ISO 8601 date-time' })
@@ -50,14 +54,20 @@ class ApiKeyFieldsDto {
 
 /** A key as listings show it: never the secret. */
 export class ApiKeyDto extends ApiKeyFieldsDto {
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Last request made with the key, to the minute; null when never used' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'Last request made with the key, to the minute; null when never used',
+  })
   lastUsedAt!: string | null;
 }
 
 /** A new key: the only answer that holds the secret. */
 export class CreatedApiKeyDto extends ApiKeyFieldsDto {
   @ApiProperty({
-    description: 'The secret key, `service_sandbox_...` or `service_prod_...`: shown only in this answer. Send it as `Authorization: Bearer <key>`.',
+    description:
+      'The secret key, `service_sandbox_...` or `service_prod_...`: shown only in this answer. Send it as `Authorization: Bearer <key>`.',
     example: 'service_sandbox_4Rj2...',
   })
   key!: string;

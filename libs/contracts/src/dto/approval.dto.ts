@@ -21,11 +21,28 @@ export type ApprovalPolicyMode = (typeof APPROVAL_POLICY_MODES)[number];
 export const APPROVAL_ACTIONS = ['approve', 'reject'] as const;
 export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];
 export const TURNKEY_REQUEST_TYPES = ['ACTIVITY_TYPE_APPROVE_ACTIVITY', 'ACTIVITY_TYPE_REJECT_ACTIVITY'] as const;
-export const TURNKEY_ACTIVITY_STATUSES = ['ACTIVITY_STATUS_CONSENSUS_NEEDED', 'ACTIVITY_STATUS_COMPLETED', 'ACTIVITY_STATUS_REJECTED', 'ACTIVITY_STATUS_FAILED'] as const;
+export const TURNKEY_ACTIVITY_STATUSES = [
+  'ACTIVITY_STATUS_CONSENSUS_NEEDED',
+  'ACTIVITY_STATUS_COMPLETED',
+  'ACTIVITY_STATUS_REJECTED',
+  'ACTIVITY_STATUS_FAILED',
+] as const;
 export type TurnkeyActivityStatus = (typeof TURNKEY_ACTIVITY_STATUSES)[number];
-export const ACTIVITY_KINDS = ['withdrawal_payout', 'deposit_address_setup', 'approver_change', 'policy_change', 'address_book_change'] as const;
+export const ACTIVITY_KINDS = [
+  'withdrawal_payout',
+  'deposit_address_setup',
+  'approver_change',
+  'policy_change',
+  'address_book_change',
+] as const;
 /** What a change to an organization's approvers, policy or address book does (its audit action too). */
-export const APPROVAL_CHANGE_KINDS = ['approver.created', 'approver.deleted', 'policy.updated', 'address_book.created', 'address_book.deleted'] as const;
+export const APPROVAL_CHANGE_KINDS = [
+  'approver.created',
+  'approver.deleted',
+  'policy.updated',
+  'address_book.created',
+  'address_book.deleted',
+] as const;
 export type ApprovalChangeKind = (typeof APPROVAL_CHANGE_KINDS)[number];
 export const APPROVAL_CHANGE_STATUSES = ['pending', 'approved', 'rejected', 'failed'] as const;
 
@@ -50,7 +67,8 @@ export class CreateApproverDto {
 
   @ApiProperty({
     example: '1764000000000',
-    description: 'Milliseconds since the epoch, as a string, within 5 minutes of the server’s clock: the `X-Stamp` header stamps this exact body with the new key (proof that the caller holds it).',
+    description:
+      'Milliseconds since the epoch, as a string, within 5 minutes of the server’s clock: the `X-Stamp` header stamps this exact body with the new key (proof that the caller holds it).',
   })
   @IsString()
   @Matches(/^[0-9]{1,16}$/, { message: 'timestampMs must be milliseconds since the epoch as a string of digits' })
@@ -112,16 +130,32 @@ export class ApprovalChangeDto {
   @ApiProperty({ enum: APPROVAL_CHANGE_KINDS })
   kind!: ApprovalChangeKind;
 
-  @ApiProperty({ enum: APPROVAL_CHANGE_STATUSES, description: '`pending` until quorum approves it (`approved`, applied then), one approver rejects it (`rejected`) or `WALLET_APPROVAL_TTL_MS` passes (`failed`).' })
+  @ApiProperty({
+    enum: APPROVAL_CHANGE_STATUSES,
+    description:
+      '`pending` until quorum approves it (`approved`, applied then), one approver rejects it (`rejected`) or `WALLET_APPROVAL_TTL_MS` passes (`failed`).',
+  })
   status!: string;
 
-  @ApiProperty({ format: 'uuid', description: 'The pending activity the approvers vote on (`POST /v2/turnkey/activities/{activityId}/vote`).' })
+  @ApiProperty({
+    format: 'uuid',
+    description: 'The pending activity the approvers vote on (`POST /v2/turnkey/activities/{activityId}/vote`).',
+  })
   turnkeyActivityId!: string;
 
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'What is asked: the approver, policy or address-book entry as it will be (for a deletion, the one deleted).' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'What is asked: the approver, policy or address-book entry as it will be (for a deletion, the one deleted).',
+  })
   change!: Record<string, unknown>;
 
-  @ApiProperty({ type: 'object', nullable: true, additionalProperties: true, description: 'What it replaces (the policy in force), null otherwise.' })
+  @ApiProperty({
+    type: 'object',
+    nullable: true,
+    additionalProperties: true,
+    description: 'What it replaces (the policy in force), null otherwise.',
+  })
   before!: Record<string, unknown> | null;
 
   @ApiProperty({ description: 'Who asked (the token subject or API key principal).' })
@@ -138,7 +172,8 @@ export class ApprovalChangeDto {
  * A governed route's answer on the wire: `applied` (the route's own answer, 200/201) when the
  * change cannot weaken protection or the organization has no approvers yet, else `pending` (202).
  */
-export type GovernedReply<T> = { readonly applied: T; readonly pending?: undefined } | { readonly pending: ApprovalChangeDto; readonly applied?: undefined };
+export type GovernedReply<T> =
+  { readonly applied: T; readonly pending?: undefined } | { readonly pending: ApprovalChangeDto; readonly applied?: undefined };
 
 // ---------- policy ----------
 
@@ -149,7 +184,8 @@ export class PutApprovalPolicyDto {
 
   @ApiPropertyOptional({
     example: '1000.000000',
-    description: 'USD, a string with at most six decimals (more: 400 `precision_overflow`); required with `above_threshold`: withdrawals above it wait for approval.',
+    description:
+      'USD, a string with at most six decimals (more: 400 `precision_overflow`); required with `above_threshold`: withdrawals above it wait for approval.',
   })
   @IsOptional()
   @IsString()
@@ -188,16 +224,35 @@ export class ApprovalAuditEntryDto {
   @ApiProperty({ description: 'Who made the change (the token subject or API key principal).' })
   principalId!: string;
 
-  @ApiProperty({ type: 'object', nullable: true, additionalProperties: true, description: 'The approver, policy or address-book entry before the change.' })
+  @ApiProperty({
+    type: 'object',
+    nullable: true,
+    additionalProperties: true,
+    description: 'The approver, policy or address-book entry before the change.',
+  })
   before!: Record<string, unknown> | null;
 
-  @ApiProperty({ type: 'object', nullable: true, additionalProperties: true, description: 'The approver, policy or address-book entry after the change.' })
+  @ApiProperty({
+    type: 'object',
+    nullable: true,
+    additionalProperties: true,
+    description: 'The approver, policy or address-book entry after the change.',
+  })
   after!: Record<string, unknown> | null;
 
-  @ApiProperty({ type: String, nullable: true, format: 'uuid', description: 'The activity whose quorum released the change; null for a change applied at once.' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    format: 'uuid',
+    description: 'The activity whose quorum released the change; null for a change applied at once.',
+  })
   turnkeyActivityId!: string | null;
 
-  @ApiProperty({ type: [String], nullable: true, description: 'The public keys of the approvers whose votes released the change; null for a change applied at once.' })
+  @ApiProperty({
+    type: [String],
+    nullable: true,
+    description: 'The public keys of the approvers whose votes released the change; null for a change applied at once.',
+  })
   approvedBy!: string[] | null;
 
   @ApiProperty()
@@ -239,7 +294,12 @@ export class PendingActivityDto {
   @ApiProperty({ type: String, nullable: true, format: 'uuid' })
   withdrawalLegId!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, format: 'uuid', description: 'The wallet of a payout or setup; null for a change to the organization’s approvers, policy or address book.' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    format: 'uuid',
+    description: 'The wallet of a payout or setup; null for a change to the organization’s approvers, policy or address book.',
+  })
   portfolioWalletId!: string | null;
 
   @ApiProperty({ type: String, nullable: true })
@@ -251,19 +311,28 @@ export class PendingActivityDto {
   @ApiProperty({ type: String, nullable: true })
   destinationAddress!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, description: 'Amount drawn from the source, in the token’s smallest units (USDC/USDT: 6 decimals).' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Amount drawn from the source, in the token’s smallest units (USDC/USDT: 6 decimals).',
+  })
   plannedSourceNativeUnits!: string | null;
 
   @ApiProperty({ type: String, nullable: true, description: 'Amount shown to the approver, in the token’s smallest units.' })
   displayAmountNativeUnits!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, description: 'Chain of the transaction to sign; null for a change to the organization’s approvers, policy or address book.' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Chain of the transaction to sign; null for a change to the organization’s approvers, policy or address book.',
+  })
   txChain!: string | null;
 
   @ApiProperty({
     type: ApprovalChangeDto,
     nullable: true,
-    description: 'The change to the organization’s approvers, policy or address book this activity releases (`approver_change`, `policy_change`, `address_book_change`); null otherwise.',
+    description:
+      'The change to the organization’s approvers, policy or address book this activity releases (`approver_change`, `policy_change`, `address_book_change`); null otherwise.',
   })
   change!: ApprovalChangeDto | null;
 }
@@ -324,7 +393,9 @@ export class ApprovalRequestResponseDto {
   @ApiProperty({ type: TurnkeyRequestDto })
   turnkeyRequest!: TurnkeyRequestDto;
 
-  @ApiProperty({ description: 'The exact JSON text of turnkeyRequest: the bytes the approver’s key signs (`stamper.stamp(stampPayload)`).' })
+  @ApiProperty({
+    description: 'The exact JSON text of turnkeyRequest: the bytes the approver’s key signs (`stamper.stamp(stampPayload)`).',
+  })
   stampPayload!: string;
 }
 
@@ -366,7 +437,10 @@ export class VoteDto {
   })
   @ValidateBy({
     name: 'isStamp',
-    validator: { validate: isStamp, defaultMessage: () => 'customerApprovalStamp must be the X-Stamp value or {stampHeaderName, stampHeaderValue}' },
+    validator: {
+      validate: isStamp,
+      defaultMessage: () => 'customerApprovalStamp must be the X-Stamp value or {stampHeaderName, stampHeaderValue}',
+    },
   })
   customerApprovalStamp!: CustomerApprovalStamp;
 
@@ -396,6 +470,9 @@ export class VoteResponseDto {
   @ApiProperty({ enum: TURNKEY_ACTIVITY_STATUSES })
   status!: TurnkeyActivityStatus;
 
-  @ApiProperty({ description: 'The status of what the activity releases: the payout leg (`pending_customer_approval`, `pending_broadcast`, `cancelled`, `failed`, ...), the setup or the change to approvers, policy or address book (`pending`, `approved`, `rejected`, `failed`).' })
+  @ApiProperty({
+    description:
+      'The status of what the activity releases: the payout leg (`pending_customer_approval`, `pending_broadcast`, `cancelled`, `failed`, ...), the setup or the change to approvers, policy or address book (`pending`, `approved`, `rejected`, `failed`).',
+  })
   resultStatus!: string;
 }

@@ -77,13 +77,22 @@ function unbounded(name: string, dto: Dto): string[] {
 
 /** Every class the contracts export with class-validator rules: the DTOs input is validated with. */
 const inputDtos = Object.entries(contracts as Record<string, unknown>).filter(
-  (entry): entry is [string, Dto] => typeof entry[1] === 'function' && getMetadataStorage().getTargetValidationMetadatas(entry[1], '', true, false).length > 0,
+  (entry): entry is [string, Dto] =>
+    typeof entry[1] === 'function' && getMetadataStorage().getTargetValidationMetadatas(entry[1], '', true, false).length > 0,
 );
 
 describe('input DTO bounds', () => {
   it('finds the input DTOs among the exports', () => {
     expect(inputDtos.map(([name]) => name)).toEqual(
-      expect.arrayContaining(['CreateWalletDto', 'UpdateWalletDto', 'AllocationInstructionDto', 'ActivityQueryDto', 'CreateApiKeyDto', 'PutApprovalPolicyDto', 'CreateWebhookDto']),
+      expect.arrayContaining([
+        'CreateWalletDto',
+        'UpdateWalletDto',
+        'AllocationInstructionDto',
+        'ActivityQueryDto',
+        'CreateApiKeyDto',
+        'PutApprovalPolicyDto',
+        'CreateWebhookDto',
+      ]),
     );
   });
 

@@ -54,7 +54,12 @@ export class ListFilterQueryDto extends PageQueryDto {
   @IsIn(LIST_ORDERS, { message: 'order must be asc or desc' })
   order?: ListOrder;
 
-  @ApiPropertyOptional({ format: 'date-time', maxLength: MAX_TIMESTAMP_LENGTH, example: '2026-11-21T00:00:00.000Z', description: 'Only items created at or after this ISO 8601 timestamp.' })
+  @ApiPropertyOptional({
+    format: 'date-time',
+    maxLength: MAX_TIMESTAMP_LENGTH,
+    example: '2026-11-21T00:00:00.000Z',
+    description: 'Only items created at or after this ISO 8601 timestamp.',
+  })
   @IsOptional()
   @MaxLength(MAX_TIMESTAMP_LENGTH, { message: 'createdAtGte must be an ISO 8601 timestamp' })
   @IsISO8601({ strict: true, strictSeparator: true }, { message: 'createdAtGte must be an ISO 8601 timestamp' })

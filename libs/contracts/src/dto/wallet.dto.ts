@@ -52,7 +52,10 @@ export const PROCESSING_TIME_BASES = ['elapsed_seconds', 'banking_days'] as cons
 export type ProcessingTimeBasis = (typeof PROCESSING_TIME_BASES)[number];
 
 export class ProcessingPolicyDto {
-  @ApiProperty({ enum: PROCESSING_TIME_BASES, description: '`elapsed_seconds`: units are seconds; `banking_days`: units are banking days.' })
+  @ApiProperty({
+    enum: PROCESSING_TIME_BASES,
+    description: '`elapsed_seconds`: units are seconds; `banking_days`: units are banking days.',
+  })
   processingTimeBasis!: ProcessingTimeBasis;
 
   @ApiProperty({ type: 'number', minimum: 0, description: 'Finite, at most `typicalMaxUnits`.' })
@@ -131,7 +134,13 @@ export class WalletYieldSourceDto {
   @ApiProperty({ type: 'number', nullable: true, description: 'Total value locked in the source, USD; null when unknown.' })
   tvlUsd!: number | null;
 
-  @ApiProperty({ type: 'number', nullable: true, minimum: 0, maximum: 100, description: 'Lending markets: share of the supplied assets lent out, in percent; null otherwise.' })
+  @ApiProperty({
+    type: 'number',
+    nullable: true,
+    minimum: 0,
+    maximum: 100,
+    description: 'Lending markets: share of the supplied assets lent out, in percent; null otherwise.',
+  })
   utilizationPct!: number | null;
 
   @ApiProperty()
@@ -189,7 +198,12 @@ export class CreateWalletDto {
 const LABEL_OR_NULL = 'label must be a string of at most 200 characters, or null';
 
 export class UpdateWalletDto {
-  @ApiProperty({ type: String, nullable: true, maxLength: 200, description: 'The only field this endpoint accepts; `null` or `""` clears the label.' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    maxLength: 200,
+    description: 'The only field this endpoint accepts; `null` or `""` clears the label.',
+  })
   // `null` clears the label, so it is skipped here rather than read as omitted (`@IsOptional`).
   @ValidateIf((_dto: object, value: unknown) => value !== null)
   @IsString({ message: LABEL_OR_NULL })
@@ -346,7 +360,12 @@ export class WalletYieldDto {
 }
 
 export class WalletListQueryDto extends ListFilterQueryDto {
-  @ApiPropertyOptional({ type: 'array', items: { type: 'string', enum: [...WALLET_STATUSES] }, maxItems: MAX_FILTER_VALUES, description: 'Repeatable: only wallets in these statuses.' })
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'string', enum: [...WALLET_STATUSES] },
+    maxItems: MAX_FILTER_VALUES,
+    description: 'Repeatable: only wallets in these statuses.',
+  })
   @IsOptional()
   @Transform(asList)
   @ArrayMaxSize(MAX_FILTER_VALUES, { message: `status must be given at most ${MAX_FILTER_VALUES} times` })
@@ -357,7 +376,12 @@ export class WalletListQueryDto extends ListFilterQueryDto {
 // ---------- deposits ----------
 
 export class DepositListQueryDto extends ListFilterQueryDto {
-  @ApiPropertyOptional({ type: 'array', items: { type: 'string', enum: [...DEPOSIT_STATUSES] }, maxItems: MAX_FILTER_VALUES, description: 'Repeatable: only deposits in these statuses.' })
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'string', enum: [...DEPOSIT_STATUSES] },
+    maxItems: MAX_FILTER_VALUES,
+    description: 'Repeatable: only deposits in these statuses.',
+  })
   @IsOptional()
   @Transform(asList)
   @ArrayMaxSize(MAX_FILTER_VALUES, { message: `status must be given at most ${MAX_FILTER_VALUES} times` })

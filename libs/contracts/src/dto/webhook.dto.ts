@@ -1,5 +1,20 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Allow, ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, MaxLength, Min, ValidateBy, ValidateIf } from 'class-validator';
+import {
+  Allow,
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Max,
+  MaxLength,
+  Min,
+  ValidateBy,
+  ValidateIf,
+} from 'class-validator';
 import { GTOKEN_EVENTS, PORTFOLIO_WALLET_WEBHOOK_EVENTS, WEBHOOK_ENDPOINT_EVENTS, type WebhookFamily } from '../events/types.js';
 
 /** Several property decorators as one. */
@@ -162,7 +177,7 @@ export class WebhookEmissionDto {
   @ApiProperty({ format: 'date-time' }) requestedAt!: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'null while the attempt runs' })
   completedAt!: string | null;
-  @ApiProperty({ type: 'integer', nullable: true, description: "HTTP status of the receiver; null when it did not answer" })
+  @ApiProperty({ type: 'integer', nullable: true, description: 'HTTP status of the receiver; null when it did not answer' })
   responseStatus!: number | null;
   @ApiProperty({ type: 'integer', nullable: true }) responseMs!: number | null;
   @ApiProperty({ type: String, nullable: true }) errorMessage!: string | null;

@@ -24,7 +24,12 @@ const AMOUNT_DESCRIPTION = 'USD, a string with at most six decimals or a JSON nu
 // ---------- withdrawals ----------
 
 export class WithdrawalListQueryDto extends ListFilterQueryDto {
-  @ApiPropertyOptional({ type: 'array', items: { type: 'string', enum: [...WITHDRAWAL_STATUSES] }, maxItems: MAX_FILTER_VALUES, description: 'Repeatable: only withdrawals in these statuses.' })
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'string', enum: [...WITHDRAWAL_STATUSES] },
+    maxItems: MAX_FILTER_VALUES,
+    description: 'Repeatable: only withdrawals in these statuses.',
+  })
   @IsOptional()
   @Transform(asList)
   @ArrayMaxSize(MAX_FILTER_VALUES, { message: `status must be given at most ${MAX_FILTER_VALUES} times` })
@@ -44,7 +49,11 @@ export class WithdrawalPreviewDto {
   @MaxLength(16)
   token?: string;
 
-  @ApiPropertyOptional({ example: '25.000000', description: `${AMOUNT_DESCRIPTION} Omitted: the preview answers what can be withdrawn now.`, oneOf: [{ type: 'string' }, { type: 'number' }] })
+  @ApiPropertyOptional({
+    example: '25.000000',
+    description: `${AMOUNT_DESCRIPTION} Omitted: the preview answers what can be withdrawn now.`,
+    oneOf: [{ type: 'string' }, { type: 'number' }],
+  })
   @IsOptional()
   @IsUsdAmount()
   amountUsd?: string | number;
@@ -62,7 +71,12 @@ export class ProcessingEstimateDto {
 }
 
 export class WithdrawalPreviewResponseDto {
-  @ApiProperty({ type: String, nullable: true, example: '25.000000', description: 'The amount asked about; null when `amountUsd` was omitted.' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '25.000000',
+    description: 'The amount asked about; null when `amountUsd` was omitted.',
+  })
   amountRequestedUsd!: string | null;
 
   @ApiProperty({ description: 'The flat fee of a withdrawal, taken from the amount requested.' })
@@ -74,7 +88,10 @@ export class WithdrawalPreviewResponseDto {
   @ApiProperty({ description: "The wallet's total after this withdrawal; today's total when no amount was asked about." })
   totalUsdAfterWithdrawal!: string;
 
-  @ApiProperty({ type: ProcessingEstimateDto, description: 'Typical duration: the slowest redemption among the positions drawn on (for the maximum when no amount was asked about).' })
+  @ApiProperty({
+    type: ProcessingEstimateDto,
+    description: 'Typical duration: the slowest redemption among the positions drawn on (for the maximum when no amount was asked about).',
+  })
   processingEstimate!: ProcessingEstimateDto;
 }
 
@@ -142,7 +159,10 @@ export class PayoutStepDto {
   @ApiProperty()
   label!: string;
 
-  @ApiProperty({ enum: ['pending', 'pending_customer_approval', 'processing', 'completed', 'failed', 'skipped'], description: '`pending_customer_approval`: the external payout step while its leg waits for approvers.' })
+  @ApiProperty({
+    enum: ['pending', 'pending_customer_approval', 'processing', 'completed', 'failed', 'skipped'],
+    description: '`pending_customer_approval`: the external payout step while its leg waits for approvers.',
+  })
   status!: string;
 
   @ApiProperty({ type: String, nullable: true })
@@ -190,7 +210,8 @@ export class PayoutLegDto {
     type: String,
     nullable: true,
     format: 'uuid',
-    description: 'While `pending_customer_approval`: the pending activity approvers vote on (`POST /v2/turnkey/activities/{activityId}/vote`); null in every other status.',
+    description:
+      'While `pending_customer_approval`: the pending activity approvers vote on (`POST /v2/turnkey/activities/{activityId}/vote`); null in every other status.',
   })
   // Optional for the type checker only (legs stored before approvals lack them); always sent, as null outside approval.
   turnkeyActivityId?: string | null;
@@ -198,7 +219,12 @@ export class PayoutLegDto {
   @ApiProperty({ type: String, nullable: true, description: 'While `pending_customer_approval`: when approval was requested; else null.' })
   approvalRequestedAt?: string | null;
 
-  @ApiProperty({ type: String, nullable: true, description: 'While `pending_customer_approval`: the deadline; without quorum by then the leg fails and its money stays in the wallet. Else null.' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'While `pending_customer_approval`: the deadline; without quorum by then the leg fails and its money stays in the wallet. Else null.',
+  })
   approvalValidBefore?: string | null;
 }
 
@@ -324,10 +350,19 @@ export class DepositAddressApprovalDto {
   @ApiProperty({ example: 'stellar_testnet' })
   chain!: string;
 
-  @ApiProperty({ enum: ['pending', 'approved', 'rejected', 'failed'], description: '`pending` until the organization’s approvers vote (`rejected` on a reject, `failed` when the deadline passes; enable again to retry).' })
+  @ApiProperty({
+    enum: ['pending', 'approved', 'rejected', 'failed'],
+    description:
+      '`pending` until the organization’s approvers vote (`rejected` on a reject, `failed` when the deadline passes; enable again to retry).',
+  })
   status!: string;
 
-  @ApiProperty({ type: String, nullable: true, format: 'uuid', description: 'The pending activity the approvers vote on (`POST /v2/turnkey/activities/{activityId}/vote`).' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    format: 'uuid',
+    description: 'The pending activity the approvers vote on (`POST /v2/turnkey/activities/{activityId}/vote`).',
+  })
   turnkeyActivityId!: string | null;
 
   @ApiProperty()

@@ -96,7 +96,15 @@ export interface PortfolioWalletResources {
    * latest attempt (null for a setup made before approvals).
    */
   'portfolio_wallet.approval.status_changed': {
-    approval: { id: string; kind: string; chain: string | null; status: string; turnkeyActivityId: string | null; createdAt: Timestamp; updatedAt: Timestamp };
+    approval: {
+      id: string;
+      kind: string;
+      chain: string | null;
+      status: string;
+      turnkeyActivityId: string | null;
+      createdAt: Timestamp;
+      updatedAt: Timestamp;
+    };
   };
   'portfolio_wallet.strategy.status_changed': {
     strategy: { status: string; allocations: Record<string, { yieldSourceId: string; pct: number }[]> };

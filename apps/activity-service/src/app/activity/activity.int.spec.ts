@@ -19,7 +19,12 @@ let activity: ActivityService;
 let nats: NatsConnection;
 
 beforeAll(async () => {
-  service = await startServiceInProcess({ name: 'activity', module: AppModule.forRoot, spec: activityConfigSpec, env: { ACTIVITY_EVENT_LINGER_MS: '0' } });
+  service = await startServiceInProcess({
+    name: 'activity',
+    module: AppModule.forRoot,
+    spec: activityConfigSpec,
+    env: { ACTIVITY_EVENT_LINGER_MS: '0' },
+  });
   activity = service.running.app.get(ActivityService);
   nats = await connect({ servers: service.env.NATS_URL });
 });
@@ -49,8 +54,15 @@ interface Fields {
   observedAt?: string;
 }
 const envelope = <K extends string, R>(event: string, walletId: string, fields: Fields, key: K, resource: R) =>
-  ({ event, observedAt: fields.observedAt ?? new Date().toISOString(), walletId, [key]: resource }) as { event: string; walletId: string } & Record<K, R>;
-const common = (fields: Fields, status: string) => ({ id: fields.id ?? randomUUID(), status: fields.status ?? status, createdAt: fields.createdAt ?? new Date().toISOString() });
+  ({ event, observedAt: fields.observedAt ?? new Date().toISOString(), walletId, [key]: resource }) as {
+    event: string;
+    walletId: string;
+  } & Record<K, R>;
+const common = (fields: Fields, status: string) => ({
+  id: fields.id ?? randomUUID(),
+  status: fields.status ?? status,
+  createdAt: fields.createdAt ?? new Date().toISOString(),
+});
 const ADDRESS = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
 const depositPayload = (walletId: string, fields: Fields = {}) =>
   envelope(DEPOSIT, walletId, fields, 'deposit', {
@@ -90,7 +102,9 @@ const rebalancePayload = (walletId: string, fields: Fields = {}) =>
 
 async function publish(orgId: string, type: DomainEventType, payload: unknown): Promise<void> {
   const event = { id: randomUUID(), type, orgId, source: 'wallet', occurredAt: new Date().toISOString(), payload };
-  await jetstream(nats).publish(eventSubject(service.env.EVENTS_SUBJECT_PREFIX!, 'wallet', type), JSON.stringify(event), { msgID: event.id });
+  await jetstream(nats).publish(eventSubject(service.env.EVENTS_SUBJECT_PREFIX!, 'wallet', type), JSON.stringify(event), {
+    msgID: event.id,
+  });
 }
 
 /** The organization's feed once it holds `count` items. */
@@ -102,7 +116,8 @@ async function feedOf(org: string, count: number, query: ActivityQueryDto = {}):
   return page.data;
 }
 
-const idsOf = async (org: string, query: ActivityQueryDto) => (await activity.list(ctxOf(org), { limit: 100, ...query })).data.map((item) => item.id);
+const idsOf = async (org: string, query: ActivityQueryDto) =>
+  (await activity.list(ctxOf(org), { limit: 100, ...query })).data.map((item) => item.id);
 
 describe('projecting events and reading the feed', () => {
   it('projects a deposit, a withdrawal and a rebalance with the nested object of the spec, newest first', async () => {
@@ -115,14 +130,38 @@ describe('projecting events and reading the feed', () => {
     await publish(org, WITHDRAWAL, withdrawal);
     await publish(org, REBALANCE, rebalance);
     expect(await feedOf(org, 3)).toEqual([
-      { id: rebalance.rebalance.id, type: 'rebalance', status: 'created', amountUsd: '8.000001', timestamp: at(3), walletId: wallet, rebalance: rebalance.rebalance },
-      { id: withdrawal.withdrawal.id, type: 'withdrawal', status: 'processing', amountUsd: '25.000000', timestamp: at(2), walletId: wallet, withdrawal: withdrawal.withdrawal },
-      { id: deposit.deposit.id, type: 'deposit', status: 'processing', amountUsd: '12.345678', timestamp: at(1), walletId: wallet, deposit: deposit.deposit },
+      {
+        id: rebalance.rebalance.id,
+        type: 'rebalance',
+        status: 'created',
+        amountUsd: '8.000001',
+        timestamp: at(3),
+        walletId: wallet,
+        rebalance: rebalance.rebalance,
+      },
+      {
+        id: withdrawal.withdrawal.id,
+        type: 'withdrawal',
+        status: 'processing',
+        amountUsd: '25.000000',
+        timestamp: at(2),
+        walletId: wallet,
+        withdrawal: withdrawal.withdrawal,
+      },
+      {
+        id: deposit.deposit.id,
+        type: 'deposit',
+        status: 'processing',
+        amountUsd: '12.345678',
+        timestamp: at(1),
+        walletId: wallet,
+        deposit: deposit.deposit,
+      },
     ]);
     await expect(activity.list(ctxOf(org), {})).resolves.toEqual({ data: expect.any(Array), nextCursor: null });
   });
 
-  it('filters by type, status and wallets, and shows only the caller\'s organization', async () => {
+  it("filters by type, status and wallets, and shows only the caller's organization", async () => {
     const org = `org_${randomUUID()}`;
     const [w1, w2] = [randomUUID(), randomUUID()];
     const d1 = depositPayload(w1, { createdAt: at(1), status: 'completed' });
@@ -183,7 +222,9 @@ describe('paging', () => {
       nextCursor: null,
     });
     await expect(activity.list(ctxOf(org), { limit: 1, cursor: 'garbage!' })).rejects.toMatchObject(INVALID_CURSOR);
-    await expect(activity.list(ctxOf(org), { type: 'withdrawal', limit: 1, cursor: first.nextCursor! })).rejects.toMatchObject(INVALID_CURSOR);
+    await expect(activity.list(ctxOf(org), { type: 'withdrawal', limit: 1, cursor: first.nextCursor! })).rejects.toMatchObject(
+      INVALID_CURSOR,
+    );
     await expect(activity.list(ctxOf(org), { limit: 1, cursor: first.nextCursor! })).rejects.toMatchObject(INVALID_CURSOR);
   });
 

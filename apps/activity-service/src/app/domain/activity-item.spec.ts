@@ -6,7 +6,14 @@ const WALLET = '5b1d9c3e-0c6a-4f57-9d3b-2f0f1c7a8e11';
 const ID = '0e0c6a3b-7d1f-4a58-9b6e-3c2d1e0f9a88';
 
 function event(type: string, payload: object): DomainEvent {
-  return { id: 'a1b2c3d4-0000-4000-8000-000000000001', type: type as never, orgId: 'org_a', source: 'wallet', occurredAt: '2026-11-21T10:00:01.000Z', payload };
+  return {
+    id: 'a1b2c3d4-0000-4000-8000-000000000001',
+    type: type as never,
+    orgId: 'org_a',
+    source: 'wallet',
+    occurredAt: '2026-11-21T10:00:01.000Z',
+    payload,
+  };
 }
 
 const deposit = {
@@ -24,10 +31,20 @@ const deposit = {
 
 describe('projectEvent', () => {
   it('projects a deposit event into an item keyed by the deposit id, with only the spec fields nested', () => {
-    const projection = projectEvent(event('portfolio_wallet.deposit.status_changed', { event: 'x', observedAt: '2026-11-21T10:00:02.000Z', walletId: WALLET, deposit }));
+    const projection = projectEvent(
+      event('portfolio_wallet.deposit.status_changed', { event: 'x', observedAt: '2026-11-21T10:00:02.000Z', walletId: WALLET, deposit }),
+    );
     expect(projection.kind).toBe('item');
     if (projection.kind !== 'item') return;
-    expect(projection.item).toMatchObject({ id: ID, walletId: WALLET, type: 'deposit', status: 'processing', statusRank: 1, amountMicros: 12_500_000n, orgId: 'org_a' });
+    expect(projection.item).toMatchObject({
+      id: ID,
+      walletId: WALLET,
+      type: 'deposit',
+      status: 'processing',
+      statusRank: 1,
+      amountMicros: 12_500_000n,
+      orgId: 'org_a',
+    });
     expect(projection.item.timestamp.toISOString()).toBe('2026-11-21T10:00:00.000Z');
     expect(projection.item.observedAt.toISOString()).toBe('2026-11-21T10:00:02.000Z');
     expect(Object.keys(projection.item.resource)).not.toContain('internal');
@@ -46,7 +63,10 @@ describe('projectEvent', () => {
       completedAt: null,
     };
     const projection = projectEvent(event('portfolio_wallet.rebalance.status_changed', { walletId: WALLET, rebalance }));
-    expect(projection).toMatchObject({ kind: 'item', item: { type: 'rebalance', status: 'created', statusRank: 0, amountMicros: 12_500_001n } });
+    expect(projection).toMatchObject({
+      kind: 'item',
+      item: { type: 'rebalance', status: 'created', statusRank: 0, amountMicros: 12_500_001n },
+    });
   });
 
   it('ignores wallet events the feed does not show', () => {
@@ -56,7 +76,9 @@ describe('projectEvent', () => {
   it('reports a payload it cannot read as malformed instead of throwing', () => {
     const bad = projectEvent(event('portfolio_wallet.deposit.status_changed', { walletId: 'nope', deposit }));
     expect(bad).toEqual({ kind: 'malformed', reason: 'walletId is not a UUID' });
-    expect(projectEvent(event('portfolio_wallet.deposit.status_changed', { walletId: WALLET, deposit: { ...deposit, amount: 'x' } })).kind).toBe('malformed');
+    expect(
+      projectEvent(event('portfolio_wallet.deposit.status_changed', { walletId: WALLET, deposit: { ...deposit, amount: 'x' } })).kind,
+    ).toBe('malformed');
   });
 });
 
@@ -75,7 +97,12 @@ describe('PROJECTED_EVENTS_FILTER', () => {
     const delivered = DOMAIN_EVENT_TYPES.filter((type) => matches(PROJECTED_EVENTS_FILTER, type));
     expect(delivered).toEqual(expect.arrayContaining(Object.keys(PROJECTED_EVENTS)));
     // What an allocation or a withdrawal announces besides its own status is not delivered.
-    for (const type of ['portfolio_wallet.position.updated', 'portfolio_wallet.balance.updated', 'portfolio_wallet.status_changed', 'portfolio_wallet.withdrawal.payout.status_changed']) {
+    for (const type of [
+      'portfolio_wallet.position.updated',
+      'portfolio_wallet.balance.updated',
+      'portfolio_wallet.status_changed',
+      'portfolio_wallet.withdrawal.payout.status_changed',
+    ]) {
       expect(DOMAIN_EVENT_TYPES).toContain(type);
       expect(delivered).not.toContain(type);
     }
@@ -89,7 +116,14 @@ describe('statuses', () => {
   });
 
   it('ranks created below processing below every final status', () => {
-    expect([statusRank('created'), statusRank('processing'), statusRank('completed'), statusRank('partially_completed'), statusRank('failed'), statusRank('cancelled')]).toEqual([0, 1, 2, 2, 2, 2]);
+    expect([
+      statusRank('created'),
+      statusRank('processing'),
+      statusRank('completed'),
+      statusRank('partially_completed'),
+      statusRank('failed'),
+      statusRank('cancelled'),
+    ]).toEqual([0, 1, 2, 2, 2, 2]);
     // A withdrawal some of whose legs delivered is final and named as such, not shown as processing.
     expect(publicStatus('partially_completed')).toBe('partially_completed');
   });
@@ -97,7 +131,23 @@ describe('statuses', () => {
 
 describe('toActivityItem', () => {
   it('nests the resource under its type and formats the amount with six decimals', () => {
-    const item = toActivityItem({ id: ID, wallet_id: WALLET, type: 'deposit', status: 'completed', amount_usd: '12500000', timestamp_iso: '2026-11-21T10:00:00.000Z', resource: { id: ID } });
-    expect(item).toEqual({ id: ID, type: 'deposit', status: 'completed', amountUsd: '12.500000', timestamp: '2026-11-21T10:00:00.000Z', walletId: WALLET, deposit: { id: ID } });
+    const item = toActivityItem({
+      id: ID,
+      wallet_id: WALLET,
+      type: 'deposit',
+      status: 'completed',
+      amount_usd: '12500000',
+      timestamp_iso: '2026-11-21T10:00:00.000Z',
+      resource: { id: ID },
+    });
+    expect(item).toEqual({
+      id: ID,
+      type: 'deposit',
+      status: 'completed',
+      amountUsd: '12.500000',
+      timestamp: '2026-11-21T10:00:00.000Z',
+      walletId: WALLET,
+      deposit: { id: ID },
+    });
   });
 });

@@ -1,10 +1,4 @@
-import {
-  ACTIVITY_STATUSES,
-  type ActivityItemDto,
-  type ActivityStatus,
-  type ActivityType,
-  type DomainEvent,
-} from '@service/contracts';
+import { ACTIVITY_STATUSES, type ActivityItemDto, type ActivityStatus, type ActivityType, type DomainEvent } from '@service/contracts';
 import { formatUsd, parseUsd } from '@service/money';
 
 /** What the projection stores for one deposit, withdrawal or rebalance. */
@@ -121,7 +115,10 @@ function amountOf(type: ActivityType, nested: Record<string, unknown>): bigint {
   if (type === 'withdrawal') return usd(nested['amountRequestedUsd'], 'withdrawal.amountRequestedUsd');
   const allocations = nested['allocations'];
   if (!Array.isArray(allocations)) throw new MalformedEvent('rebalance.allocations is not an array');
-  return allocations.reduce<bigint>((sum, allocation) => sum + usd(asObject(allocation, 'allocation')['amountUsd'], 'allocation.amountUsd'), 0n);
+  return allocations.reduce<bigint>(
+    (sum, allocation) => sum + usd(asObject(allocation, 'allocation')['amountUsd'], 'allocation.amountUsd'),
+    0n,
+  );
 }
 
 function asObject(value: unknown, name: string): Record<string, unknown> {

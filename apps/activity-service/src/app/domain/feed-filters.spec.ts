@@ -17,7 +17,13 @@ describe('parseFeedFilters', () => {
   it('treats `all`, every status named, and no status alike', () => {
     expect(parseFeedFilters({ status: 'all' }).statuses).toBeUndefined();
     expect(parseFeedFilters({ status: 'created,processing,completed,partially_completed,failed,cancelled' }).statuses).toBeUndefined();
-    expect(parseFeedFilters({ status: 'created,processing,completed,failed,cancelled' }).statuses).toEqual(['created', 'processing', 'completed', 'failed', 'cancelled']);
+    expect(parseFeedFilters({ status: 'created,processing,completed,failed,cancelled' }).statuses).toEqual([
+      'created',
+      'processing',
+      'completed',
+      'failed',
+      'cancelled',
+    ]);
   });
 
   // What the gateway's ActivityQueryDto refuses (bad UUIDs, types, statuses) is tested end to end in test/feed.e2e.spec.ts.

@@ -34,5 +34,10 @@ function statusesOf(raw: string | undefined): ActivityStatus[] | undefined {
 
 /** Newest-first paging of the feed under `filters`: cursors are bound to them. */
 export function feedPage(filters: FeedFilters, query: Pick<ActivityQueryDto, 'cursor' | 'limit'>): NewestFirst {
-  return new NewestFirst(LIST, { walletId: filters.walletIds, type: filters.type, status: filters.statuses }, query, ACTIVITY_DEFAULT_LIMIT);
+  return new NewestFirst(
+    LIST,
+    { walletId: filters.walletIds, type: filters.type, status: filters.statuses },
+    query,
+    ACTIVITY_DEFAULT_LIMIT,
+  );
 }

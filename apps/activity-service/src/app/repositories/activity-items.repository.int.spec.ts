@@ -20,7 +20,14 @@ afterAll(async () => {
 
 const at = (second: number) => new Date(Date.UTC(2026, 10, 24, 10, 0, second));
 
-function item(id: string, status: string, statusRank: number, observedSecond: number, eventId = randomUUID(), type: ProjectedItem['type'] = 'withdrawal'): ProjectedItem {
+function item(
+  id: string,
+  status: string,
+  statusRank: number,
+  observedSecond: number,
+  eventId = randomUUID(),
+  type: ProjectedItem['type'] = 'withdrawal',
+): ProjectedItem {
   return {
     orgId: 'org_batch',
     id,
@@ -106,12 +113,22 @@ describe('upsertItems', () => {
 describe('activity_items pages', () => {
   it("keep room for an item's next status: an update of an item on a page since filled by newer items is HOT", async () => {
     // Items about the size of a withdrawal's: a full page holds about ten.
-    const sized = (id: string, status: string, rank: number, second: number) => ({ ...item(id, status, rank, second), resource: { status, padding: 'x'.repeat(600) } });
+    const sized = (id: string, status: string, rank: number, second: number) => ({
+      ...item(id, status, rank, second),
+      resource: { status, padding: 'x'.repeat(600) },
+    });
     const ids = Array.from({ length: 40 }, () => randomUUID());
-    await db.$transaction((tx) => upsertItems(tx, ids.map((id) => sized(id, 'created', 0, 1))));
+    await db.$transaction((tx) =>
+      upsertItems(
+        tx,
+        ids.map((id) => sized(id, 'created', 0, 1)),
+      ),
+    );
     // One from the middle of the batch: on a page the batch filled (the first may share the last one earlier tests left room on).
     const middle = ids[20] as string;
-    const updates = await db.$transaction((tx) => updatesDuring(tx, 'activity_items', () => upsertItems(tx, [sized(middle, 'processing', 1, 2)])));
+    const updates = await db.$transaction((tx) =>
+      updatesDuring(tx, 'activity_items', () => upsertItems(tx, [sized(middle, 'processing', 1, 2)])),
+    );
     expect(updates).toEqual({ updated: 1, hot: 1 });
   });
 });

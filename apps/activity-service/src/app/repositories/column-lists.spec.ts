@@ -9,9 +9,13 @@ const report = checkColumnLists(fileURLToPath(new URL('../../..', import.meta.ur
 });
 
 describe('column lists of the SQL of activity-service', () => {
-  it('are found (the projection\'s upserts, the feed\'s page)', () => {
+  it("are found (the projection's upserts, the feed's page)", () => {
     const found = new Set(report.lists.map((list) => `${list.file}: ${list.kind} ${list.table}`));
-    for (const list of ['app/repositories/activity-items.repository.ts: insert activity_items', 'app/repositories/activity-items.repository.ts: update activity_items', 'app/repositories/feed.repository.ts: select activity_items'])
+    for (const list of [
+      'app/repositories/activity-items.repository.ts: insert activity_items',
+      'app/repositories/activity-items.repository.ts: update activity_items',
+      'app/repositories/feed.repository.ts: select activity_items',
+    ])
       expect(found).toContain(list);
   });
 

@@ -60,7 +60,13 @@ describe('FeedRepository', () => {
     ]);
     expect(trips.count).toBe(1);
     expect(a.map((row) => row.amount_usd)).toEqual(['3000000', '2000000', '1000000']);
-    expect(a[0]).toMatchObject({ type: 'deposit', status: 'completed', wallet_id: WALLET, timestamp_iso: '2026-11-24T10:00:03.000Z', resource: { note: `it's "quoted" \\ 3` } });
+    expect(a[0]).toMatchObject({
+      type: 'deposit',
+      status: 'completed',
+      wallet_id: WALLET,
+      timestamp_iso: '2026-11-24T10:00:03.000Z',
+      resource: { note: `it's "quoted" \\ 3` },
+    });
     expect(sameA).toBe(a);
     expect(b.map((row) => row.amount_usd)).toEqual(['4000000']);
     // A page reads one row more than it shows.

@@ -41,12 +41,19 @@ export class ApiKeysController extends ServiceRoutes {
   @ApiCreatedResponse({ type: CreatedApiKeyDto })
   @RequiredRoles(SUBJECTS.identity.apiKeysCreate)
   @ApiStandardErrors({ forwarded: true, statuses: [400, 403] })
-  create(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @ValidBody(CreateApiKeyDto) body: CreateApiKeyDto): Promise<ForwardedJson<CreatedApiKeyDto>> {
+  create(
+    @Ctx() ctx: RequestContext,
+    @ValidQuery(NoQueryDto) _query: NoQueryDto,
+    @ValidBody(CreateApiKeyDto) body: CreateApiKeyDto,
+  ): Promise<ForwardedJson<CreatedApiKeyDto>> {
     return this.services.forward(SUBJECTS.identity.apiKeysCreate, { ctx, ...body });
   }
 
   @Get()
-  @Operation('listApiKeys', { summary: "The organization's keys that were not revoked, newest first (never the secret)", description: ROLE_RULE })
+  @Operation('listApiKeys', {
+    summary: "The organization's keys that were not revoked, newest first (never the secret)",
+    description: ROLE_RULE,
+  })
   @ApiOkResponse({ type: ApiKeyPageDto })
   @RequiredRoles(SUBJECTS.identity.apiKeysList)
   @ApiStandardErrors({ forwarded: true, statuses: [400, 403] })
@@ -60,24 +67,36 @@ export class ApiKeysController extends ServiceRoutes {
   @ApiOkResponse({ type: ApiKeyDto })
   @RequiredRoles(SUBJECTS.identity.apiKeysGet)
   @ApiStandardErrors({ forwarded: true, statuses: [400, 403, 404] })
-  get(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @UuidParam('id') keyId: string): Promise<ForwardedJson<ApiKeyDto>> {
+  get(
+    @Ctx() ctx: RequestContext,
+    @ValidQuery(NoQueryDto) _query: NoQueryDto,
+    @UuidParam('id') keyId: string,
+  ): Promise<ForwardedJson<ApiKeyDto>> {
     return this.services.forward(SUBJECTS.identity.apiKeysGet, { ctx, keyId });
   }
 
   @Delete(':id')
-  @Operation('revokeApiKey', { summary: 'Revoke a key: every gateway refuses it within a second', description: `${ROLE_RULE} ${OWNER_KEY_RULE}` })
+  @Operation('revokeApiKey', {
+    summary: 'Revoke a key: every gateway refuses it within a second',
+    description: `${ROLE_RULE} ${OWNER_KEY_RULE}`,
+  })
   @ApiParam({ name: 'id', format: 'uuid' })
   @ApiOkResponse({ type: RevokedApiKeyDto })
   @RequiredRoles(SUBJECTS.identity.apiKeysRevoke)
   @ApiStandardErrors({ forwarded: true, statuses: [400, 403, 404] })
-  revoke(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @UuidParam('id') keyId: string): Promise<ForwardedJson<RevokedApiKeyDto>> {
+  revoke(
+    @Ctx() ctx: RequestContext,
+    @ValidQuery(NoQueryDto) _query: NoQueryDto,
+    @UuidParam('id') keyId: string,
+  ): Promise<ForwardedJson<RevokedApiKeyDto>> {
     return this.services.forward(SUBJECTS.identity.apiKeysRevoke, { ctx, keyId });
   }
 
   @Post(':id/roll')
   @HttpCode(201)
   @Operation('rollApiKey', {
-    summary: 'Replace a key by a new one of the same name and role; the old one works for expiresInSeconds more (default 0: revoked at once)',
+    summary:
+      'Replace a key by a new one of the same name and role; the old one works for expiresInSeconds more (default 0: revoked at once)',
     description: `${ROLE_RULE} ${OWNER_KEY_RULE} The new key is shown only in this response.`,
   })
   @ApiParam({ name: 'id', format: 'uuid' })

@@ -40,7 +40,6 @@ const SignedBody = createParamDecorator((_: unknown, host: ExecutionContext): { 
 @ApiBearerAuth()
 @Controller('v2/approvals')
 export class ApprovalsController extends ServiceRoutes {
-
   @Post('approvers')
   @HttpCode(201)
   @Operation('createApprover', {
@@ -52,7 +51,12 @@ export class ApprovalsController extends ServiceRoutes {
       'the key waits for their quorum as a pending change (202, activity `approver_change`). The same key twice: 409 `approver_duplicate_key`. Audited.',
   })
   @RequiredRoles(SUBJECTS.wallet.approversCreate)
-  @ApiHeader({ name: 'X-Stamp', required: true, description: 'The new key’s stamp over the exact request body: base64url JSON `{publicKey, scheme: "SIGNATURE_SCHEME_TK_API_P256", signature}`.' })
+  @ApiHeader({
+    name: 'X-Stamp',
+    required: true,
+    description:
+      'The new key’s stamp over the exact request body: base64url JSON `{publicKey, scheme: "SIGNATURE_SCHEME_TK_API_P256", signature}`.',
+  })
   @ApiCreatedResponse({ type: ApproverDto, description: 'The organization had no approvers: registered.' })
   @ApiAcceptedResponse(PENDING_CHANGE)
   @ApiStandardErrors({ forwarded: true, statuses: [400, 403, 409] })
@@ -78,11 +82,15 @@ export class ApprovalsController extends ServiceRoutes {
 
   @Delete('approvers/:approverId')
   @Operation('deleteApprover', {
-    summary: 'Remove an approver (owners and admins) once the approvers’ quorum agrees: its later stamps no longer count; votes already counted stay counted. Audited.',
+    summary:
+      'Remove an approver (owners and admins) once the approvers’ quorum agrees: its later stamps no longer count; votes already counted stay counted. Audited.',
     description: 'Answers 202 with the pending change (activity `approver_change`); the approver goes when quorum approves it.',
   })
   @RequiredRoles(SUBJECTS.wallet.approversDelete)
-  @ApiOkResponse({ type: ApproverDeletedDto, description: 'Removed (not answered while the organization has approvers: the approver to remove is one).' })
+  @ApiOkResponse({
+    type: ApproverDeletedDto,
+    description: 'Removed (not answered while the organization has approvers: the approver to remove is one).',
+  })
   @ApiAcceptedResponse(PENDING_CHANGE)
   @ApiStandardErrors({ forwarded: true, statuses: [400, 403, 404] })
   async deleteApprover(
@@ -95,7 +103,9 @@ export class ApprovalsController extends ServiceRoutes {
   }
 
   @Get('policy')
-  @Operation('getApprovalPolicy', { summary: 'The approval policy in force (owners and admins); `updatedAt` null while the environment default applies (sandbox: none)' })
+  @Operation('getApprovalPolicy', {
+    summary: 'The approval policy in force (owners and admins); `updatedAt` null while the environment default applies (sandbox: none)',
+  })
   @RequiredRoles(SUBJECTS.wallet.approvalPolicyGet)
   @ApiOkResponse({ type: ApprovalPolicyDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 403] })
@@ -127,7 +137,8 @@ export class ApprovalsController extends ServiceRoutes {
 
   @Get('audit')
   @Operation('listApprovalAudit', {
-    summary: 'Changes to approvers, policy and address book, newest first: who, when, before and after, and for a change the approvers released its activity and their keys (owners and admins)',
+    summary:
+      'Changes to approvers, policy and address book, newest first: who, when, before and after, and for a change the approvers released its activity and their keys (owners and admins)',
   })
   @RequiredRoles(SUBJECTS.wallet.approvalAuditList)
   @ApiOkResponse({ type: ApprovalAuditListDto })
@@ -143,9 +154,11 @@ export class ApprovalsController extends ServiceRoutes {
 @ApiExtraModels(StampHeaderDto)
 @Controller('v2/turnkey')
 export class TurnkeyController extends ServiceRoutes {
-
   @Get('activities/pending')
-  @Operation('listPendingActivities', { summary: "The organization's activities waiting for approvers' votes (`{activities}`, not a page envelope, as the real API answers). Every role." })
+  @Operation('listPendingActivities', {
+    summary:
+      "The organization's activities waiting for approvers' votes (`{activities}`, not a page envelope, as the real API answers). Every role.",
+  })
   @RequiredRoles(SUBJECTS.wallet.turnkeyPending)
   @ApiOkResponse({ type: PendingActivitiesDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400] })
@@ -157,12 +170,17 @@ export class TurnkeyController extends ServiceRoutes {
   @HttpCode(200)
   @Operation('createActivityApprovalRequest', {
     summary: 'The request an approver stamps to approve or reject an activity. Every role.',
-    description: '`stampPayload` is the exact JSON text of `turnkeyRequest`: pass it to `ApiKeyStamper.stamp`. Unknown or another organization’s activity: 404 `activity_not_found`.',
+    description:
+      '`stampPayload` is the exact JSON text of `turnkeyRequest`: pass it to `ApiKeyStamper.stamp`. Unknown or another organization’s activity: 404 `activity_not_found`.',
   })
   @RequiredRoles(SUBJECTS.wallet.turnkeyApprovalRequest)
   @ApiOkResponse({ type: ApprovalRequestResponseDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
-  approvalRequest(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @ValidBody(ApprovalRequestDto) body: ApprovalRequestDto): Promise<ForwardedJson<ApprovalRequestResponseDto>> {
+  approvalRequest(
+    @Ctx() ctx: RequestContext,
+    @ValidQuery(NoQueryDto) _query: NoQueryDto,
+    @ValidBody(ApprovalRequestDto) body: ApprovalRequestDto,
+  ): Promise<ForwardedJson<ApprovalRequestResponseDto>> {
     return this.ask(SUBJECTS.wallet.turnkeyApprovalRequest, ctx, body);
   }
 

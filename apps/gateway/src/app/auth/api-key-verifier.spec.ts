@@ -20,15 +20,20 @@ const KEY_ID = '0b8f7a4e-0000-4000-8000-000000000001';
 function setUp(answer: (key: string) => Promise<ApiKeyPrincipal>) {
   const authority = { authenticate: jest.fn<KeyAuthority['authenticate']>(answer) };
   let evict: (keyId: string) => void = () => undefined;
-  const broadcasts = { onRevoked: (handler: (keyId: string) => void) => void (evict = handler), reportUse: jest.fn<KeyBroadcasts['reportUse']>() };
+  const broadcasts = {
+    onRevoked: (handler: (keyId: string) => void) => void (evict = handler),
+    reportUse: jest.fn<KeyBroadcasts['reportUse']>(),
+  };
   const verifier = new ApiKeyVerifier(authority, broadcasts);
   return { verifier, authority, broadcasts, revoke: (keyId: string) => evict(keyId) };
 }
 
-const valid = (expiresAt: string | null = null) => async (key: string): Promise<ApiKeyPrincipal> => {
-  if (key !== KEY) throw new ServiceError('unauthenticated', 'The API key is invalid, expired or revoked.');
-  return { keyId: KEY_ID, orgId: 'org_a', role: 'admin', expiresAt };
-};
+const valid =
+  (expiresAt: string | null = null) =>
+  async (key: string): Promise<ApiKeyPrincipal> => {
+    if (key !== KEY) throw new ServiceError('unauthenticated', 'The API key is invalid, expired or revoked.');
+    return { keyId: KEY_ID, orgId: 'org_a', role: 'admin', expiresAt };
+  };
 
 beforeEach(() => {
   jest.useFakeTimers({ now: new Date('2026-11-24T10:00:00.000Z') });
@@ -61,7 +66,10 @@ describe('ApiKeyVerifier', () => {
     const { verifier, authority } = setUp(valid());
     const results = await Promise.allSettled([verifier.verify(OTHER), verifier.verify(OTHER)]);
     expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
-    await expect(verifier.verify(OTHER)).rejects.toMatchObject({ code: 'unauthenticated', message: 'The API key is invalid, expired or revoked.' });
+    await expect(verifier.verify(OTHER)).rejects.toMatchObject({
+      code: 'unauthenticated',
+      message: 'The API key is invalid, expired or revoked.',
+    });
     expect(authority.authenticate).toHaveBeenCalledTimes(1);
     jest.advanceTimersByTime(API_KEY_NEGATIVE_TTL_MS);
     await expect(verifier.verify(OTHER)).rejects.toMatchObject({ code: 'unauthenticated' });
@@ -71,7 +79,10 @@ describe('ApiKeyVerifier', () => {
   it('refuses a key of an organization id outside the format (the internal "every organization" *), as any key that does not work', async () => {
     for (const orgId of ['*', 'org.a', 'org >']) {
       const { verifier } = setUp(async () => ({ keyId: KEY_ID, orgId, role: 'owner', expiresAt: null }));
-      await expect(verifier.verify(KEY)).rejects.toMatchObject({ code: 'unauthenticated', message: 'The API key is invalid, expired or revoked.' });
+      await expect(verifier.verify(KEY)).rejects.toMatchObject({
+        code: 'unauthenticated',
+        message: 'The API key is invalid, expired or revoked.',
+      });
       expect(verifier.recall(KEY)).toBeUndefined();
     }
   });
@@ -79,7 +90,10 @@ describe('ApiKeyVerifier', () => {
   it('refuses a malformed or oversized value without asking', async () => {
     const { verifier, authority } = setUp(valid());
     for (const key of ['service_', `service_sandbox_${'a'.repeat(200)}`, 'service_sandbox_a b', 'service_sandbox_é']) {
-      await expect(verifier.verify(key)).rejects.toMatchObject({ code: 'unauthenticated', message: 'The API key is invalid, expired or revoked.' });
+      await expect(verifier.verify(key)).rejects.toMatchObject({
+        code: 'unauthenticated',
+        message: 'The API key is invalid, expired or revoked.',
+      });
     }
     expect(authority.authenticate).not.toHaveBeenCalled();
   });
@@ -154,7 +168,12 @@ describe('ApiKeyVerifier', () => {
 describe('identityAuthority', () => {
   const pepper = Buffer.alloc(32, 7);
   const setUpAuthority = () => {
-    const request = jest.fn<(subject: string, body: unknown) => Promise<ApiKeyPrincipal>>(async () => ({ keyId: KEY_ID, orgId: 'org_a', role: 'admin', expiresAt: null }));
+    const request = jest.fn<(subject: string, body: unknown) => Promise<ApiKeyPrincipal>>(async () => ({
+      keyId: KEY_ID,
+      orgId: 'org_a',
+      role: 'admin',
+      expiresAt: null,
+    }));
     const authority = identityAuthority({ request } as unknown as SubjectClient, { pepper, environment: 'sandbox' });
     return { authority, request };
   };

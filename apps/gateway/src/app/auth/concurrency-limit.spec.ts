@@ -33,7 +33,11 @@ describe('ConcurrencyLimit', () => {
     const first = held();
     const running = limit.run(first.task);
     const waiting = limit.run(() => Promise.reject(new Error('failed')));
-    await expect(limit.run(() => Promise.resolve('late'))).rejects.toMatchObject({ code: 'service_temporarily_unavailable', status: 503, retryable: true });
+    await expect(limit.run(() => Promise.resolve('late'))).rejects.toMatchObject({
+      code: 'service_temporarily_unavailable',
+      status: 503,
+      retryable: true,
+    });
     first.release();
     await running;
     await expect(waiting).rejects.toThrow('failed');

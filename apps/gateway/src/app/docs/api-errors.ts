@@ -24,9 +24,7 @@ export function ApiStandardErrors(options: { ping?: boolean; forwarded?: boolean
     decorators.push(ApiResponse({ status: 500, description: 'Unexpected failure (`internal_error`)', type }));
   }
   if (options.forwarded) {
-    decorators.push(
-      ApiResponse({ status: 503, description: 'Service temporarily unavailable; retryable', type: UnavailableErrorBodyDto }),
-    );
+    decorators.push(ApiResponse({ status: 503, description: 'Service temporarily unavailable; retryable', type: UnavailableErrorBodyDto }));
   }
   for (const status of options.statuses ?? []) {
     // A 409 may be `insufficient_funds`, whose body also carries the wallet's balance.

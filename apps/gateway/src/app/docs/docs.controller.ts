@@ -50,6 +50,9 @@ export class DocsController {
       void reply.status(404).send({ error: 'Not found', code: 'validation_error' });
       return;
     }
-    void reply.type(type).header('cache-control', 'public, max-age=86400').send(await readFile(path.join(this.assetDir, asset)));
+    void reply
+      .type(type)
+      .header('cache-control', 'public, max-age=86400')
+      .send(await readFile(path.join(this.assetDir, asset)));
   }
 }

@@ -18,12 +18,18 @@ describe('the OpenAPI document', () => {
   it('gives every operation an explicit camelCase operationId, unique across the document', async () => {
     const nats = { subscribe: () => ({}), isClosed: () => true } as unknown as NatsConnection;
     const config = loadConfig(gatewayConfigSpec, { AUTH_ISSUER: 'openapi', AUTH_AUDIENCE: 'openapi', IDENTITY_KEY_PEPPER: DOCS_PEPPER });
-    const app = await NestFactory.create(AppModule.forRoot({ config, logger: createLogger('gateway', 'silent'), nats, redis: {} as Redis }), new FastifyAdapter(), {
-      logger: false,
-    });
+    const app = await NestFactory.create(
+      AppModule.forRoot({ config, logger: createLogger('gateway', 'silent'), nats, redis: {} as Redis }),
+      new FastifyAdapter(),
+      {
+        logger: false,
+      },
+    );
     const document = buildOpenApiDocument(app);
     const operations = Object.entries(document.paths).flatMap(([path, item]) =>
-      (['get', 'put', 'post', 'delete', 'patch'] as const).flatMap((method) => (item[method] ? [{ route: `${method.toUpperCase()} ${path}`, id: item[method]?.operationId }] : [])),
+      (['get', 'put', 'post', 'delete', 'patch'] as const).flatMap((method) =>
+        item[method] ? [{ route: `${method.toUpperCase()} ${path}`, id: item[method]?.operationId }] : [],
+      ),
     );
     expect(operations.length).toBeGreaterThan(50);
     expect(operations.filter(({ id }) => !/^[a-z][a-zA-Z0-9]*$/.test(id ?? '')).map(({ route, id }) => `${route}: ${id}`)).toEqual([]);

@@ -33,20 +33,37 @@ function routesOf(controller: Type): Route[] {
   return Object.getOwnPropertyNames(controller.prototype).flatMap((key) => {
     const handler = (controller.prototype as Record<string, unknown>)[key];
     if (key === 'constructor' || typeof handler !== 'function' || !Reflect.hasMetadata(PATH_METADATA, handler)) return [];
-    const path = `/${[base, String(Reflect.getMetadata(PATH_METADATA, handler))].filter((part) => part !== '' && part !== '/').join('/')}`.replace(/:(\w+)/g, '{$1}');
+    const path =
+      `/${[base, String(Reflect.getMetadata(PATH_METADATA, handler))].filter((part) => part !== '' && part !== '/').join('/')}`.replace(
+        /:(\w+)/g,
+        '{$1}',
+      );
     const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
     const asks = [...handler.toString().matchAll(/SUBJECTS\.(\w+)\.(\w+)/g)].map(([, service, name]) => SUBJECT_CONSTANTS[service][name]);
-    return [{ name: `${method} ${path}`, asks: [...new Set(asks)], decorated: Reflect.hasMetadata(ROUTE_SUBJECT, handler), named: Reflect.getMetadata(ROUTE_SUBJECT, handler) as Subject | undefined }];
+    return [
+      {
+        name: `${method} ${path}`,
+        asks: [...new Set(asks)],
+        decorated: Reflect.hasMetadata(ROUTE_SUBJECT, handler),
+        named: Reflect.getMetadata(ROUTE_SUBJECT, handler) as Subject | undefined,
+      },
+    ];
   });
 }
 
 async function gateway() {
   const nats = { subscribe: () => ({}), isClosed: () => true } as unknown as NatsConnection;
   const config = loadConfig(gatewayConfigSpec, { AUTH_ISSUER: 'openapi', AUTH_AUDIENCE: 'openapi', IDENTITY_KEY_PEPPER: DOCS_PEPPER });
-  const app = await NestFactory.create(AppModule.forRoot({ config, logger: createLogger('gateway', 'silent'), nats, redis: {} as Redis }), new FastifyAdapter(), {
-    logger: false,
-  });
-  const controllers = [...app.get(ModulesContainer).values()].flatMap((module) => [...module.controllers.values()].map((wrapper) => wrapper.metatype as Type));
+  const app = await NestFactory.create(
+    AppModule.forRoot({ config, logger: createLogger('gateway', 'silent'), nats, redis: {} as Redis }),
+    new FastifyAdapter(),
+    {
+      logger: false,
+    },
+  );
+  const controllers = [...app.get(ModulesContainer).values()].flatMap((module) =>
+    [...module.controllers.values()].map((wrapper) => wrapper.metatype as Type),
+  );
   return { document: buildOpenApiDocument(app), routes: controllers.flatMap(routesOf) };
 }
 
@@ -66,10 +83,13 @@ describe('roles: the contract declares them, the gateway documents them', () => 
       if (route.asks.length > 1) problems.push(`${route.name} asks several subjects: ${route.asks.join(', ')}`);
       const subject = route.asks[0];
       const rule = subject === undefined ? EVERY_ROLE : SUBJECT_ROLES[subject];
-      if (rule.refusal !== undefined && !route.decorated) problems.push(`${route.name} asks ${subject}, open to ${rule.roles.join(', ')} only, without @RequiredRoles`);
-      if (route.decorated && route.named !== subject) problems.push(`${route.name} asks ${subject} but @RequiredRoles names ${route.named}`);
+      if (rule.refusal !== undefined && !route.decorated)
+        problems.push(`${route.name} asks ${subject}, open to ${rule.roles.join(', ')} only, without @RequiredRoles`);
+      if (route.decorated && route.named !== subject)
+        problems.push(`${route.name} asks ${subject} but @RequiredRoles names ${route.named}`);
       if (route.decorated && !documented.has(route.name)) problems.push(`${route.name} is not in the document with x-required-roles`);
-      if (documented.has(route.name)) expect({ route: route.name, roles: documented.get(route.name) }).toEqual({ route: route.name, roles: [...rule.roles] });
+      if (documented.has(route.name))
+        expect({ route: route.name, roles: documented.get(route.name) }).toEqual({ route: route.name, roles: [...rule.roles] });
     }
     expect(problems).toEqual([]);
     // Every documented operation is a route seen above (none escapes the check by its path).

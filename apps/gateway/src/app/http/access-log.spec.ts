@@ -129,7 +129,9 @@ describe('AccessLog', () => {
     log?.write({ ...entry, traceparent: `00-${traceId}-${spanId}-01` });
     log?.write(entry);
     await flushed();
-    const [traced, untraced] = (writes[0] ?? '').split('\n').map((line) => (line ? (JSON.parse(line) as Record<string, unknown>) : undefined));
+    const [traced, untraced] = (writes[0] ?? '')
+      .split('\n')
+      .map((line) => (line ? (JSON.parse(line) as Record<string, unknown>) : undefined));
     expect(traced).toMatchObject({ requestId: 'req-1', status: 200, traceId, spanId });
     expect(untraced).not.toHaveProperty('traceId');
     log?.close();

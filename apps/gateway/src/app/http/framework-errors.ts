@@ -8,14 +8,23 @@ import { bodyFor } from './http-exception.filter.js';
  * filter see them; they get the interface's body here instead of Fastify's own (the MicroVault
  * family's shape under its prefix, the only thing the raw path decides).
  */
-export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors']> = (error, request: FastifyRequest, reply: FastifyReply) => {
-  const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long.' : 'The path is not a valid percent-encoded URL path.';
+export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors']> = (
+  error,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) => {
+  const message =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long.' : 'The path is not a valid percent-encoded URL path.';
   const body = bodyFor(request.url, { status: 400, code: 'validation_error', message });
   void reply.status(400).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
 };
 
 const CLIENT_ERRORS: Record<string, { status: number; reason: string; message: string }> = {
-  HPE_HEADER_OVERFLOW: { status: 431, reason: 'Request Header Fields Too Large', message: 'The request line and headers are larger than 16 KiB.' },
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    reason: 'Request Header Fields Too Large',
+    message: 'The request line and headers are larger than 16 KiB.',
+  },
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, reason: 'Request Timeout', message: 'The request was not received in time.' },
 };
 const MALFORMED = { status: 400, reason: 'Bad Request', message: 'The request is not well-formed HTTP.' };

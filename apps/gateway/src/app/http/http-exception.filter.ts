@@ -33,9 +33,11 @@ export class HttpErrorFilter implements ExceptionFilter {
     if (status === 404) {
       return { status, code: 'validation_error', message: `No route matches ${request.method} ${request.url.split('?')[0]}.` };
     }
-    if (status === 413) return { status, code: 'request_too_large', message: `The request body is larger than ${JSON_BODY_LIMITS.bytes} bytes.` };
+    if (status === 413)
+      return { status, code: 'request_too_large', message: `The request body is larger than ${JSON_BODY_LIMITS.bytes} bytes.` };
     if (status === 415) return { status, code: 'validation_error', message: 'Send the body as application/json.' };
-    if (status !== undefined && status >= 400 && status < 500) return { status: 400, code: 'validation_error', message: clientErrorMessage(exception) };
+    if (status !== undefined && status >= 400 && status < 500)
+      return { status: 400, code: 'validation_error', message: clientErrorMessage(exception) };
     return toRpcError(exception);
   }
 }

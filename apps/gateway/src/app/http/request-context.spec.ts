@@ -7,7 +7,7 @@ describe('contextOf', () => {
     expect(() => contextOf({ ctx: null } as FastifyRequest)).toThrow(expect.objectContaining({ code: 'unauthenticated', status: 401 }));
   });
 
-  it("returns the context the auth hook put on the request", () => {
+  it('returns the context the auth hook put on the request', () => {
     const ctx = { orgId: 'org_a', principalId: 'user_1', role: 'member' as const, requestId: 'r1' };
     expect(contextOf({ ctx } as FastifyRequest)).toBe(ctx);
   });

@@ -23,4 +23,6 @@ export function contextOf(request: FastifyRequest): RequestContext {
 }
 
 /** The caller's context as a handler parameter (see {@link contextOf}). */
-export const Ctx = createParamDecorator((_: unknown, host: ExecutionContext): RequestContext => contextOf(host.switchToHttp().getRequest<FastifyRequest>()));
+export const Ctx = createParamDecorator((_: unknown, host: ExecutionContext): RequestContext =>
+  contextOf(host.switchToHttp().getRequest<FastifyRequest>()),
+);

@@ -89,7 +89,10 @@ async function authenticateAndLimit(
  * route that matched ({@link isPublicRoute}), so every spelling of a path that routes to a handler
  * is treated as the handler's canonical path is. One log line per request.
  */
-export function registerRequestHooks(fastify: FastifyInstance, deps: HookDeps & { logger: Logger; logDestination: DestinationStream }): void {
+export function registerRequestHooks(
+  fastify: FastifyInstance,
+  deps: HookDeps & { logger: Logger; logDestination: DestinationStream },
+): void {
   // Declared up front, so every request object has one shape instead of gaining three properties.
   fastify.decorateRequest('requestId', '');
   fastify.decorateRequest('startedAt', 0);

@@ -97,30 +97,38 @@ describe('validQuery', () => {
     expect(refusal(() => validQuery(DepositLookupQueryDto, url, { txHash: TX_HASH, chain: ['ethereum', 'ethereum'] }))).toEqual(
       invalid('chain must be given once.'),
     );
-    expect(refusal(() => validQuery(ActivityQueryDto, '/v2/activity?type=deposit&type=withdrawal', { type: ['deposit', 'withdrawal'] }))).toEqual(
-      invalid('type must be given once.'),
+    expect(
+      refusal(() => validQuery(ActivityQueryDto, '/v2/activity?type=deposit&type=withdrawal', { type: ['deposit', 'withdrawal'] })),
+    ).toEqual(invalid('type must be given once.'));
+    expect(refusal(() => validQuery(ActivityQueryDto, '/v2/activity?limit=10&limit=20', { limit: ['10', '20'] }))).toEqual(
+      invalid('limit must be given once.'),
     );
-    expect(refusal(() => validQuery(ActivityQueryDto, '/v2/activity?limit=10&limit=20', { limit: ['10', '20'] }))).toEqual(invalid('limit must be given once.'));
   });
 
   it('takes a repeatable parameter once or several times, as a list', () => {
     const other = REQUEST_ID;
-    expect({ ...validQuery(ActivityQueryDto, `/v2/activity?walletId=${WALLET_ID}`, { walletId: WALLET_ID }) }).toEqual({ walletId: [WALLET_ID] });
+    expect({ ...validQuery(ActivityQueryDto, `/v2/activity?walletId=${WALLET_ID}`, { walletId: WALLET_ID }) }).toEqual({
+      walletId: [WALLET_ID],
+    });
     const both = validQuery(ActivityQueryDto, `/v2/activity?walletId=${WALLET_ID}&walletId=${other}`, { walletId: [WALLET_ID, other] });
     expect({ ...both }).toEqual({ walletId: [WALLET_ID, other] });
-    expect({ ...validQuery(WalletListQueryDto, '/v2/wallets?status=idle&status=failed', { status: ['idle', 'failed'] }) }).toEqual({ status: ['idle', 'failed'] });
+    expect({ ...validQuery(WalletListQueryDto, '/v2/wallets?status=idle&status=failed', { status: ['idle', 'failed'] }) }).toEqual({
+      status: ['idle', 'failed'],
+    });
 
     const tooMany = Array.from({ length: 51 }, () => WALLET_ID);
-    expect(refusal(() => validQuery(ActivityQueryDto, `/v2/activity?${tooMany.map((id) => `walletId=${id}`).join('&')}`, { walletId: tooMany }))).toEqual(
-      invalid('walletId must be a UUID, repeated at most 50 times.'),
-    );
-    expect(refusal(() => validQuery(ActivityQueryDto, `/v2/activity?walletId=${WALLET_ID}&walletId=x`, { walletId: [WALLET_ID, 'x'] }))).toEqual(
-      invalid('walletId must be a UUID, repeated at most 50 times.'),
-    );
+    expect(
+      refusal(() => validQuery(ActivityQueryDto, `/v2/activity?${tooMany.map((id) => `walletId=${id}`).join('&')}`, { walletId: tooMany })),
+    ).toEqual(invalid('walletId must be a UUID, repeated at most 50 times.'));
+    expect(
+      refusal(() => validQuery(ActivityQueryDto, `/v2/activity?walletId=${WALLET_ID}&walletId=x`, { walletId: [WALLET_ID, 'x'] })),
+    ).toEqual(invalid('walletId must be a UUID, repeated at most 50 times.'));
   });
 
   it('refuses the NUL character in a parameter', () => {
-    expect(refusal(() => validQuery(PageQueryDto, '/v2/api-keys?cursor=a%00b', { cursor: 'a\u0000b' }))).toEqual(invalid('cursor must not contain the NUL character.'));
+    expect(refusal(() => validQuery(PageQueryDto, '/v2/api-keys?cursor=a%00b', { cursor: 'a\u0000b' }))).toEqual(
+      invalid('cursor must not contain the NUL character.'),
+    );
   });
 });
 
@@ -158,8 +166,12 @@ describe('validateInput of a body', () => {
     expect({ ...validateInput(UpdateWalletDto, { label: null }, 'body') }).toEqual({ label: null });
     expect({ ...validateInput(UpdateWebhookDto, { description: null }, 'body') }).toEqual({ description: null });
 
-    expect(refusal(() => validateInput(CreateWalletDto, { requestId: null, strategy: STRATEGY }, 'body'))).toEqual(invalid('requestId must be a UUID.'));
-    expect(refusal(() => validateInput(UpdateWalletDto, {}, 'body'))).toEqual(invalid('label must be a string of at most 200 characters, or null.'));
+    expect(refusal(() => validateInput(CreateWalletDto, { requestId: null, strategy: STRATEGY }, 'body'))).toEqual(
+      invalid('requestId must be a UUID.'),
+    );
+    expect(refusal(() => validateInput(UpdateWalletDto, {}, 'body'))).toEqual(
+      invalid('label must be a string of at most 200 characters, or null.'),
+    );
     expect(refusal(() => validateInput(UpdateWebhookDto, { url: null }, 'body'))).toEqual(invalid('url must be a string.'));
   });
 
@@ -168,10 +180,25 @@ describe('validateInput of a body', () => {
     ['PATCH /v2/wallets/{id}', UpdateWalletDto, { label: 'a\u0000b' }, 'label'],
     ['POST /v2/api-keys', CreateApiKeyDto, { name: 'a\u0000b', role: 'admin' }, 'name'],
     ['POST /v2/approvals/approvers', CreateApproverDto, { label: 'a\u0000b', publicKey: `02${'ab'.repeat(32)}` }, 'label'],
-    ['POST /v2/address-book/entries', CreateAddressBookEntryDto, { address: '0x52908400098527886E0F7030069857D2E4169EE7', chain: 'ethereum_sepolia', label: 'a\u0000b' }, 'label'],
+    [
+      'POST /v2/address-book/entries',
+      CreateAddressBookEntryDto,
+      { address: '0x52908400098527886E0F7030069857D2E4169EE7', chain: 'ethereum_sepolia', label: 'a\u0000b' },
+      'label',
+    ],
     ['a nested DTO', AllocateDto, { requestId: REQUEST_ID, allocations: [{ ...INSTRUCTION, from: 'cash\u0000' }] }, 'allocations.0.from'],
-    ['a free-form object', CreateWalletDto, { requestId: REQUEST_ID, strategy: { allocations: { usdc: [{ yieldSourceId: 'x\u0000' }] } } }, 'strategy.allocations.usdc.0.yieldSourceId'],
-    ['a key of a free-form object', CreateWalletDto, { requestId: REQUEST_ID, strategy: { allocations: { 'us\u0000dc': [] } } }, 'strategy.allocations'],
+    [
+      'a free-form object',
+      CreateWalletDto,
+      { requestId: REQUEST_ID, strategy: { allocations: { usdc: [{ yieldSourceId: 'x\u0000' }] } } },
+      'strategy.allocations.usdc.0.yieldSourceId',
+    ],
+    [
+      'a key of a free-form object',
+      CreateWalletDto,
+      { requestId: REQUEST_ID, strategy: { allocations: { 'us\u0000dc': [] } } },
+      'strategy.allocations',
+    ],
     ['free JSON', UpdateWebhookDto, { description: { note: ['\u0000'] } }, 'description.note.0'],
   ] as [string, Dto<object>, object, string][])('refuses the NUL character naming the field (%s)', (_where, dto, body, field) => {
     expect(refusal(() => validateInput(dto, body, 'body'))).toEqual(invalid(`${field} must not contain the NUL character.`));
@@ -182,9 +209,15 @@ describe('validateInput of a body', () => {
     expect(refusal(() => validateInput(PutApprovalPolicyDto, { ...policy, thresholdUsd: '9223372036854775807.000000' }, 'body'))).toEqual(
       invalid('thresholdUsd must be a decimal USD amount such as "10.500000", at most 9223372036854.775807.'),
     );
-    expect(validateInput(PutApprovalPolicyDto, { ...policy, thresholdUsd: '9223372036854.775807' }, 'body').thresholdUsd).toBe('9223372036854.775807');
+    expect(validateInput(PutApprovalPolicyDto, { ...policy, thresholdUsd: '9223372036854.775807' }, 'body').thresholdUsd).toBe(
+      '9223372036854.775807',
+    );
 
-    const withdrawal = { requestId: REQUEST_ID, destinationChain: 'ethereum_sepolia', destinationAddress: '0x52908400098527886E0F7030069857D2E4169EE7' };
+    const withdrawal = {
+      requestId: REQUEST_ID,
+      destinationChain: 'ethereum_sepolia',
+      destinationAddress: '0x52908400098527886E0F7030069857D2E4169EE7',
+    };
     expect(refusal(() => validateInput(CreateWithdrawalDto, { ...withdrawal, amountUsd: 2 ** 63 }, 'body'))).toEqual(
       invalid('amountUsd must be a decimal USD amount such as "10.500000", at most 9223372036854.775807.'),
     );
@@ -210,9 +243,9 @@ describe('validation messages', () => {
   });
 
   it('keep the text of a nested DTO’s rule', () => {
-    expect(refusal(() => validateInput(AllocateDto, { requestId: REQUEST_ID, allocations: [{ ...INSTRUCTION, amountUsd: 'ten' }] }, 'body'))).toEqual(
-      invalid('amountUsd must be a decimal USD amount such as "10.500000", at most 9223372036854.775807.'),
-    );
+    expect(
+      refusal(() => validateInput(AllocateDto, { requestId: REQUEST_ID, allocations: [{ ...INSTRUCTION, amountUsd: 'ten' }] }, 'body')),
+    ).toEqual(invalid('amountUsd must be a decimal USD amount such as "10.500000", at most 9223372036854.775807.'));
   });
 });
 

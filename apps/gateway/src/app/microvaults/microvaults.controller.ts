@@ -40,10 +40,7 @@ const UuidV4Param = (name: string) =>
 const IdempotencyKey = createParamDecorator((_: unknown, host: ExecutionContext) => {
   const value = host.switchToHttp().getRequest<FastifyRequest>().headers['idempotency-key'];
   if (typeof value !== 'string' || value.length < 1 || value.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
-    throw new ServiceError(
-      'invalid_request',
-      `Send exactly one Idempotency-Key header of 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters.`,
-    );
+    throw new ServiceError('invalid_request', `Send exactly one Idempotency-Key header of 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters.`);
   }
   return value;
 });
@@ -61,7 +58,9 @@ const IDEMPOTENCY_HEADER = {
 @Controller('v2/microvaults')
 export class MicroVaultsController extends ServiceRoutes {
   @Put('vaults/:vaultId/strategy')
-  @Operation('setMicroVaultStrategy', { summary: "Submit a vault's target allocation as a task (targets plus idle total 10000 bps); owners and admins" })
+  @Operation('setMicroVaultStrategy', {
+    summary: "Submit a vault's target allocation as a task (targets plus idle total 10000 bps); owners and admins",
+  })
   @RequiredRoles(SUBJECTS.microvault.strategyUpdate)
   @ApiParam(VAULT_ID_PARAM)
   @ApiHeader(IDEMPOTENCY_HEADER)

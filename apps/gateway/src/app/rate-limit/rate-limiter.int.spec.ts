@@ -125,9 +125,10 @@ describe('RateLimiter', () => {
 });
 
 describe('UnauthenticatedLimiter', () => {
-  it("spends one budget per client address across replicas, then refuses the address here without asking Redis", async () => {
+  it('spends one budget per client address across replicas, then refuses the address here without asking Redis', async () => {
     const address = `2001:db8::${randomUUID().slice(0, 4)}`;
-    const replica = async () => new UnauthenticatedLimiter(new RateLimiter(await ready(redis()), { read: 1, write: 1, unauthenticated: 3 }, silent));
+    const replica = async () =>
+      new UnauthenticatedLimiter(new RateLimiter(await ready(redis()), { read: 1, write: 1, unauthenticated: 3 }, silent));
     const [a, b] = [{ guard: await replica() }, { guard: await replica() }];
     const decisions = [await a.guard.count(address, NOW), await b.guard.count(address, NOW), await a.guard.count(address, NOW)];
     expect(allowed(decisions)).toBe(3);

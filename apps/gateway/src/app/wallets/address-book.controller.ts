@@ -24,12 +24,12 @@ import { ServiceRoutes } from '../services.js';
 @ApiBearerAuth()
 @Controller('v2/address-book/entries')
 export class AddressBookController extends ServiceRoutes {
-
   @Post()
   @HttpCode(201)
   @Operation('createAddressBookEntry', {
     summary: 'Add a payout address (owners and admins; a member gets 403 forbidden). Audited.',
-    description: 'Added at once (201) while the organization has no approvers; once it has, the entry waits for their quorum as a pending change (202, activity `address_book_change`).',
+    description:
+      'Added at once (201) while the organization has no approvers; once it has, the entry waits for their quorum as a pending change (202, activity `address_book_change`).',
   })
   @RequiredRoles(SUBJECTS.wallet.addressBookCreate)
   @ApiCreatedResponse({ type: AddressBookEntryCreatedDto, description: 'Added.' })
@@ -56,7 +56,8 @@ export class AddressBookController extends ServiceRoutes {
   @Delete(':entryId')
   @Operation('deleteAddressBookEntry', {
     summary: 'Remove a payout address (owners and admins; a member gets 403 forbidden). Audited.',
-    description: 'Removed at once (200) while the organization has no approvers; once it has, the removal waits for their quorum as a pending change (202, activity `address_book_change`).',
+    description:
+      'Removed at once (200) while the organization has no approvers; once it has, the removal waits for their quorum as a pending change (202, activity `address_book_change`).',
   })
   @RequiredRoles(SUBJECTS.wallet.addressBookDelete)
   @ApiOkResponse({ type: AddressBookEntryDeletedDto, description: 'Removed.' })

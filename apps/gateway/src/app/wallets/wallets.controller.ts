@@ -56,12 +56,14 @@ export class WalletsController extends ServiceRoutes {
     super(services);
   }
 
-
   @Get('yield-sources')
   @Operation('listWalletYieldSources', { summary: "The environment's yield-source catalogue" })
   @ApiOkResponse({ type: WalletYieldSourceListDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400] })
-  yieldSources(@Ctx() ctx: RequestContext, @ValidQuery(PageQueryDto) query: PageQueryDto): Promise<ForwardedJson<WalletYieldSourceListDto>> {
+  yieldSources(
+    @Ctx() ctx: RequestContext,
+    @ValidQuery(PageQueryDto) query: PageQueryDto,
+  ): Promise<ForwardedJson<WalletYieldSourceListDto>> {
     return this.ask(SUBJECTS.wallet.yieldSourcesList, ctx, query);
   }
 
@@ -71,7 +73,11 @@ export class WalletsController extends ServiceRoutes {
   @RequiredRoles(SUBJECTS.wallet.walletsCreate)
   @ApiOkResponse({ type: WalletDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404, 409] })
-  create(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @ValidBody(CreateWalletDto) body: CreateWalletDto): Promise<ForwardedJson<WalletDto>> {
+  create(
+    @Ctx() ctx: RequestContext,
+    @ValidQuery(NoQueryDto) _query: NoQueryDto,
+    @ValidBody(CreateWalletDto) body: CreateWalletDto,
+  ): Promise<ForwardedJson<WalletDto>> {
     return this.ask(SUBJECTS.wallet.walletsCreate, ctx, body);
   }
 
@@ -87,7 +93,11 @@ export class WalletsController extends ServiceRoutes {
   @Operation('getWallet', { summary: 'One wallet of the organization' })
   @ApiOkResponse({ type: WalletDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
-  get(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @UuidParam('id') walletId: string): Promise<ForwardedJson<WalletDto>> {
+  get(
+    @Ctx() ctx: RequestContext,
+    @ValidQuery(NoQueryDto) _query: NoQueryDto,
+    @UuidParam('id') walletId: string,
+  ): Promise<ForwardedJson<WalletDto>> {
     return this.ask(SUBJECTS.wallet.walletsGet, ctx, { walletId });
   }
 
@@ -108,7 +118,9 @@ export class WalletsController extends ServiceRoutes {
   }
 
   @Patch(':id/strategy')
-  @Operation('updateWalletStrategy', { summary: 'Replace the targets; an autoRebalance wallet then rebalances to them (legs below 5 USD stay cash). Owners and admins.' })
+  @Operation('updateWalletStrategy', {
+    summary: 'Replace the targets; an autoRebalance wallet then rebalances to them (legs below 5 USD stay cash). Owners and admins.',
+  })
   @RequiredRoles(SUBJECTS.wallet.strategyUpdate)
   @ApiOkResponse({ type: WalletDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 403, 404, 409] })
@@ -125,7 +137,11 @@ export class WalletsController extends ServiceRoutes {
   @Operation('getWalletYield', { summary: 'Earned yield and what a year at the current rates earns' })
   @ApiOkResponse({ type: WalletYieldDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
-  yield(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @UuidParam('id') walletId: string): Promise<ForwardedJson<WalletYieldDto>> {
+  yield(
+    @Ctx() ctx: RequestContext,
+    @ValidQuery(NoQueryDto) _query: NoQueryDto,
+    @UuidParam('id') walletId: string,
+  ): Promise<ForwardedJson<WalletYieldDto>> {
     return this.ask(SUBJECTS.wallet.yieldGet, ctx, { walletId });
   }
 
@@ -158,7 +174,9 @@ export class WalletsController extends ServiceRoutes {
   }
 
   @Get(':id/deposits/lookup')
-  @Operation('lookupWalletDeposit', { summary: "A deposit of the wallet by its transaction id (on `chain`, when given); 404 deposit_not_found when there is none" })
+  @Operation('lookupWalletDeposit', {
+    summary: 'A deposit of the wallet by its transaction id (on `chain`, when given); 404 deposit_not_found when there is none',
+  })
   @ApiOkResponse({ type: DepositDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404] })
   lookupDeposit(
@@ -199,7 +217,9 @@ export class WalletsController extends ServiceRoutes {
 
   @Post(':id/allocate-preview')
   @HttpCode(200)
-  @Operation('previewWalletAllocation', { summary: 'The checks of allocate and the positions before and after; changes nothing. Every role.' })
+  @Operation('previewWalletAllocation', {
+    summary: 'The checks of allocate and the positions before and after; changes nothing. Every role.',
+  })
   @RequiredRoles(SUBJECTS.wallet.allocatePreview)
   @ApiOkResponse({ type: AllocatePreviewResponseDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404, 409] })
@@ -215,7 +235,8 @@ export class WalletsController extends ServiceRoutes {
   @Post(':id/deposit-addresses/:chain/enable')
   @HttpCode(200)
   @Operation('enableWalletDepositAddress', {
-    summary: 'Start the one-time deposit-address setup of a chain that needs it (Stellar); repeating it returns the current state. Every role.',
+    summary:
+      'Start the one-time deposit-address setup of a chain that needs it (Stellar); repeating it returns the current state. Every role.',
     description:
       'The setup is a pending activity (`activityKind: deposit_address_setup`, its id in `approval.turnkeyActivityId`) that the organization’s approvers vote on like a payout; ' +
       '`portfolio_wallet.approval.status_changed` follows it (`pending`, then `approved`, `rejected` or `failed`; enabling again after the last two asks again). ' +

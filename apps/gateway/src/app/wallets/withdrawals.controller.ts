@@ -34,10 +34,11 @@ function payoutOf(path: PayoutPathDto, body: PayoutRequestDto) {
 @ApiBearerAuth()
 @Controller('v2/wallets/:id')
 export class WithdrawalsController extends ServiceRoutes {
-
   @Post('withdrawal-preview')
   @HttpCode(200)
-  @Operation('previewWithdrawal', { summary: 'What a withdrawal would take, charge and pay; without amountUsd, what can be withdrawn now. Changes nothing. Every role.' })
+  @Operation('previewWithdrawal', {
+    summary: 'What a withdrawal would take, charge and pay; without amountUsd, what can be withdrawn now. Changes nothing. Every role.',
+  })
   @RequiredRoles(SUBJECTS.wallet.withdrawalsPreview)
   @ApiOkResponse({ type: WithdrawalPreviewResponseDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 404, 409] })
@@ -95,7 +96,9 @@ export class WithdrawalsController extends ServiceRoutes {
 
   @Post('withdrawals/:withdrawalId/cancel')
   @HttpCode(200)
-  @Operation('cancelWithdrawal', { summary: 'Cancel a withdrawal none of whose payouts has been broadcast (idempotent on requestId). Owners and admins.' })
+  @Operation('cancelWithdrawal', {
+    summary: 'Cancel a withdrawal none of whose payouts has been broadcast (idempotent on requestId). Owners and admins.',
+  })
   @RequiredRoles(SUBJECTS.wallet.withdrawalsCancel)
   @ApiOkResponse({ type: WithdrawalDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 403, 404, 409] })
@@ -120,7 +123,12 @@ export class WithdrawalsController extends ServiceRoutes {
   @RequiredRoles(SUBJECTS.wallet.payoutsRetry)
   @ApiOkResponse({ type: PayoutLegDto, description: 'The leg, back in `planning`.' })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 403, 404, 409] })
-  retryPayout(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @ValidParams(PayoutPathDto) path: PayoutPathDto, @ValidBody(PayoutRequestDto) body: PayoutRequestDto) {
+  retryPayout(
+    @Ctx() ctx: RequestContext,
+    @ValidQuery(NoQueryDto) _query: NoQueryDto,
+    @ValidParams(PayoutPathDto) path: PayoutPathDto,
+    @ValidBody(PayoutRequestDto) body: PayoutRequestDto,
+  ) {
     return this.ask(SUBJECTS.wallet.payoutsRetry, ctx, payoutOf(path, body));
   }
 
@@ -135,7 +143,12 @@ export class WithdrawalsController extends ServiceRoutes {
   @RequiredRoles(SUBJECTS.wallet.payoutsCancel)
   @ApiOkResponse({ type: PayoutLegDto, description: 'The leg, `cancelled`.' })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 403, 404, 409] })
-  cancelPayout(@Ctx() ctx: RequestContext, @ValidQuery(NoQueryDto) _query: NoQueryDto, @ValidParams(PayoutPathDto) path: PayoutPathDto, @ValidBody(PayoutRequestDto) body: PayoutRequestDto) {
+  cancelPayout(
+    @Ctx() ctx: RequestContext,
+    @ValidQuery(NoQueryDto) _query: NoQueryDto,
+    @ValidParams(PayoutPathDto) path: PayoutPathDto,
+    @ValidBody(PayoutRequestDto) body: PayoutRequestDto,
+  ) {
     return this.ask(SUBJECTS.wallet.payoutsCancel, ctx, payoutOf(path, body));
   }
 
@@ -143,7 +156,8 @@ export class WithdrawalsController extends ServiceRoutes {
   @HttpCode(410)
   @Operation('approveWithdrawalPayout', {
     summary: 'Gone: a payout leg is released by stamped approver votes now',
-    description: 'Always 410 `approval_flow_changed`. Register approver keys (`POST /v2/approvals/approvers`), then vote with `POST /v2/turnkey/activities/{activityId}/vote`.',
+    description:
+      'Always 410 `approval_flow_changed`. Register approver keys (`POST /v2/approvals/approvers`), then vote with `POST /v2/turnkey/activities/{activityId}/vote`.',
     deprecated: true,
   })
   @RequiredRoles()

@@ -56,7 +56,9 @@ function registrationController(routes: FamilyRoutes): Type {
 
     @Post()
     @HttpCode(200)
-    @Operation(`create${routes.resource}`, { summary: 'Register a receiver; the response is the only time the secret is shown. Owners and admins.' })
+    @Operation(`create${routes.resource}`, {
+      summary: 'Register a receiver; the response is the only time the secret is shown. Owners and admins.',
+    })
     @RequiredRoles(SUBJECTS.webhook.registrationsCreate)
     @ApiBody({ type: createDto })
     @ApiOkResponse({ type: CreatedWebhookRegistrationDto })
@@ -91,7 +93,9 @@ function registrationController(routes: FamilyRoutes): Type {
     }
 
     @Delete(':id')
-    @Operation(`delete${routes.resource}`, { summary: 'Delete a registration: no further delivery, including retries already scheduled. Owners and admins.' })
+    @Operation(`delete${routes.resource}`, {
+      summary: 'Delete a registration: no further delivery, including retries already scheduled. Owners and admins.',
+    })
     @RequiredRoles(SUBJECTS.webhook.registrationsDelete)
     @ApiParam({ name: 'id', format: 'uuid' })
     @ApiOkResponse({ type: DeletedWebhookDto })
@@ -101,7 +105,9 @@ function registrationController(routes: FamilyRoutes): Type {
     }
 
     @Patch(':id')
-    @Operation(`update${routes.resource}`, { summary: 'Change url, events or description; the same rules as on creation. Owners and admins.' })
+    @Operation(`update${routes.resource}`, {
+      summary: 'Change url, events or description; the same rules as on creation. Owners and admins.',
+    })
     @RequiredRoles(SUBJECTS.webhook.registrationsUpdate)
     @ApiParam({ name: 'id', format: 'uuid' })
     @ApiBody({ type: updateDto })
@@ -127,7 +133,9 @@ function registrationController(routes: FamilyRoutes): Type {
 
     @Post(':id/events/:eventId/retry')
     @HttpCode(200)
-    @Operation(`retry${routes.resource}Event`, { summary: 'Deliver one event again now (a new attempt with the same Service-Event-Id). Owners and admins.' })
+    @Operation(`retry${routes.resource}Event`, {
+      summary: 'Deliver one event again now (a new attempt with the same Service-Event-Id). Owners and admins.',
+    })
     @RequiredRoles(SUBJECTS.webhook.deliveriesRetry)
     @ApiParam({ name: 'id', format: 'uuid' })
     @ApiParam({ name: 'eventId', format: 'uuid' })
@@ -144,7 +152,9 @@ function registrationController(routes: FamilyRoutes): Type {
 
     @Post(':id/test')
     @HttpCode(200)
-    @Operation(`test${routes.resource}`, { summary: 'Send a signed `webhook.test` delivery; its outcome shows in the delivery feed. Owners and admins.' })
+    @Operation(`test${routes.resource}`, {
+      summary: 'Send a signed `webhook.test` delivery; its outcome shows in the delivery feed. Owners and admins.',
+    })
     @RequiredRoles(SUBJECTS.webhook.registrationsTest)
     @ApiParam({ name: 'id', format: 'uuid' })
     @ApiOkResponse({ type: WebhookDeliveryEventDto })
@@ -159,7 +169,7 @@ function registrationController(routes: FamilyRoutes): Type {
       summary: 'Replace the signing secret; the new one is shown only in this response. Owners and admins.',
       description:
         'The old secret keeps signing every delivery beside the new one for `expiresInSeconds` (default 86400, at most 604800; 0 stops it at once): ' +
-        '`Service-Signature` then carries two `v1=` entries, the new secret\'s first (`t=<unix>,v1=<new>,v1=<old>`), and `webhook-signature` two ' +
+        "`Service-Signature` then carries two `v1=` entries, the new secret's first (`t=<unix>,v1=<new>,v1=<old>`), and `webhook-signature` two " +
         'space-separated `v1,` entries; a receiver accepts a delivery when any entry matches the secret it holds. A secret still overlapping ' +
         'from an earlier rotation stops signing now.',
     })

@@ -44,7 +44,8 @@ export class AllowlistFollower implements OnApplicationBootstrap, BeforeApplicat
     this.loop = new PollingLoop(
       () => this.catchUp(),
       config.CHAIN_POLL_INTERVAL_MS,
-      (error) => logger.warn({ ...chainErrorLogFields(error), chain: target.chain }, 'allowlist follower could not read the chain; will retry'),
+      (error) =>
+        logger.warn({ ...chainErrorLogFields(error), chain: target.chain }, 'allowlist follower could not read the chain; will retry'),
     );
   }
 

@@ -65,7 +65,13 @@ export class AllowlistService {
     try {
       const blockNumber = await confirmedHead(this.target);
       if (blockNumber === null) throw new Error('the chain has no confirmed block yet');
-      return await client.readContract({ address: contractAddress, abi: ALLOWLIST_ABI, functionName: 'isAllowed', args: [address], blockNumber });
+      return await client.readContract({
+        address: contractAddress,
+        abi: ALLOWLIST_ABI,
+        functionName: 'isAllowed',
+        args: [address],
+        blockNumber,
+      });
     } catch (error) {
       this.logger.warn({ ...chainErrorLogFields(error), chain: this.target.chain }, 'allowlist read failed');
       throw new ServiceError('service_temporarily_unavailable', 'The chain could not be read. Retry shortly.');

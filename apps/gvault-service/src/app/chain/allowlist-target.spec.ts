@@ -4,7 +4,10 @@ import { type GVaultConfig, gvaultConfigSpec } from '../../config.js';
 import { type AllowlistTarget, allowlistTargetFor, confirmedHead } from './allowlist-target.js';
 
 const configOf = (env: Record<string, string>) =>
-  loadConfig({ ...serviceConfigSpec('gvault'), ...gvaultConfigSpec }, { DATABASE_URL: 'postgresql://u@db:5432/app', ...env }) as GVaultConfig;
+  loadConfig(
+    { ...serviceConfigSpec('gvault'), ...gvaultConfigSpec },
+    { DATABASE_URL: 'postgresql://u@db:5432/app', ...env },
+  ) as GVaultConfig;
 
 describe('allowlist target', () => {
   it('reads Sepolia in sandbox, at the USTB token unless configured', () => {

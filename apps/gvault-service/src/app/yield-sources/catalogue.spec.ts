@@ -23,9 +23,7 @@ describe('gtoken catalogue', () => {
   });
 
   it('checksums configured overrides', () => {
-    const [source] = catalogueFor(
-      config({ GVAULT_USTB_CONTRACT_ADDRESS: '0x52908400098527886e0f7030069857d2e4169ee7' as `0x${string}` }),
-    );
+    const [source] = catalogueFor(config({ GVAULT_USTB_CONTRACT_ADDRESS: '0x52908400098527886e0f7030069857d2e4169ee7' as `0x${string}` }));
     expect(source?.contractAddress).toBe('0x52908400098527886E0F7030069857D2E4169EE7');
   });
 });

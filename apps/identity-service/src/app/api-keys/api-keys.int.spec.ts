@@ -28,7 +28,12 @@ afterAll(async () => {
 
 let orgs = 0;
 const freshOrg = () => `org_${randomUUID().slice(0, 8)}_${(orgs += 1)}`;
-const ctxOf = (orgId: string, role: Role = 'owner'): RequestContext => ({ orgId, role, principalId: `user_${orgId}_${role}`, requestId: randomUUID() });
+const ctxOf = (orgId: string, role: Role = 'owner'): RequestContext => ({
+  orgId,
+  role,
+  principalId: `user_${orgId}_${role}`,
+  requestId: randomUUID(),
+});
 const KEY_FORMAT = /^service_sandbox_[0-9A-Za-z]{43}$/;
 const UNAUTHENTICATED = { name: 'ServiceError', code: 'unauthenticated', message: 'The API key is invalid, expired or revoked.' };
 const NOT_FOUND = { name: 'ServiceError', code: 'api_key_not_found', message: 'API key not found.' };
@@ -59,7 +64,7 @@ describe('create and authenticate', () => {
     });
   });
 
-  it('lists an organization\'s keys newest first, in pages, never with their secrets', async () => {
+  it("lists an organization's keys newest first, in pages, never with their secrets", async () => {
     const org = freshOrg();
     const first = await keys.create(ctxOf(org), { name: 'k1', role: 'admin' });
     const second = await keys.create(ctxOf(org), { name: 'k2', role: 'member' });
@@ -77,24 +82,38 @@ describe('create and authenticate', () => {
   it('refuses unknown, other-environment and malformed keys with the same error', async () => {
     const created = await keys.create(ctxOf(freshOrg()), { name: 'ci', role: 'admin' });
     const random = (prefix: string) => `${prefix}${randomUUID().replace(/-/g, '')}${'Q'.repeat(11)}`;
-    const refused = [random('service_sandbox_'), random('service_prod_'), `service_prod_${created.key.slice('service_sandbox_'.length)}`, `${created.key}x`, ''];
+    const refused = [
+      random('service_sandbox_'),
+      random('service_prod_'),
+      `service_prod_${created.key.slice('service_sandbox_'.length)}`,
+      `${created.key}x`,
+      '',
+    ];
     for (const key of refused) await expect(keys.authenticate(key)).rejects.toMatchObject(UNAUTHENTICATED);
   });
 
   it('refuses an expiry in the past, a member creating keys, an admin creating an owner key and the every-organization id', async () => {
     const org = freshOrg();
-    await expect(keys.create(ctxOf(org), { name: 'x', role: 'admin', expiresAt: new Date(Date.now() - 1_000).toISOString() })).rejects.toMatchObject({
+    await expect(
+      keys.create(ctxOf(org), { name: 'x', role: 'admin', expiresAt: new Date(Date.now() - 1_000).toISOString() }),
+    ).rejects.toMatchObject({
       name: 'ServiceError',
       code: 'validation_error',
       message: 'expiresAt must be in the future.',
     });
-    await expect(keys.create(ctxOf(org, 'member'), { name: 'x', role: 'member' })).rejects.toMatchObject({ name: 'ServiceError', code: 'forbidden' });
+    await expect(keys.create(ctxOf(org, 'member'), { name: 'x', role: 'member' })).rejects.toMatchObject({
+      name: 'ServiceError',
+      code: 'forbidden',
+    });
     await expect(keys.create(ctxOf(org, 'admin'), { name: 'x', role: 'owner' })).rejects.toMatchObject({
       name: 'ServiceError',
       code: 'forbidden',
       message: 'Only an organization owner may create or manage an owner key.',
     });
-    await expect(keys.create(ctxOf('*'), { name: 'x', role: 'admin' })).rejects.toMatchObject({ name: 'ServiceError', code: 'validation_error' });
+    await expect(keys.create(ctxOf('*'), { name: 'x', role: 'admin' })).rejects.toMatchObject({
+      name: 'ServiceError',
+      code: 'validation_error',
+    });
     await expect(keys.list(ctxOf(org), {})).resolves.toEqual({ data: [], nextCursor: null });
   });
 });
@@ -112,7 +131,7 @@ describe('revoke', () => {
     await expect(keys.revoke(ctxOf(org), created.id)).rejects.toMatchObject(NOT_FOUND);
   });
 
-  it('keeps another organization\'s key out of reach, and an owner key out of an admin\'s', async () => {
+  it("keeps another organization's key out of reach, and an owner key out of an admin's", async () => {
     const org = freshOrg();
     const mine = await keys.create(ctxOf(org), { name: 'mine', role: 'owner' });
     const stranger = ctxOf(freshOrg());

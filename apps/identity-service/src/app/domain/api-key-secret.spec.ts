@@ -20,7 +20,9 @@ describe('API key secrets', () => {
   });
 
   it('takes the random part from the generator it is given', () => {
-    expect(generateKey('sandbox', (size) => new Uint8Array(size).fill(1))).toBe(generateKey('sandbox', (size) => new Uint8Array(size).fill(1)));
+    expect(generateKey('sandbox', (size) => new Uint8Array(size).fill(1))).toBe(
+      generateKey('sandbox', (size) => new Uint8Array(size).fill(1)),
+    );
   });
 
   it('recognises a key of its own environment only, in the exact format', () => {

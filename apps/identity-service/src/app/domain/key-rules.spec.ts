@@ -7,14 +7,15 @@ const now = new Date('2026-11-24T10:00:00.000Z');
 const later = (seconds: number) => new Date(now.getTime() + seconds * 1000);
 
 describe('who manages keys', () => {
-  it.each(Object.values(SUBJECTS.identity).filter((subject) => subject.startsWith('identity.api-keys.') && subject !== SUBJECTS.identity.apiKeysAuthenticate))(
-    'lets owners and admins manage keys and refuses members (%s)',
-    (subject) => {
-      expect(() => requireRole(subject, 'owner')).not.toThrow();
-      expect(() => requireRole(subject, 'admin')).not.toThrow();
-      expect(() => requireRole(subject, 'member')).toThrow(expect.objectContaining({ code: 'forbidden' }));
-    },
-  );
+  it.each(
+    Object.values(SUBJECTS.identity).filter(
+      (subject) => subject.startsWith('identity.api-keys.') && subject !== SUBJECTS.identity.apiKeysAuthenticate,
+    ),
+  )('lets owners and admins manage keys and refuses members (%s)', (subject) => {
+    expect(() => requireRole(subject, 'owner')).not.toThrow();
+    expect(() => requireRole(subject, 'admin')).not.toThrow();
+    expect(() => requireRole(subject, 'member')).toThrow(expect.objectContaining({ code: 'forbidden' }));
+  });
 
   it.each<[Role, Role, boolean]>([
     ['owner', 'owner', true],
@@ -58,7 +59,8 @@ describe('expiry', () => {
 
   it('stores keys only for a well-formed organization id', () => {
     expect(() => requireOrgId('org_demo')).not.toThrow();
-    for (const orgId of ['*', 'org.a', 'org >', '']) expect(() => requireOrgId(orgId)).toThrow(expect.objectContaining({ code: 'validation_error' }));
+    for (const orgId of ['*', 'org.a', 'org >', ''])
+      expect(() => requireOrgId(orgId)).toThrow(expect.objectContaining({ code: 'validation_error' }));
   });
 
   it('uses a key until it is revoked or expires', () => {

@@ -6,8 +6,10 @@ import { checkColumnLists } from '@service/testing';
 const report = checkColumnLists(fileURLToPath(new URL('../../..', import.meta.url)));
 
 describe('column lists of the SQL of identity-service', () => {
-  it('are found (the ended keys\' claim)', () => {
-    expect(report.lists.map((list) => `${list.file}: ${list.kind} ${list.table}`)).toContain('app/repositories/api-keys.repository.ts: update api_keys');
+  it("are found (the ended keys' claim)", () => {
+    expect(report.lists.map((list) => `${list.file}: ${list.kind} ${list.table}`)).toContain(
+      'app/repositories/api-keys.repository.ts: update api_keys',
+    );
   });
 
   it('name only columns of the Prisma models, read under the models’ field names', () => {

@@ -34,7 +34,9 @@ export class UsageRecorder implements OnApplicationBootstrap, OnApplicationShutd
           return;
         }
         if (typeof keyId !== 'string' || !UUID.test(keyId)) return;
-        this.keys.recordUse(keyId, new Date()).catch((failure: unknown) => this.logger.warn({ err: failure, keyId }, 'recording an API key use failed'));
+        this.keys
+          .recordUse(keyId, new Date())
+          .catch((failure: unknown) => this.logger.warn({ err: failure, keyId }, 'recording an API key use failed'));
       },
     });
   }

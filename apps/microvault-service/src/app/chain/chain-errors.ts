@@ -7,8 +7,7 @@ import { BaseError, ContractFunctionRevertedError, HttpRequestError, SocketClose
 export function isChainUnavailable(error: unknown): boolean {
   if (!(error instanceof BaseError)) return true;
   return (
-    error.walk((cause) => cause instanceof HttpRequestError || cause instanceof TimeoutError || cause instanceof SocketClosedError) !==
-    null
+    error.walk((cause) => cause instanceof HttpRequestError || cause instanceof TimeoutError || cause instanceof SocketClosedError) !== null
   );
 }
 

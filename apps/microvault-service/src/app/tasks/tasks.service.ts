@@ -24,7 +24,9 @@ export interface NewTask {
 
 /** Canonical fingerprint of a request: same key with another vault or body is a conflict. */
 function requestHash(task: NewTask): string {
-  return createHash('sha256').update(JSON.stringify([task.vaultId, task.kind, task.input])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([task.vaultId, task.kind, task.input]))
+    .digest('hex');
 }
 
 @Injectable()

@@ -8,10 +8,14 @@ import { VaultAccess } from './vault-access.js';
 /** Stands in for the database: one enabled organization owning one vault. */
 const prisma = {
   organization: { findUnique: async ({ where }: { where: { orgId: string } }) => (where.orgId === 'org_on' ? { orgId: 'org_on' } : null) },
-  vault: { findFirst: async ({ where }: { where: { id: string; orgId: string } }) => (where.orgId === 'org_on' && where.id === 'v1' ? { id: 'v1' } : null) },
+  vault: {
+    findFirst: async ({ where }: { where: { id: string; orgId: string } }) =>
+      where.orgId === 'org_on' && where.id === 'v1' ? { id: 'v1' } : null,
+  },
 } as unknown as PrismaService;
 
-const access = (env: 'sandbox' | 'production') => new VaultAccess(new OrganizationsRepository(prisma), new VaultsRepository(prisma), { SERVICE_ENV: env } as MicroVaultConfig);
+const access = (env: 'sandbox' | 'production') =>
+  new VaultAccess(new OrganizationsRepository(prisma), new VaultsRepository(prisma), { SERVICE_ENV: env } as MicroVaultConfig);
 
 describe('VaultAccess', () => {
   it('refuses every organization in production with microvaults_not_enabled', async () => {

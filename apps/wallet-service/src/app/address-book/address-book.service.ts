@@ -27,10 +27,15 @@ const LIST = 'address-book';
  */
 @Injectable()
 export class AddressBookService extends WalletFeature {
-
-  async create(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.addressBookCreate>): Promise<GovernedReply<AddressBookEntryCreatedDto>> {
+  async create(
+    ctx: RequestContext,
+    input: RequestOf<typeof SUBJECTS.wallet.addressBookCreate>,
+  ): Promise<GovernedReply<AddressBookEntryCreatedDto>> {
     if (!this.env.allChains.includes(input.chain)) {
-      throw new ServiceError('unsupported_chain', `Chain ${input.chain} is not one of this environment's chains (${this.env.allChains.join(', ')}).`);
+      throw new ServiceError(
+        'unsupported_chain',
+        `Chain ${input.chain} is not one of this environment's chains (${this.env.allChains.join(', ')}).`,
+      );
     }
     const address = checkAddress(input.chain, input.address);
     const id = randomUUID();
@@ -47,7 +52,10 @@ export class AddressBookService extends WalletFeature {
     return page.page(await listEntries(this.prisma, ctx.orgId, page), entryView);
   }
 
-  async remove(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.addressBookDelete>): Promise<GovernedReply<AddressBookEntryDeletedDto>> {
+  async remove(
+    ctx: RequestContext,
+    input: RequestOf<typeof SUBJECTS.wallet.addressBookDelete>,
+  ): Promise<GovernedReply<AddressBookEntryDeletedDto>> {
     const reply = await governChange<AddressBookEntryDeletedDto>(this.sql, this.env, ctx, {
       kind: 'address_book.deleted',
       build: async (tx) => {

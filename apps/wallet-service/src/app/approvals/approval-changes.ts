@@ -5,7 +5,13 @@ import { parseUsd } from '@service/money';
 import { addressKey } from '../domain/addresses/payout-address.js';
 import { entryView } from '../domain/address-book-view.js';
 import { approverView, COMPLETED, FAILED } from '../domain/customer-approvals/activities.js';
-import { ACTIVITY_KIND_OF, appliesAtOnce, type ApprovalChangeRecord, changeSubject, changeView } from '../domain/customer-approvals/changes.js';
+import {
+  ACTIVITY_KIND_OF,
+  appliesAtOnce,
+  type ApprovalChangeRecord,
+  changeSubject,
+  changeView,
+} from '../domain/customer-approvals/changes.js';
 import { checkPolicy, type ApprovalPolicyRecord, policyView } from '../domain/customer-approvals/policy.js';
 import { approvalChangeChanged } from '../domain/wallet-events.js';
 import type { WalletEnvironment } from '../environment/wallet-environment.js';
@@ -21,7 +27,13 @@ import {
   findApproverById,
   findEntryById,
 } from '../repositories/approval-changes.repository.js';
-import { addActivity, addEndActivity, findApproverByKey, lockApprovalsSql, readApprovalRules } from '../repositories/approvals.repository.js';
+import {
+  addActivity,
+  addEndActivity,
+  findApproverByKey,
+  lockApprovalsSql,
+  readApprovalRules,
+} from '../repositories/approvals.repository.js';
 import { hasEntry } from '../repositories/address-book.repository.js';
 import type { WalletSql, WalletTx } from '../repositories/wallet-sql.js';
 import { Writes } from '../repositories/writes.js';
@@ -64,17 +76,35 @@ function policyOfChange(change: ChangeBody): ApprovalPolicyRecord & { withdrawal
 export async function applyChange(
   tx: WalletTx,
   env: WalletEnvironment,
-  input: { orgId: string; kind: ApprovalChangeKind; change: ChangeBody; principalId: string; activityId: string | null; approvedBy: string[] | null; now: Date },
+  input: {
+    orgId: string;
+    kind: ApprovalChangeKind;
+    change: ChangeBody;
+    principalId: string;
+    activityId: string | null;
+    approvedBy: string[] | null;
+    now: Date;
+  },
 ): Promise<unknown> {
   const { orgId, kind, change, now } = input;
   const writes = new Writes();
   const audit = (before: object | null, after: object | null) =>
-    addAudit(writes, { orgId, principalId: input.principalId, action: kind, before, after, activityId: input.activityId, approvedBy: input.approvedBy, now });
+    addAudit(writes, {
+      orgId,
+      principalId: input.principalId,
+      action: kind,
+      before,
+      after,
+      activityId: input.activityId,
+      approvedBy: input.approvedBy,
+      now,
+    });
   let answer: unknown;
   switch (kind) {
     case 'approver.created': {
       const publicKey = change['publicKey'] as string;
-      if (await findApproverByKey(tx, orgId, publicKey)) throw new ServiceError('approver_duplicate_key', 'This public key is already an approver of the organization.');
+      if (await findApproverByKey(tx, orgId, publicKey))
+        throw new ServiceError('approver_duplicate_key', 'This public key is already an approver of the organization.');
       const approver = { id: change['id'] as string, orgId, label: change['label'] as string, publicKey, createdAt: now };
       addInsertApprover(writes, approver);
       answer = approverView(approver);
@@ -103,8 +133,17 @@ export async function applyChange(
       const chain = change['chain'] as string;
       const address = change['address'] as string;
       const key = addressKey(chain, address);
-      if (await hasEntry(tx, orgId, chain, key)) throw new ServiceError('address_book_duplicate_entry', `${address} on ${chain} is already in the address book.`);
-      const entry = { id: change['id'] as string, orgId, chain, address, addressKey: key, label: change['label'] as string, createdAt: now };
+      if (await hasEntry(tx, orgId, chain, key))
+        throw new ServiceError('address_book_duplicate_entry', `${address} on ${chain} is already in the address book.`);
+      const entry = {
+        id: change['id'] as string,
+        orgId,
+        chain,
+        address,
+        addressKey: key,
+        label: change['label'] as string,
+        createdAt: now,
+      };
       addInsertEntry(writes, entry);
       answer = { entry: entry.id };
       audit(null, entryView(entry));
@@ -129,7 +168,12 @@ export async function applyChange(
  * event (`pending`). Checks that would refuse it now (a duplicate key, an unknown approver, an
  * unreachable quorum) answer at once either way.
  */
-export async function governChange<T>(sql: WalletSql, env: WalletEnvironment, ctx: RequestContext, request: ChangeRequest): Promise<GovernedReply<T>> {
+export async function governChange<T>(
+  sql: WalletSql,
+  env: WalletEnvironment,
+  ctx: RequestContext,
+  request: ChangeRequest,
+): Promise<GovernedReply<T>> {
   const { orgId, principalId } = ctx;
   const { kind } = request;
   return sql.$transaction(async (tx) => {
@@ -139,7 +183,15 @@ export async function governChange<T>(sql: WalletSql, env: WalletEnvironment, ct
     const inForce = policyFrom(stored, env, orgId);
     const policy = kind === 'policy.updated' ? { before: inForce, after: policyOfChange(change) } : {};
     if (appliesAtOnce({ kind, approvers, ...policy })) {
-      const applied = (await applyChange(tx, env, { orgId, kind, change, principalId, activityId: null, approvedBy: null, now: new Date() })) as T;
+      const applied = (await applyChange(tx, env, {
+        orgId,
+        kind,
+        change,
+        principalId,
+        activityId: null,
+        approvedBy: null,
+        now: new Date(),
+      })) as T;
       return { applied };
     }
     await checkStillApplies(tx, orgId, kind, change);
@@ -184,7 +236,8 @@ export async function governChange<T>(sql: WalletSql, env: WalletEnvironment, ct
 async function checkStillApplies(tx: WalletTx, orgId: string, kind: ApprovalChangeKind, change: ChangeBody): Promise<void> {
   switch (kind) {
     case 'approver.created':
-      if (await findApproverByKey(tx, orgId, change['publicKey'] as string)) throw new ServiceError('approver_duplicate_key', 'This public key is already an approver of the organization.');
+      if (await findApproverByKey(tx, orgId, change['publicKey'] as string))
+        throw new ServiceError('approver_duplicate_key', 'This public key is already an approver of the organization.');
       return;
     case 'policy.updated':
       checkPolicy(policyOfChange(change), (await readApprovalRules(tx, orgId)).approvers);
@@ -192,7 +245,8 @@ async function checkStillApplies(tx: WalletTx, orgId: string, kind: ApprovalChan
     case 'address_book.created': {
       const chain = change['chain'] as string;
       const address = change['address'] as string;
-      if (await hasEntry(tx, orgId, chain, addressKey(chain, address))) throw new ServiceError('address_book_duplicate_entry', `${address} on ${chain} is already in the address book.`);
+      if (await hasEntry(tx, orgId, chain, addressKey(chain, address)))
+        throw new ServiceError('address_book_duplicate_entry', `${address} on ${chain} is already in the address book.`);
       return;
     }
     default:

@@ -32,7 +32,6 @@ import { policyInForce } from './policy-in-force.js';
  */
 @Injectable()
 export class ApprovalsService extends WalletFeature {
-
   /**
    * Registers a key after checking its proof of possession (the new key's `X-Stamp` over the exact
    * body): at once for the organization's first approver, else as a pending change.
@@ -56,7 +55,10 @@ export class ApprovalsService extends WalletFeature {
   }
 
   /** Removes an approver once the approvers' quorum agrees: its future stamps no longer count; votes it already cast stay counted. */
-  async deleteApprover(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.approversDelete>): Promise<GovernedReply<ApproverDeletedDto>> {
+  async deleteApprover(
+    ctx: RequestContext,
+    input: RequestOf<typeof SUBJECTS.wallet.approversDelete>,
+  ): Promise<GovernedReply<ApproverDeletedDto>> {
     const reply = await governChange<ApproverDeletedDto>(this.sql, this.env, ctx, {
       kind: 'approver.deleted',
       build: async (tx) => {
@@ -77,13 +79,20 @@ export class ApprovalsService extends WalletFeature {
    * Sets the policy; one that asks for approval needs at least `quorum` approvers. A weaker policy
    * (fewer withdrawals to approve, a lower quorum) of an organization with approvers waits for them.
    */
-  async putPolicy(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.approvalPolicyPut>): Promise<GovernedReply<ApprovalPolicyDto>> {
+  async putPolicy(
+    ctx: RequestContext,
+    input: RequestOf<typeof SUBJECTS.wallet.approvalPolicyPut>,
+  ): Promise<GovernedReply<ApprovalPolicyDto>> {
     const threshold = input.thresholdUsd === undefined ? null : parseUsd(input.thresholdUsd, { field: 'thresholdUsd' });
     // The shape alone (threshold with its mode); the quorum against the approvers is checked under the lock.
     checkPolicy({ withdrawals: input.withdrawals, threshold, quorum: input.quorum }, Number.MAX_SAFE_INTEGER);
     const reply = await governChange<ApprovalPolicyDto>(this.sql, this.env, ctx, {
       kind: 'policy.updated',
-      build: async () => ({ withdrawals: input.withdrawals, thresholdUsd: policyView({ withdrawals: input.withdrawals, threshold, quorum: input.quorum, updatedAt: null }).thresholdUsd, quorum: input.quorum }),
+      build: async () => ({
+        withdrawals: input.withdrawals,
+        thresholdUsd: policyView({ withdrawals: input.withdrawals, threshold, quorum: input.quorum, updatedAt: null }).thresholdUsd,
+        quorum: input.quorum,
+      }),
     });
     this.publishAndRun();
     return reply;

@@ -18,7 +18,15 @@ import { approveSetup, rejectSetup } from '../deposit-addresses/setup-changes.js
 import { getChange } from '../repositories/approval-changes.repository.js';
 import { decideChange } from './approval-changes.js';
 import { WalletFeature } from '../environment/wallet-feature.js';
-import { addEndActivity, findActivity, findApproverByKey, listPendingActivities, lockApprovalsSql, recordVote, votesOn } from '../repositories/approvals.repository.js';
+import {
+  addEndActivity,
+  findActivity,
+  findApproverByKey,
+  listPendingActivities,
+  lockApprovalsSql,
+  recordVote,
+  votesOn,
+} from '../repositories/approvals.repository.js';
 import { getApproval } from '../repositories/deposit-address-approvals.repository.js';
 import { openLedger } from '../repositories/positions.repository.js';
 import type { WalletTx } from '../repositories/wallet-sql.js';
@@ -43,16 +51,23 @@ function activityNotFound(activityId: string): ServiceError {
  */
 @Injectable()
 export class TurnkeyService extends WalletFeature {
-
   async pending(ctx: RequestContext): Promise<PendingActivitiesDto> {
     return { activities: (await listPendingActivities(this.prisma, ctx.orgId, new Date())).map(pendingView) };
   }
 
-  async approvalRequest(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.turnkeyApprovalRequest>): Promise<ApprovalRequestResponseDto> {
+  async approvalRequest(
+    ctx: RequestContext,
+    input: RequestOf<typeof SUBJECTS.wallet.turnkeyApprovalRequest>,
+  ): Promise<ApprovalRequestResponseDto> {
     const activityId = input.activityId.toLowerCase();
     const activity = await findActivity(this.sql, ctx.orgId, activityId);
     if (!activity) throw activityNotFound(activityId);
-    const turnkeyRequest = turnkeyRequestOf({ action: input.action, organizationId: activity.orgId, fingerprint: activity.fingerprint, now: new Date() });
+    const turnkeyRequest = turnkeyRequestOf({
+      action: input.action,
+      organizationId: activity.orgId,
+      fingerprint: activity.fingerprint,
+      now: new Date(),
+    });
     return { activityId, action: input.action, turnkeyRequest, stampPayload: canonicalPayload(turnkeyRequest) };
   }
 
@@ -62,7 +77,10 @@ export class TurnkeyService extends WalletFeature {
     if (!found) throw activityNotFound(activityId);
     const stamp = parseStamp(input.customerApprovalStamp);
     if (!stampSigns(stamp, canonicalPayload(input.turnkeyRequest))) {
-      throw new ServiceError('invalid_stamp', 'The stamp’s signature does not verify over turnkeyRequest (sign the stampPayload of POST /v2/turnkey/activity-approval-request as it is).');
+      throw new ServiceError(
+        'invalid_stamp',
+        'The stamp’s signature does not verify over turnkeyRequest (sign the stampPayload of POST /v2/turnkey/activity-approval-request as it is).',
+      );
     }
     const now = new Date();
     checkRequest(input.turnkeyRequest, { action: input.action, organizationId: found.orgId, fingerprint: found.fingerprint, now });
@@ -80,9 +98,18 @@ export class TurnkeyService extends WalletFeature {
         return this.answer(input.action, activity.status, await this.currentStatus(tx, activity), true);
       }
       if (activity.status !== CONSENSUS_NEEDED || activity.validBefore <= now) {
-        throw new ServiceError('approval_expired', `Activity ${activityId} is no longer pending: its deadline passed or what it approves was cancelled.`);
+        throw new ServiceError(
+          'approval_expired',
+          `Activity ${activityId} is no longer pending: its deadline passed or what it approves was cancelled.`,
+        );
       }
-      const recorded = await recordVote(tx, { activityId, publicKey: stamp.publicKey, approverId: approver.id, action: input.action, createdAt: now });
+      const recorded = await recordVote(tx, {
+        activityId,
+        publicKey: stamp.publicKey,
+        approverId: approver.id,
+        action: input.action,
+        createdAt: now,
+      });
       if (!recorded) throw new ServiceError('approval_already_voted', `This approver has already voted on activity ${activityId}.`);
       const votes = await votesOn(tx, activityId);
       const outcome = outcomeOf(votes, activity.quorum);
@@ -102,7 +129,14 @@ export class TurnkeyService extends WalletFeature {
    * What the outcome releases: quorum sends the leg on (or approves the setup, or applies the
    * change), a reject cancels it. Its status afterwards.
    */
-  private async release(tx: WalletTx, wallet: Wallet | null, activity: ApprovalActivity, outcome: TurnkeyActivityStatus, approvedBy: string[], now: Date): Promise<string> {
+  private async release(
+    tx: WalletTx,
+    wallet: Wallet | null,
+    activity: ApprovalActivity,
+    outcome: TurnkeyActivityStatus,
+    approvedBy: string[],
+    now: Date,
+  ): Promise<string> {
     if (activity.changeId !== null || wallet === null) {
       return decideChange(tx, this.env, { row: await getChange(tx, activity.changeId as string), outcome, approvedBy, now });
     }

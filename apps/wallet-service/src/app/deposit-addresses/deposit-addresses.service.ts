@@ -19,7 +19,6 @@ const LIVE = new Set(['pending', 'approved']);
 
 @Injectable()
 export class DepositAddressesService extends WalletFeature {
-
   /**
    * Enables the deposit address of a chain that needs it (Stellar): starts the one-time setup as
    * a pending activity the organization's approvers vote on (announced through
@@ -29,14 +28,20 @@ export class DepositAddressesService extends WalletFeature {
    */
   async enable(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.depositAddressesEnable>): Promise<DepositAddressSetupDto> {
     if (input.chain !== this.env.stellarChain) {
-      throw new ServiceError('unsupported_chain', `Only ${this.env.stellarChain} deposit addresses are enabled here; ${input.chain} needs no enabling or does not exist.`);
+      throw new ServiceError(
+        'unsupported_chain',
+        `Only ${this.env.stellarChain} deposit addresses are enabled here; ${input.chain} needs no enabling or does not exist.`,
+      );
     }
     const now = new Date();
     // PgPoolSql: the lock, the setup, the approvers and policy; then the activity, the setup and its event with COMMIT.
     const view = await this.sql.$transaction(async (tx) => {
       const wallet = await lockWallet(tx, ctx.orgId, input.walletId);
       if (wallet.status === 'creating' || wallet.status === 'failed') {
-        throw new ServiceError('operation_not_supported', `Wallet ${wallet.id} is ${wallet.status}; enable deposit addresses once it is provisioned.`);
+        throw new ServiceError(
+          'operation_not_supported',
+          `Wallet ${wallet.id} is ${wallet.status}; enable deposit addresses once it is provisioned.`,
+        );
       }
       const existing = await findSetup(tx, wallet.id, input.chain);
       if (existing && LIVE.has(existing.status)) return setupView(existing, wallet);

@@ -12,9 +12,15 @@ import { Writes } from '../repositories/writes.js';
  * The approvers' quorum was reached: `pending` -> `approved` (announced: `approval.status_changed`),
  * the derived address joins the wallet's `depositAddresses`. One statement.
  */
-export async function approveSetup(tx: WalletTx, input: { wallet: Wallet; row: DepositAddressApproval; seed: Buffer; now: Date }): Promise<DepositAddressApproval> {
+export async function approveSetup(
+  tx: WalletTx,
+  input: { wallet: Wallet; row: DepositAddressApproval; seed: Buffer; now: Date },
+): Promise<DepositAddressApproval> {
   const { wallet, row, now } = input;
-  const addresses = { ...(wallet.depositAddresses as Record<string, string>), ...deriveDepositAddresses(input.seed, wallet.id, [row.chain]) };
+  const addresses = {
+    ...(wallet.depositAddresses as Record<string, string>),
+    ...deriveDepositAddresses(input.seed, wallet.id, [row.chain]),
+  };
   const writes = new Writes();
   addDepositAddresses(writes, wallet.id, addresses, now);
   const approved = addSetupStatus(writes, row, 'approved', now);

@@ -24,7 +24,6 @@ function senderAddress(chain: string): string {
 
 @Injectable()
 export class DepositsService extends WalletFeature {
-
   /** Sandbox only: a deposit that settles after the configured delay. */
   async simulate(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.depositsSimulate>): Promise<DepositDto> {
     if (!this.env.sandbox) throw new ServiceError('operation_not_supported', 'Deposit simulation exists only in the sandbox.');
@@ -74,7 +73,10 @@ export class DepositsService extends WalletFeature {
   async lookup(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.depositsLookup>): Promise<DepositDto> {
     await requireWallet(this.prisma, ctx.orgId, input.walletId);
     if (input.chain !== undefined && !this.env.allChains.includes(input.chain)) {
-      throw new ServiceError('unsupported_chain', `Chain ${input.chain} is not one of this environment's chains (${this.env.allChains.join(', ')}).`);
+      throw new ServiceError(
+        'unsupported_chain',
+        `Chain ${input.chain} is not one of this environment's chains (${this.env.allChains.join(', ')}).`,
+      );
     }
     return depositView(await findDepositByTxHash(this.prisma, input.walletId, normalizedTxHash(input.txHash), input.chain));
   }

@@ -28,12 +28,18 @@ function parseInstruction(raw: AllocationInstructionDto, index: number, env: Wal
   if (amount <= 0n) throw new ServiceError('validation_error', `allocations[${index}].amountUsd must be greater than zero.`);
   if (from === to) throw new ServiceError('validation_error', `allocations[${index}] moves ${from} to itself.`);
   if (isCashPositionId(from) && isCashPositionId(to)) {
-    throw new ServiceError('validation_error', `allocations[${index}] moves cash to cash; allocate between cash and a yield source or between two yield sources.`);
+    throw new ServiceError(
+      'validation_error',
+      `allocations[${index}] moves cash to cash; allocate between cash and a yield source or between two yield sources.`,
+    );
   }
   const fromGroup = groupOf(from, env);
   const toGroup = groupOf(to, env);
   if (fromGroup !== toGroup) {
-    throw new ServiceError('validation_error', `allocations[${index}] crosses allocation groups (${fromGroup} to ${toGroup}); there is no bridging.`);
+    throw new ServiceError(
+      'validation_error',
+      `allocations[${index}] crosses allocation groups (${fromGroup} to ${toGroup}); there is no bridging.`,
+    );
   }
   return { from, to, amount };
 }
@@ -86,7 +92,11 @@ export function releaseReservations(ledger: Ledger, reservations: unknown): void
  * Allocate's rules beyond the instructions themselves: the wallet does not rebalance by itself,
  * and each source has free what the moves take from it (`insufficient_funds`).
  */
-export function checkAllocatable(wallet: { readonly id: string; readonly autoRebalance: boolean }, ledger: Ledger, moves: readonly Move[]): void {
+export function checkAllocatable(
+  wallet: { readonly id: string; readonly autoRebalance: boolean },
+  ledger: Ledger,
+  moves: readonly Move[],
+): void {
   if (wallet.autoRebalance) {
     throw new ServiceError(
       'operation_not_supported',
@@ -96,7 +106,10 @@ export function checkAllocatable(wallet: { readonly id: string; readonly autoReb
   for (const [positionId, amount] of outflows(moves)) {
     const available = ledger.available(positionId);
     if (available < amount) {
-      throw insufficientFunds(`Position ${positionId} has ${formatUsd(available)} USD available, less than the ${formatUsd(amount)} USD to move.`, balanceFigures(ledger.positions()));
+      throw insufficientFunds(
+        `Position ${positionId} has ${formatUsd(available)} USD available, less than the ${formatUsd(amount)} USD to move.`,
+        balanceFigures(ledger.positions()),
+      );
     }
   }
 }

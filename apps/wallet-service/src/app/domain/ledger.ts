@@ -65,7 +65,14 @@ export class Ledger {
   private row(positionId: string): PositionRow {
     let row = this.rows.get(positionId);
     if (!row) {
-      row = { positionId, kind: isCashPositionId(positionId) ? 'cash' : 'yield_source', amount: 0n, reserved: 0n, earned: 0n, accruedAt: new Date() };
+      row = {
+        positionId,
+        kind: isCashPositionId(positionId) ? 'cash' : 'yield_source',
+        amount: 0n,
+        reserved: 0n,
+        earned: 0n,
+        accruedAt: new Date(),
+      };
       this.rows.set(positionId, row);
     }
     this.touched.add(positionId);
@@ -80,7 +87,10 @@ export class Ledger {
   debit(positionId: string, amount: bigint): void {
     const row = this.row(positionId);
     if (row.amount - row.reserved < amount) {
-      throw new ServiceError('insufficient_funds', `Position ${positionId} holds ${formatUsd(row.amount - row.reserved)} USD available, less than ${formatUsd(amount)}.`);
+      throw new ServiceError(
+        'insufficient_funds',
+        `Position ${positionId} holds ${formatUsd(row.amount - row.reserved)} USD available, less than ${formatUsd(amount)}.`,
+      );
     }
     row.amount -= amount;
   }

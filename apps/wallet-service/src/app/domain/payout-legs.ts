@@ -12,7 +12,11 @@ export type LegChange = 'none' | 'moved' | 'completed' | 'failed';
 function submitStep(leg: PayoutLeg, chains: readonly string[]): void {
   const step = leg.steps[leg.stepsCompleted];
   if (!step) return;
-  Object.assign(step, { status: 'processing', txHash: simulatedTxHash(chains[leg.stepsCompleted] ?? chains[0] ?? ''), txStatus: 'submitted' });
+  Object.assign(step, {
+    status: 'processing',
+    txHash: simulatedTxHash(chains[leg.stepsCompleted] ?? chains[0] ?? ''),
+    txStatus: 'submitted',
+  });
 }
 
 /**
@@ -70,7 +74,11 @@ function payoutStep(leg: PayoutLeg) {
  * external payout step shows `pending_customer_approval` too.
  */
 export function awaitApproval(leg: PayoutLeg, activity: { id: string; createdAt: Date; validBefore: Date }): void {
-  Object.assign(leg, { turnkeyActivityId: activity.id, approvalRequestedAt: activity.createdAt.toISOString(), approvalValidBefore: activity.validBefore.toISOString() });
+  Object.assign(leg, {
+    turnkeyActivityId: activity.id,
+    approvalRequestedAt: activity.createdAt.toISOString(),
+    approvalValidBefore: activity.validBefore.toISOString(),
+  });
   const step = payoutStep(leg);
   if (step) step.status = 'pending_customer_approval';
 }
@@ -84,7 +92,9 @@ export function releaseLeg(leg: PayoutLeg): void {
 
 /** Whether a leg waiting for approval has passed its deadline. */
 export function approvalLapsed(leg: PayoutLeg, now: Date): boolean {
-  return leg.status === 'pending_customer_approval' && leg.approvalValidBefore != null && Date.parse(leg.approvalValidBefore) <= now.getTime();
+  return (
+    leg.status === 'pending_customer_approval' && leg.approvalValidBefore != null && Date.parse(leg.approvalValidBefore) <= now.getTime()
+  );
 }
 
 /** A leg whose approval deadline passed without quorum: `failed`, nothing sent (steps skipped). */

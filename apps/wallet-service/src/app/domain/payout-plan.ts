@@ -28,7 +28,10 @@ export function drawOrder(sources: Source[], destination: Destination): Source[]
   const rank = (source: Source) => (source.positionId === home ? 0 : isCashPositionId(source.positionId) ? 1 : 2);
   return sources
     .filter((source) => source.available > 0n)
-    .sort((a, b) => rank(a) - rank(b) || (a.available === b.available ? (a.positionId < b.positionId ? -1 : 1) : a.available > b.available ? -1 : 1));
+    .sort(
+      (a, b) =>
+        rank(a) - rank(b) || (a.available === b.available ? (a.positionId < b.positionId ? -1 : 1) : a.available > b.available ? -1 : 1),
+    );
 }
 
 /** How much each source gives: in draw order, each as much as it can until the amount is covered. */
@@ -45,7 +48,11 @@ export function drawAmounts(sources: Source[], destination: Destination, amount:
 }
 
 /** The positions of a wallet in one allocation group, with what each has free. */
-export function sourcesIn(rows: PositionRow[], group: AllocationGroup, groupOf: (row: PositionRow) => AllocationGroup | undefined): Source[] {
+export function sourcesIn(
+  rows: PositionRow[],
+  group: AllocationGroup,
+  groupOf: (row: PositionRow) => AllocationGroup | undefined,
+): Source[] {
   return rows.filter((row) => groupOf(row) === group).map((row) => ({ positionId: row.positionId, available: row.amount - row.reserved }));
 }
 
@@ -63,7 +70,13 @@ export function stepsOf(from: PayoutLeg['from'], destination: Destination): Payo
 }
 
 /** A new leg in `planning` with its stable `id`. */
-export function newLeg(id: string, draw: { positionId: string; amount: bigint }, destination: Destination, catalogue: Catalogue, now: Date): PayoutLeg {
+export function newLeg(
+  id: string,
+  draw: { positionId: string; amount: bigint },
+  destination: Destination,
+  catalogue: Catalogue,
+  now: Date,
+): PayoutLeg {
   const from = sourceRef(draw.positionId, catalogue);
   const steps = stepsOf(from, destination);
   return {
@@ -71,7 +84,11 @@ export function newLeg(id: string, draw: { positionId: string; amount: bigint },
     status: 'planning',
     amountUsd: formatUsd(draw.amount),
     from,
-    to: { kind: 'external_payout', id: destination.address, label: `${destination.token.toUpperCase()} on ${chainName(destination.chain)}` },
+    to: {
+      kind: 'external_payout',
+      id: destination.address,
+      label: `${destination.token.toUpperCase()} on ${chainName(destination.chain)}`,
+    },
     startedAt: now.toISOString(),
     completedAt: null,
     stepsCompleted: 0,

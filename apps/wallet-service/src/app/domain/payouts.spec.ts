@@ -79,7 +79,13 @@ describe('payout legs', () => {
     skipLeg(other, now);
     expect(other).toMatchObject({ status: 'skipped', completedAt: now.toISOString(), steps: [{ status: 'skipped' }] });
     restartLeg(leg, now);
-    expect(leg).toMatchObject({ id: LEG_ID, status: 'planning', completedAt: null, stepsCompleted: 0, steps: [{ status: 'pending', txHash: null, txStatus: null }] });
+    expect(leg).toMatchObject({
+      id: LEG_ID,
+      status: 'planning',
+      completedAt: null,
+      stepsCompleted: 0,
+      steps: [{ status: 'pending', txHash: null, txStatus: null }],
+    });
   });
 
   it('settles a withdrawal by what its legs did: delivered, partly, failed or cancelled', () => {
@@ -114,7 +120,9 @@ describe('withdrawal policy', () => {
   it('refuses production withdrawals above the limit with withdrawal_policy_required, never in the sandbox', () => {
     const policy = policyOf(policies, 'org_b', false);
     expect(() => checkLimit(policy, 1_000_000_000n, false)).not.toThrow();
-    expect(() => checkLimit(policy, 1_000_000_001n, false)).toThrow(expect.objectContaining({ code: 'withdrawal_policy_required' }) as never);
+    expect(() => checkLimit(policy, 1_000_000_001n, false)).toThrow(
+      expect.objectContaining({ code: 'withdrawal_policy_required' }) as never,
+    );
     expect(() => checkLimit(policy, 1_000_000_001n, true)).not.toThrow();
   });
 
@@ -127,7 +135,11 @@ describe('withdrawal policy', () => {
 
 describe('processingEstimate', () => {
   it('is the slowest redemption drawn on as ISO 8601 durations, minutes for cash alone', () => {
-    expect(processingEstimate(['cash:ethereum_sepolia:usdc'], catalogue)).toEqual({ basis: 'elapsed_seconds', typicalMinDuration: 'PT1M', typicalMaxDuration: 'PT10M' });
+    expect(processingEstimate(['cash:ethereum_sepolia:usdc'], catalogue)).toEqual({
+      basis: 'elapsed_seconds',
+      typicalMinDuration: 'PT1M',
+      typicalMaxDuration: 'PT10M',
+    });
     expect(processingEstimate(['cash:ethereum_sepolia:usdc', 'service-ustb-vault', 'service-jaaa-usdc-vault'], catalogue)).toEqual({
       basis: 'banking_days',
       typicalMinDuration: 'P1D',
@@ -136,6 +148,14 @@ describe('processingEstimate', () => {
   });
 
   it('writes seconds in their largest exact units', () => {
-    expect([0, 60, 1_260, 7_200, 5_400, 90, 90_000].map(secondsDuration)).toEqual(['PT0S', 'PT1M', 'PT21M', 'PT2H', 'PT1H30M', 'PT1M30S', 'PT25H']);
+    expect([0, 60, 1_260, 7_200, 5_400, 90, 90_000].map(secondsDuration)).toEqual([
+      'PT0S',
+      'PT1M',
+      'PT21M',
+      'PT2H',
+      'PT1H30M',
+      'PT1M30S',
+      'PT25H',
+    ]);
   });
 });

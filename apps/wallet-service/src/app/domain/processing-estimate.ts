@@ -23,7 +23,10 @@ export function secondsDuration(total: number): string {
     [Math.floor((whole % 3_600) / 60), 'M'],
     [whole % 60, 'S'],
   ] as const;
-  const text = parts.filter(([value]) => value > 0).map(([value, unit]) => `${value}${unit}`).join('');
+  const text = parts
+    .filter(([value]) => value > 0)
+    .map(([value, unit]) => `${value}${unit}`)
+    .join('');
   return `PT${text === '' ? '0S' : text}`;
 }
 

@@ -35,7 +35,9 @@ function parseEntry(group: string, entry: unknown): { yieldSourceId: string; bps
   const bps = typeof weight === 'number' ? (hasPct ? Math.round(weight * 100) : weight) : Number.NaN;
   const exact = hasPct ? Math.abs((weight as number) * 100 - bps) < 1e-6 && bps % 10 === 0 : Number.isInteger(weight);
   if (typeof weight !== 'number' || !exact || weight < 0 || weight > max) {
-    throw weightError(`${hasPct ? 'pct' : 'targetWeightBps'} of ${entry['yieldSourceId']} must be ${hasPct ? 'a number in steps of 0.1' : 'an integer'} from 0 to ${max}.`);
+    throw weightError(
+      `${hasPct ? 'pct' : 'targetWeightBps'} of ${entry['yieldSourceId']} must be ${hasPct ? 'a number in steps of 0.1' : 'an integer'} from 0 to ${max}.`,
+    );
   }
   return { yieldSourceId: entry['yieldSourceId'], bps };
 }
@@ -84,7 +86,10 @@ export function parseStrategy(allocations: Readonly<Record<string, unknown>>, ca
 /** The request form: `{yieldSourceId, pct}` per group. */
 export function strategyView(strategy: Strategy): Record<string, StrategyEntryDto[]> {
   return Object.fromEntries(
-    Object.entries(strategy).map(([group, targets]) => [group, targets.map(({ yieldSourceId, bps }) => ({ yieldSourceId, pct: bps / 100 }))]),
+    Object.entries(strategy).map(([group, targets]) => [
+      group,
+      targets.map(({ yieldSourceId, bps }) => ({ yieldSourceId, pct: bps / 100 })),
+    ]),
   );
 }
 

@@ -1,4 +1,10 @@
-import type { EventPayloadOf, PortfolioWalletEventPayload, PortfolioWalletEventType, PortfolioWalletResources, WalletStatus } from '@service/contracts';
+import type {
+  EventPayloadOf,
+  PortfolioWalletEventPayload,
+  PortfolioWalletEventType,
+  PortfolioWalletResources,
+  WalletStatus,
+} from '@service/contracts';
 import type { NewEvent } from '@service/events';
 import { formatUsd } from '@service/money';
 import type { ApprovalChangeRecord } from './customer-approvals/changes.js';
@@ -25,14 +31,21 @@ export interface EventScope {
 }
 
 function walletEvent<T extends PortfolioWalletEventType>(scope: EventScope, type: T, resource: PortfolioWalletResources[T]): NewEvent<T> {
-  const payload: PortfolioWalletEventPayload<T> = { event: type, observedAt: scope.observedAt.toISOString(), walletId: scope.walletId, ...resource };
+  const payload: PortfolioWalletEventPayload<T> = {
+    event: type,
+    observedAt: scope.observedAt.toISOString(),
+    walletId: scope.walletId,
+    ...resource,
+  };
   // The same type as EventPayloadOf<T> for every T here; TypeScript cannot relate the two for an open T.
   return { type, orgId: scope.orgId, payload: payload as unknown as EventPayloadOf<T> };
 }
 
 /** `portfolio_wallet.status_changed`: the wallet is now in `status`. */
 export function walletStatusChanged(wallet: { id: string; orgId: string }, status: WalletStatus, now: Date): WalletEvent {
-  return walletEvent({ orgId: wallet.orgId, walletId: wallet.id, observedAt: now }, 'portfolio_wallet.status_changed', { wallet: { id: wallet.id, status } });
+  return walletEvent({ orgId: wallet.orgId, walletId: wallet.id, observedAt: now }, 'portfolio_wallet.status_changed', {
+    wallet: { id: wallet.id, status },
+  });
 }
 
 /** `portfolio_wallet.strategy.status_changed`: `strategy` is in force. */
@@ -44,17 +57,23 @@ export function strategyChanged(wallet: { id: string; orgId: string }, strategy:
 
 /** `portfolio_wallet.deposit.status_changed` for the deposit as it now is. */
 export function depositChanged(row: DepositRecord, observedAt: Date): WalletEvent {
-  return walletEvent({ orgId: row.orgId, walletId: row.walletId, observedAt }, 'portfolio_wallet.deposit.status_changed', { deposit: depositView(row) });
+  return walletEvent({ orgId: row.orgId, walletId: row.walletId, observedAt }, 'portfolio_wallet.deposit.status_changed', {
+    deposit: depositView(row),
+  });
 }
 
 /** `portfolio_wallet.rebalance.status_changed` for the rebalance as it now is. */
 export function rebalanceChanged(row: RebalanceRecord, observedAt: Date): WalletEvent {
-  return walletEvent({ orgId: row.orgId, walletId: row.walletId, observedAt }, 'portfolio_wallet.rebalance.status_changed', { rebalance: rebalanceObject(row) });
+  return walletEvent({ orgId: row.orgId, walletId: row.walletId, observedAt }, 'portfolio_wallet.rebalance.status_changed', {
+    rebalance: rebalanceObject(row),
+  });
 }
 
 /** `portfolio_wallet.withdrawal.status_changed` for the withdrawal as it now is. */
 export function withdrawalChanged(row: WithdrawalRecord, observedAt: Date): WalletEvent {
-  return walletEvent({ orgId: row.orgId, walletId: row.walletId, observedAt }, 'portfolio_wallet.withdrawal.status_changed', { withdrawal: withdrawalView(row) });
+  return walletEvent({ orgId: row.orgId, walletId: row.walletId, observedAt }, 'portfolio_wallet.withdrawal.status_changed', {
+    withdrawal: withdrawalView(row),
+  });
 }
 
 /** `portfolio_wallet.withdrawal.payout.status_changed` for one leg of the withdrawal as it now is. */
@@ -68,7 +87,9 @@ export function payoutLegChanged(row: WithdrawalRecord, leg: StoredLeg, observed
 
 /** `portfolio_wallet.approval.status_changed` for a deposit address setup as it now is. */
 export function approvalChanged(row: DepositAddressApprovalRecord, observedAt: Date): WalletEvent {
-  return walletEvent({ orgId: row.orgId, walletId: row.walletId, observedAt }, 'portfolio_wallet.approval.status_changed', { approval: approvalView(row) });
+  return walletEvent({ orgId: row.orgId, walletId: row.walletId, observedAt }, 'portfolio_wallet.approval.status_changed', {
+    approval: approvalView(row),
+  });
 }
 
 /**

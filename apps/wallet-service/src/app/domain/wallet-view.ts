@@ -27,7 +27,11 @@ export function positionsView(positions: ValuedPosition[], catalogue: Catalogue)
   const held = positions.filter((position) => position.value > 0n);
   const total = held.reduce((sum, position) => sum + position.value, 0n);
   return held
-    .sort((a, b) => Number(isCashPositionId(b.row.positionId)) - Number(isCashPositionId(a.row.positionId)) || (a.row.positionId < b.row.positionId ? -1 : 1))
+    .sort(
+      (a, b) =>
+        Number(isCashPositionId(b.row.positionId)) - Number(isCashPositionId(a.row.positionId)) ||
+        (a.row.positionId < b.row.positionId ? -1 : 1),
+    )
     .map(({ row, value }) => {
       if (isCashPositionId(row.positionId)) {
         const [, , token = 'usdc'] = row.positionId.split(':');
@@ -90,7 +94,13 @@ export function yieldView(walletId: string, valued: ValuedPosition[], catalogue:
     const source = catalogue.get(position.positionId);
     const apyBps = catalogue.accrualBps(source);
     annualized += (value * BigInt(apyBps)) / 10_000n;
-    return { yieldSourceId: source.id, name: source.name, apyBps: source.apyBps ?? 0, pct: Number((value * 100n) / total), deployedValueUsd: formatUsd(value) };
+    return {
+      yieldSourceId: source.id,
+      name: source.name,
+      apyBps: source.apyBps ?? 0,
+      pct: Number((value * 100n) / total),
+      deployedValueUsd: formatUsd(value),
+    };
   });
   const earned = valued.reduce((sum, position) => sum + position.earned, 0n);
   return { walletId, currentBalanceUsd: formatUsd(total), earnedUsd: formatUsd(earned), annualizedUsd: formatUsd(annualized), positions };

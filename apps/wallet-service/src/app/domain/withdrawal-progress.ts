@@ -104,7 +104,9 @@ export function runLegs(
  */
 export function nextRunOf(legs: readonly PayoutLeg[], now: Date, stepMs: number): Date {
   const running = legs.some((leg) => leg.status === 'planning' || RUNNING.has(leg.status));
-  const deadlines = legs.filter((leg) => leg.status === 'pending_customer_approval' && leg.approvalValidBefore).map((leg) => Date.parse(leg.approvalValidBefore as string));
+  const deadlines = legs
+    .filter((leg) => leg.status === 'pending_customer_approval' && leg.approvalValidBefore)
+    .map((leg) => Date.parse(leg.approvalValidBefore as string));
   return new Date(Math.min(now.getTime() + (running ? stepMs : PARKED_MS), ...deadlines));
 }
 
@@ -131,7 +133,11 @@ function failureReasonOf(status: string, legs: readonly StoredLeg[], fee: bigint
 }
 
 /** How a withdrawal whose legs are all terminal ends: what was paid (delivered minus the fee) and why not all. */
-export function settlementOf(legs: readonly StoredLeg[], fee: bigint, status: SettledStatus): { amountPaid: bigint | null; failureReason: string | null } {
+export function settlementOf(
+  legs: readonly StoredLeg[],
+  fee: bigint,
+  status: SettledStatus,
+): { amountPaid: bigint | null; failureReason: string | null } {
   const delivered = deliveredOf(legs);
   const paid = delivered > fee ? delivered - fee : 0n;
   return { amountPaid: delivered > 0n ? paid : null, failureReason: failureReasonOf(status, legs, fee) };
@@ -145,9 +151,13 @@ export function movedMoney(ran: ReadonlySet<PayoutLeg>): boolean {
 /** A withdrawal can be cancelled while it processes and none of its legs has been broadcast. */
 export function checkCancellable(row: WithdrawalRecord, legs: readonly PayoutLeg[]): void {
   if (row.status === 'cancelled') throw new ServiceError('withdrawal_already_cancelled', `Withdrawal ${row.id} is already cancelled.`);
-  if (row.status !== 'processing') throw new ServiceError('withdrawal_not_cancellable', `Withdrawal ${row.id} is ${row.status} and can no longer be cancelled.`);
+  if (row.status !== 'processing')
+    throw new ServiceError('withdrawal_not_cancellable', `Withdrawal ${row.id} is ${row.status} and can no longer be cancelled.`);
   if (legs.some((leg) => BROADCAST_LEG_STATUSES.has(leg.status))) {
-    throw new ServiceError('withdrawal_payout_in_progress', `A payout of withdrawal ${row.id} has been broadcast; it can no longer be cancelled.`);
+    throw new ServiceError(
+      'withdrawal_payout_in_progress',
+      `A payout of withdrawal ${row.id} has been broadcast; it can no longer be cancelled.`,
+    );
   }
 }
 
@@ -165,16 +175,21 @@ export function retryableLeg(row: WithdrawalRecord, legs: readonly StoredLeg[], 
     if (leg.retryable) return leg;
     throw new ServiceError('payout_not_retryable', `Payout leg ${payoutId} failed for good; it cannot be retried.`);
   }
-  if (TERMINAL_LEG_STATUSES.has(leg.status)) throw new ServiceError('payout_already_terminal', `Payout leg ${payoutId} is already ${leg.status}.`);
+  if (TERMINAL_LEG_STATUSES.has(leg.status))
+    throw new ServiceError('payout_already_terminal', `Payout leg ${payoutId} is already ${leg.status}.`);
   throw new ServiceError('payout_in_progress', `Payout leg ${payoutId} is ${leg.status}; only a failed leg can be retried.`);
 }
 
 /** A leg not yet broadcast; otherwise why it cannot be cancelled. */
 export function cancellableLeg(row: WithdrawalRecord, legs: readonly StoredLeg[], payoutId: string): StoredLeg {
   const leg = legById(row, legs, payoutId);
-  if (TERMINAL_LEG_STATUSES.has(leg.status)) throw new ServiceError('payout_already_terminal', `Payout leg ${payoutId} is already ${leg.status}.`);
+  if (TERMINAL_LEG_STATUSES.has(leg.status))
+    throw new ServiceError('payout_already_terminal', `Payout leg ${payoutId} is already ${leg.status}.`);
   if (BROADCAST_LEG_STATUSES.has(leg.status)) {
-    throw new ServiceError('payout_in_progress', `Payout leg ${payoutId} has been broadcast (${leg.status}); it can no longer be cancelled.`);
+    throw new ServiceError(
+      'payout_in_progress',
+      `Payout leg ${payoutId} has been broadcast (${leg.status}); it can no longer be cancelled.`,
+    );
   }
   return leg;
 }

@@ -14,7 +14,6 @@ import { addNewRebalance } from './rebalance-changes.js';
 
 @Injectable()
 export class RebalancesService extends WalletFeature {
-
   /** Explicit allocations on a wallet without autoRebalance (owners and admins: `SUBJECT_ROLES`), idempotent on requestId. */
   async allocate(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.allocate>): Promise<AllocationResponseDto> {
     const moves = parseInstructions(input.allocations, this.env);
@@ -23,10 +22,18 @@ export class RebalancesService extends WalletFeature {
     // PgPoolSql, two round trips: BEGIN, the key claimed, the wallet locked and its positions read;
     // then every write and COMMIT.
     const result = await this.sql.$transaction(async (tx) => {
-      const { wallet, claim, then: ledger } = await lockWalletAndClaimThen(
+      const {
+        wallet,
+        claim,
+        then: ledger,
+      } = await lockWalletAndClaimThen(
         tx,
         input.walletId,
-        { ...key, fingerprint: fingerprint({ walletId: input.walletId.toLowerCase(), allocations: instructionsView(moves) }), resourceId: input.walletId },
+        {
+          ...key,
+          fingerprint: fingerprint({ walletId: input.walletId.toLowerCase(), allocations: instructionsView(moves) }),
+          resourceId: input.walletId,
+        },
         ledgerQuery(input.walletId.toLowerCase(), this.env, now),
       );
       if (!claim.fresh) return { response: claim.response as AllocationResponseDto, created: false };
@@ -51,7 +58,10 @@ export class RebalancesService extends WalletFeature {
     const now = new Date();
     const { catalogue, timeScale } = this.env;
     const before = valuePositions(wallet.positions, catalogue, timeScale, now);
-    const ledger = Ledger.fromRows(wallet.id, before.map(({ row, value, earned }) => ({ ...row, amount: value, earned, accruedAt: now })));
+    const ledger = Ledger.fromRows(
+      wallet.id,
+      before.map(({ row, value, earned }) => ({ ...row, amount: value, earned, accruedAt: now })),
+    );
     checkAllocatable(wallet, ledger, moves);
     ledger.applyAll(moves);
     return {

@@ -9,6 +9,11 @@ export function listEntries(db: Tx, orgId: string, page: NewestFirst): Promise<A
 
 /** Whether the organization has an entry of an address (compared by its key) on a chain. */
 export async function hasEntry(db: WalletTx, orgId: string, chain: string, addressKey: string): Promise<boolean> {
-  const rows = await db.$queryRawUnsafe<unknown[]>('SELECT 1 FROM address_book_entries WHERE org_id = $1 AND chain = $2 AND address_key = $3', orgId, chain, addressKey);
+  const rows = await db.$queryRawUnsafe<unknown[]>(
+    'SELECT 1 FROM address_book_entries WHERE org_id = $1 AND chain = $2 AND address_key = $3',
+    orgId,
+    chain,
+    addressKey,
+  );
   return rows.length > 0;
 }

@@ -29,12 +29,17 @@ export function addStartChange(writes: Writes, row: ApprovalChangeRecord): void 
 /** `pending` -> `approved`, `rejected` or `failed`, as part of the statement's `writes`; the row as written. */
 export function addChangeStatus(writes: Writes, row: ApprovalChangeRecord, status: ApprovalChangeStatus, now: Date): ApprovalChangeRecord {
   const { bind } = writes;
-  writes.add(`UPDATE approval_changes SET status = ${bind(status, '::text')}, updated_at = ${bind(now.toISOString(), '::timestamptz')} WHERE id = ${bind(row.id, '::uuid')}`);
+  writes.add(
+    `UPDATE approval_changes SET status = ${bind(status, '::text')}, updated_at = ${bind(now.toISOString(), '::timestamptz')} WHERE id = ${bind(row.id, '::uuid')}`,
+  );
   return { ...row, status, updatedAt: now };
 }
 
 export async function getChange(tx: WalletTx, changeId: string): Promise<ApprovalChangeRecord> {
-  const [row] = await tx.$queryRawUnsafe<ApprovalChangeRecord[]>(`SELECT ${CHANGE_COLUMNS} FROM approval_changes WHERE id = $1::uuid`, changeId);
+  const [row] = await tx.$queryRawUnsafe<ApprovalChangeRecord[]>(
+    `SELECT ${CHANGE_COLUMNS} FROM approval_changes WHERE id = $1::uuid`,
+    changeId,
+  );
   if (!row) throw new Error(`approval change ${changeId} not found`);
   return row;
 }
@@ -76,7 +81,10 @@ export function addDeleteApprover(writes: Writes, orgId: string, approverId: str
   writes.add(`DELETE FROM approvers WHERE org_id = ${bind(orgId, '::text')} AND id = ${bind(approverId, '::uuid')}`);
 }
 
-export function addSavePolicy(writes: Writes, policy: { orgId: string; withdrawals: string; threshold: bigint | null; quorum: number; updatedAt: Date }): void {
+export function addSavePolicy(
+  writes: Writes,
+  policy: { orgId: string; withdrawals: string; threshold: bigint | null; quorum: number; updatedAt: Date },
+): void {
   const { bind } = writes;
   writes.add(
     `INSERT INTO approval_policies (org_id, withdrawals, threshold, quorum, updated_at)
@@ -103,7 +111,16 @@ export function addDeleteEntry(writes: Writes, orgId: string, entryId: string): 
 /** An audit entry; `activityId` and `approvedBy` (public keys) for a change the approvers released. */
 export function addAudit(
   writes: Writes,
-  entry: { orgId: string; principalId: string; action: string; before: object | null; after: object | null; activityId: string | null; approvedBy: string[] | null; now: Date },
+  entry: {
+    orgId: string;
+    principalId: string;
+    action: string;
+    before: object | null;
+    after: object | null;
+    activityId: string | null;
+    approvedBy: string[] | null;
+    now: Date;
+  },
 ): void {
   const { bind } = writes;
   const json = (value: unknown) => bind(value === null ? null : JSON.stringify(value), '::jsonb');

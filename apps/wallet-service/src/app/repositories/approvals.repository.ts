@@ -32,7 +32,9 @@ export async function findApproverByKey(tx: WalletTx, orgId: string, publicKey: 
  * and its own approval policy (null: the environment's default). One statement.
  */
 export async function readApprovalRules(tx: WalletTx, orgId: string): Promise<{ approvers: number; policy: ApprovalPolicyRecord | null }> {
-  const [row] = await tx.$queryRawUnsafe<{ approvers: number; withdrawals: string | null; threshold: string | null; quorum: number | null; updatedAt: Date | null }[]>(
+  const [row] = await tx.$queryRawUnsafe<
+    { approvers: number; withdrawals: string | null; threshold: string | null; quorum: number | null; updatedAt: Date | null }[]
+  >(
     `SELECT (SELECT count(*)::int FROM approvers WHERE org_id = $1) AS approvers,
             p.withdrawals, p.threshold::text AS threshold, p.quorum, p.updated_at AS "updatedAt"
        FROM (SELECT 1) AS one LEFT JOIN approval_policies p ON p.org_id = $1`,
@@ -42,7 +44,10 @@ export async function readApprovalRules(tx: WalletTx, orgId: string): Promise<{ 
   const { approvers, withdrawals, threshold, quorum, updatedAt } = row;
   return {
     approvers,
-    policy: withdrawals === null ? null : { withdrawals, threshold: threshold === null ? null : BigInt(threshold), quorum: quorum ?? 1, updatedAt },
+    policy:
+      withdrawals === null
+        ? null
+        : { withdrawals, threshold: threshold === null ? null : BigInt(threshold), quorum: quorum ?? 1, updatedAt },
   };
 }
 
@@ -137,7 +142,10 @@ export async function findActivity(db: WalletDb, orgId: string, activityId: stri
 
 /** Pending activities of the organization whose deadline has not passed, oldest first. */
 export function listPendingActivities(db: Tx, orgId: string, now: Date): Promise<ApprovalActivity[]> {
-  return db.approvalActivity.findMany({ where: { orgId, status: CONSENSUS_NEEDED, validBefore: { gt: now } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  return db.approvalActivity.findMany({
+    where: { orgId, status: CONSENSUS_NEEDED, validBefore: { gt: now } },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
 }
 
 /** The activity ends with `status`, as part of the statement's `writes`. */

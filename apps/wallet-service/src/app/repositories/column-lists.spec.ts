@@ -9,7 +9,12 @@ const AS_EPOCH_MS = 'read as epoch milliseconds (an expression)';
 const report = checkColumnLists(fileURLToPath(new URL('../../..', import.meta.url)), {
   complete: [
     // Row types read with SELECT: every column of the model.
-    { file: 'app/repositories/wallets.repository.ts', kind: 'select', table: 'wallets', except: { created_at: AS_EPOCH_MS, updated_at: AS_EPOCH_MS } },
+    {
+      file: 'app/repositories/wallets.repository.ts',
+      kind: 'select',
+      table: 'wallets',
+      except: { created_at: AS_EPOCH_MS, updated_at: AS_EPOCH_MS },
+    },
     { file: 'app/repositories/idempotency-keys.repository.ts', kind: 'select', table: 'wallets' },
     { file: 'app/repositories/withdrawals.repository.ts', kind: 'select', table: 'withdrawals' },
     { file: 'app/repositories/deposits.repository.ts', kind: 'select', table: 'deposits' },
@@ -30,7 +35,15 @@ const report = checkColumnLists(fileURLToPath(new URL('../../..', import.meta.ur
 describe('column lists of the SQL of wallet-service', () => {
   it('are found (WALLET_COLUMNS, WITHDRAWAL_COLUMNS, runningColumns, positionsJson, every INSERT and UPDATE)', () => {
     const found = new Set(report.lists.map((list) => `${list.kind} ${list.table}`));
-    for (const list of ['select wallets', 'select withdrawals', 'select rebalances', 'select positions', 'insert withdrawals', 'insert positions', 'update wallets'])
+    for (const list of [
+      'select wallets',
+      'select withdrawals',
+      'select rebalances',
+      'select positions',
+      'insert withdrawals',
+      'insert positions',
+      'update wallets',
+    ])
       expect(found).toContain(list);
   });
 

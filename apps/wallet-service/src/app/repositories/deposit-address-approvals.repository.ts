@@ -22,7 +22,15 @@ export async function findSetup(tx: WalletTx, walletId: string, chain: string): 
  */
 export function addStartSetup(
   writes: Writes,
-  input: { id: string; wallet: { id: string; orgId: string }; chain: string; activityId: string; dueAt: Date; now: Date; existing: DepositAddressApproval | null },
+  input: {
+    id: string;
+    wallet: { id: string; orgId: string };
+    chain: string;
+    activityId: string;
+    dueAt: Date;
+    now: Date;
+    existing: DepositAddressApproval | null;
+  },
 ): DepositAddressApproval {
   const { id, wallet, chain, activityId, dueAt, now, existing } = input;
   const { bind } = writes;
@@ -45,7 +53,12 @@ export function addStartSetup(
 }
 
 /** `pending` -> `approved`, `rejected` or `failed`, as part of the statement's `writes`; the row as written. */
-export function addSetupStatus(writes: Writes, row: DepositAddressApproval, status: 'approved' | 'rejected' | 'failed', now: Date): DepositAddressApproval {
+export function addSetupStatus(
+  writes: Writes,
+  row: DepositAddressApproval,
+  status: 'approved' | 'rejected' | 'failed',
+  now: Date,
+): DepositAddressApproval {
   const changed = { ...row, status, updatedAt: now };
   const { bind } = writes;
   writes.add(
@@ -55,7 +68,10 @@ export function addSetupStatus(writes: Writes, row: DepositAddressApproval, stat
 }
 
 export async function getApproval(tx: WalletTx, approvalId: string): Promise<DepositAddressApproval> {
-  const [row] = await tx.$queryRawUnsafe<DepositAddressApproval[]>(`SELECT ${APPROVAL_COLUMNS} FROM deposit_address_approvals WHERE id = $1::uuid`, approvalId);
+  const [row] = await tx.$queryRawUnsafe<DepositAddressApproval[]>(
+    `SELECT ${APPROVAL_COLUMNS} FROM deposit_address_approvals WHERE id = $1::uuid`,
+    approvalId,
+  );
   if (!row) throw new Error(`deposit address approval ${approvalId} not found`);
   return row;
 }

@@ -28,7 +28,9 @@ export async function createDeposit(tx: WalletTx, row: Deposit, events: readonly
 export function addCompleteDeposit(writes: Writes, row: Deposit, now: Date): Deposit {
   const completed: Deposit = { ...row, status: 'completed', completedAt: now };
   const { bind } = writes;
-  writes.add(`UPDATE deposits SET status = 'completed', completed_at = ${bind(now.toISOString(), '::timestamptz')} WHERE id = ${bind(row.id, '::uuid')}`);
+  writes.add(
+    `UPDATE deposits SET status = 'completed', completed_at = ${bind(now.toISOString(), '::timestamptz')} WHERE id = ${bind(row.id, '::uuid')}`,
+  );
   return completed;
 }
 
@@ -46,7 +48,11 @@ export async function findDeposit(db: Tx, walletId: string, depositId: string): 
 /** The wallet's deposit with this transaction id (on `chain`, when given); `deposit_not_found` otherwise. */
 export async function findDepositByTxHash(db: Tx, walletId: string, txHash: string, chain: string | undefined): Promise<Deposit> {
   const row = await db.deposit.findFirst({ where: { walletId, txHash, ...(chain === undefined ? {} : { chain }) } });
-  if (!row) throw new ServiceError('deposit_not_found', `No deposit of this wallet has transaction ${txHash}${chain === undefined ? '' : ` on ${chain}`}.`);
+  if (!row)
+    throw new ServiceError(
+      'deposit_not_found',
+      `No deposit of this wallet has transaction ${txHash}${chain === undefined ? '' : ` on ${chain}`}.`,
+    );
   return row;
 }
 
@@ -61,4 +67,3 @@ export async function getDeposit(tx: WalletTx, depositId: string): Promise<Depos
   if (!row) throw new Error(`deposit ${depositId} not found`);
   return { ...row, amount: BigInt(row.amount) };
 }
-

@@ -13,7 +13,9 @@ let sql: WalletSql;
 
 beforeAll(async () => {
   schema = await migratedSchema('wallet-service', newRunId());
-  const config = withWalletDefaults(loadConfig(serviceConfigSpec('wallet'), { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema.schema }));
+  const config = withWalletDefaults(
+    loadConfig(serviceConfigSpec('wallet'), { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema.schema }),
+  );
   sql = new WalletSql(config, createLogger('wallet', 'silent'));
 });
 
@@ -128,7 +130,11 @@ describe('findDueWork', () => {
     const look = dueWorkStatement(new Date(), 50);
     // EXPLAIN is not prepared, so it goes with its values as literals, in a transaction of its own.
     const plan = (statements: Statement[]) =>
-      sql.$transaction(async (tx) => JSON.stringify((await tx.$queryBatch([...statements, { ...look, text: `${ONE_OFF_STATEMENT}EXPLAIN (FORMAT JSON) ${look.text}` }])).at(-1)));
+      sql.$transaction(async (tx) =>
+        JSON.stringify(
+          (await tx.$queryBatch([...statements, { ...look, text: `${ONE_OFF_STATEMENT}EXPLAIN (FORMAT JSON) ${look.text}` }])).at(-1),
+        ),
+      );
 
     expect(await plan([])).toContain('Bitmap Index Scan');
     const planned = await plan([DUE_WORK_PLANNING]);
@@ -136,8 +142,13 @@ describe('findDueWork', () => {
     expect(planned).toContain('"Index Name":"rebalances_due_idx"');
     expect(planned).toContain('"Index Name":"withdrawals_due_idx"');
     // The look's own round trip (a prepared statement with values after the setting) keeps it.
-    const [, [setting]] = await sql.$queryBatch([DUE_WORK_PLANNING, { text: `SELECT current_setting('enable_bitmapscan') AS value, $1::int AS take`, values: [50] }]);
+    const [, [setting]] = await sql.$queryBatch([
+      DUE_WORK_PLANNING,
+      { text: `SELECT current_setting('enable_bitmapscan') AS value, $1::int AS take`, values: [50] },
+    ]);
     expect(setting).toEqual({ value: 'off', take: 50 });
-    expect((await sql.$queryBatch([{ text: `SELECT current_setting('enable_bitmapscan') AS value`, values: [] }]))[0]).toEqual([{ value: 'on' }]);
+    expect((await sql.$queryBatch([{ text: `SELECT current_setting('enable_bitmapscan') AS value`, values: [] }]))[0]).toEqual([
+      { value: 'on' },
+    ]);
   });
 });

@@ -42,14 +42,24 @@ export async function lockWalletAndClaim(tx: WalletTx, walletId: string, key: Cl
  * `tx` pipelines: the read starts once the lock is held, so it sees what the lock's previous
  * holder committed. A replay reads it for nothing.
  */
-export async function lockWalletAndClaimThen<T>(tx: WalletTx, walletId: string, key: ClaimedKey, then: Query<T>): Promise<{ wallet: Wallet; claim: KeyClaim; then: T }> {
+export async function lockWalletAndClaimThen<T>(
+  tx: WalletTx,
+  walletId: string,
+  key: ClaimedKey,
+  then: Query<T>,
+): Promise<{ wallet: Wallet; claim: KeyClaim; then: T }> {
   const [row, read] = await runQueries(tx, [claimAndLock(walletId, key), then]);
   return { ...(await claimed(tx, walletId, key, row)), then: read };
 }
 
 type ClaimRow = Wallet & { fresh: boolean };
 
-async function claimed(tx: WalletTx, walletId: string, key: ClaimedKey, row: ClaimRow | undefined): Promise<{ wallet: Wallet; claim: KeyClaim }> {
+async function claimed(
+  tx: WalletTx,
+  walletId: string,
+  key: ClaimedKey,
+  row: ClaimRow | undefined,
+): Promise<{ wallet: Wallet; claim: KeyClaim }> {
   if (!row) throw walletNotFound(walletId);
   const { fresh, ...wallet } = row;
   return { wallet, claim: fresh ? { fresh: true } : await existingClaim(tx, key) };
@@ -82,7 +92,11 @@ async function existingClaim(tx: WalletTx, key: ClaimedKey): Promise<KeyClaim> {
 }
 
 /** Keeps the answer a replay must repeat exactly. */
-export async function rememberResponse(tx: WalletTx, key: { orgId: string; operation: Operation; requestId: string }, response: object): Promise<void> {
+export async function rememberResponse(
+  tx: WalletTx,
+  key: { orgId: string; operation: Operation; requestId: string },
+  response: object,
+): Promise<void> {
   const writes = new Writes();
   addResponse(writes, key, response);
   await writes.run(tx);

@@ -17,7 +17,9 @@ export function ledgerQuery(walletId: string, valuation: Valuation, now: Date): 
        FROM positions WHERE wallet_id = $1::uuid`,
     values: [walletId],
     read: (rows) => {
-      const positions = (rows as { positionId: string; kind: string; amount: string; reserved: string; earned: string; accruedAt: Date }[]).map((row) => ({
+      const positions = (
+        rows as { positionId: string; kind: string; amount: string; reserved: string; earned: string; accruedAt: Date }[]
+      ).map((row) => ({
         ...row,
         amount: BigInt(row.amount),
         reserved: BigInt(row.reserved),
@@ -109,7 +111,8 @@ export function positionsJson(walletColumn: string): string {
 }
 
 /** What a {@link positionsJson} select reads (null: no positions). */
-export type StoredPositions = [positionId: string, kind: string, amount: string, reserved: string, earned: string, accruedAtMs: number][] | null;
+export type StoredPositions =
+  [positionId: string, kind: string, amount: string, reserved: string, earned: string, accruedAtMs: number][] | null;
 
 /** The positions a {@link positionsJson} select read. */
 export function positionsOf(stored: StoredPositions): PositionRow[] {
@@ -131,10 +134,12 @@ export function positionsOf(stored: StoredPositions): PositionRow[] {
 export function addLedger(writes: Writes, ledger: Ledger): void {
   const { walletId } = ledger;
   const { bind } = writes;
-  const rows = ledger.changed().map(
-    (row) =>
-      `(${bind(walletId, '::uuid')}, ${bind(row.positionId, '::text')}, ${bind(row.kind, '::text')}, ${bind(row.amount.toString(), '::bigint')}, ${bind(row.reserved.toString(), '::bigint')}, ${bind(row.earned.toString(), '::bigint')}, ${bind(row.accruedAt.toISOString(), '::timestamptz')})`,
-  );
+  const rows = ledger
+    .changed()
+    .map(
+      (row) =>
+        `(${bind(walletId, '::uuid')}, ${bind(row.positionId, '::text')}, ${bind(row.kind, '::text')}, ${bind(row.amount.toString(), '::bigint')}, ${bind(row.reserved.toString(), '::bigint')}, ${bind(row.earned.toString(), '::bigint')}, ${bind(row.accruedAt.toISOString(), '::timestamptz')})`,
+    );
   if (rows.length > 0) {
     writes.add(
       `INSERT INTO positions (wallet_id, position_id, kind, amount, reserved, earned, accrued_at) VALUES ${rows.join(', ')}

@@ -46,7 +46,11 @@ const REBALANCE_JSON = `json_build_object('id', id::text, 'walletId', wallet_id:
   'allocations', allocations, 'reservations', reservations, 'nextRunAtMs', floor(extract(epoch FROM next_run_at) * 1000),
   'createdAtMs', floor(extract(epoch FROM created_at) * 1000), 'completedAtMs', floor(extract(epoch FROM completed_at) * 1000))`;
 
-type RebalanceJson = Omit<Rebalance, 'nextRunAt' | 'createdAt' | 'completedAt'> & { nextRunAtMs: number; createdAtMs: number; completedAtMs: number | null };
+type RebalanceJson = Omit<Rebalance, 'nextRunAt' | 'createdAt' | 'completedAt'> & {
+  nextRunAtMs: number;
+  createdAtMs: number;
+  completedAtMs: number | null;
+};
 
 /** What a rebalance step reads under its wallet's lock. */
 export interface RebalanceStepState {
@@ -60,7 +64,11 @@ export interface RebalanceStepState {
  * rebalance, its wallet's ledger valued at `now`, and the withdrawals and other rebalances
  * processing on that wallet. One step per wallet.
  */
-export function rebalanceStepsQuery(steps: readonly { walletId: string; rebalanceId: string }[], valuation: Valuation, now: Date): Query<Map<string, RebalanceStepState>> {
+export function rebalanceStepsQuery(
+  steps: readonly { walletId: string; rebalanceId: string }[],
+  valuation: Valuation,
+  now: Date,
+): Query<Map<string, RebalanceStepState>> {
   const query = ledgersForRebalancesQuery<RebalanceJson>({ steps, rebalanceJson: REBALANCE_JSON }, valuation, now);
   return {
     ...query,
@@ -72,7 +80,12 @@ export function rebalanceStepsQuery(steps: readonly { walletId: string; rebalanc
         if (!read?.row) throw new Error(`rebalance ${rebalanceId} not found`);
         const { nextRunAtMs, createdAtMs, completedAtMs, ...row } = read.row;
         states.set(rebalanceId, {
-          row: { ...row, nextRunAt: new Date(nextRunAtMs), createdAt: new Date(createdAtMs), completedAt: completedAtMs === null ? null : new Date(completedAtMs) },
+          row: {
+            ...row,
+            nextRunAt: new Date(nextRunAtMs),
+            createdAt: new Date(createdAtMs),
+            completedAt: completedAtMs === null ? null : new Date(completedAtMs),
+          },
           ledger: read.ledger,
           others: read.others,
         });
@@ -86,7 +99,9 @@ export function rebalanceStepsQuery(steps: readonly { walletId: string; rebalanc
 export function addStartProcessing(writes: Writes, row: Rebalance, nextRunAt: Date): Rebalance {
   const next: Rebalance = { ...row, status: 'processing', nextRunAt };
   const { bind } = writes;
-  writes.add(`UPDATE rebalances SET status = 'processing', next_run_at = ${bind(nextRunAt.toISOString(), '::timestamptz')} WHERE id = ${bind(row.id, '::uuid')}`);
+  writes.add(
+    `UPDATE rebalances SET status = 'processing', next_run_at = ${bind(nextRunAt.toISOString(), '::timestamptz')} WHERE id = ${bind(row.id, '::uuid')}`,
+  );
   return next;
 }
 
@@ -94,7 +109,8 @@ export function addStartProcessing(writes: Writes, row: Rebalance, nextRunAt: Da
 export function addFinish(writes: Writes, row: Rebalance, status: RebalanceStatus, now: Date): Rebalance {
   const done: Rebalance = { ...row, status, completedAt: now };
   const { bind } = writes;
-  writes.add(`UPDATE rebalances SET status = ${bind(status, '::text')}, completed_at = ${bind(now.toISOString(), '::timestamptz')} WHERE id = ${bind(row.id, '::uuid')}`);
+  writes.add(
+    `UPDATE rebalances SET status = ${bind(status, '::text')}, completed_at = ${bind(now.toISOString(), '::timestamptz')} WHERE id = ${bind(row.id, '::uuid')}`,
+  );
   return done;
 }
-

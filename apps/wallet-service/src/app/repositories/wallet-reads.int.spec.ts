@@ -57,7 +57,8 @@ afterAll(async () => {
   await schema?.drop();
 });
 
-const codeOf = (settled: PromiseSettledResult<unknown>) => (settled.status === 'rejected' ? (settled.reason as { code?: string }).code : 'found');
+const codeOf = (settled: PromiseSettledResult<unknown>) =>
+  settled.status === 'rejected' ? (settled.reason as { code?: string }).code : 'found';
 
 describe('WalletReads', () => {
   it('reads the wallets of one turn in one statement, each for its own organization only', async () => {
@@ -87,8 +88,24 @@ describe('WalletReads', () => {
       createdAt: new Date('2026-11-24T10:00:00.000Z'),
       updatedAt: new Date('2026-11-24T10:00:01.000Z'),
       positions: [
-        { walletId: first, positionId: 'cash:ethereum_sepolia:usdc', kind: 'cash', amount: 5_000_000n, reserved: 0n, earned: 0n, accruedAt: new Date('2026-11-24T10:00:02.000Z') },
-        { walletId: first, positionId: 'cash:solana:usdc', kind: 'cash', amount: 7_000_000n, reserved: 0n, earned: 0n, accruedAt: new Date('2026-11-24T10:00:02.000Z') },
+        {
+          walletId: first,
+          positionId: 'cash:ethereum_sepolia:usdc',
+          kind: 'cash',
+          amount: 5_000_000n,
+          reserved: 0n,
+          earned: 0n,
+          accruedAt: new Date('2026-11-24T10:00:02.000Z'),
+        },
+        {
+          walletId: first,
+          positionId: 'cash:solana:usdc',
+          kind: 'cash',
+          amount: 7_000_000n,
+          reserved: 0n,
+          earned: 0n,
+          accruedAt: new Date('2026-11-24T10:00:02.000Z'),
+        },
       ],
     });
     expect(upper?.id).toBe(second);

@@ -42,7 +42,10 @@ export function lockWalletQuery(orgId: string, walletId: string): Query<Wallet> 
  * organization is left out too. Locks in id order, so two callers that wait cannot deadlock. A
  * query: it runs with the reads under the locks (`runQueries`).
  */
-export function lockWalletsQuery(wallets: readonly { orgId: string; walletId: string }[], options: { skipLocked: boolean }): Query<Map<string, Wallet>> {
+export function lockWalletsQuery(
+  wallets: readonly { orgId: string; walletId: string }[],
+  options: { skipLocked: boolean },
+): Query<Map<string, Wallet>> {
   return {
     text: `SELECT ${WALLET_COLUMNS} FROM wallets w JOIN unnest($1::uuid[], $2::text[]) AS q(id, org_id) ON w.id = q.id AND w.org_id = q.org_id
       ORDER BY w.id FOR UPDATE OF w${options.skipLocked ? ' SKIP LOCKED' : ''}`,
@@ -68,7 +71,11 @@ function epochMs(column: string): string {
   return `floor(extract(epoch FROM ${column}) * 1000)::float8`;
 }
 
-export type WalletReadRow = Omit<Wallet, 'createdAt' | 'updatedAt'> & { createdAtMs: number; updatedAtMs: number; positions: StoredPositions };
+export type WalletReadRow = Omit<Wallet, 'createdAt' | 'updatedAt'> & {
+  createdAtMs: number;
+  updatedAtMs: number;
+  positions: StoredPositions;
+};
 
 /** A wallet record of its own (its positions too) from a row read with {@link WALLET_READ_COLUMNS}. */
 export function withPositions(row: WalletReadRow): WalletWithPositions {
@@ -123,7 +130,11 @@ export async function insertWallet(
  * instead of Prisma's two (the wallet, then its positions): GET wallet is the most called route.
  */
 export async function findWallet(db: WalletDb, orgId: string, walletId: string): Promise<WalletWithPositions> {
-  const [row] = await db.$queryRawUnsafe<WalletReadRow[]>(`SELECT ${WALLET_READ_COLUMNS} FROM wallets w WHERE w.id = $1::uuid AND w.org_id = $2`, walletId, orgId);
+  const [row] = await db.$queryRawUnsafe<WalletReadRow[]>(
+    `SELECT ${WALLET_READ_COLUMNS} FROM wallets w WHERE w.id = $1::uuid AND w.org_id = $2`,
+    walletId,
+    orgId,
+  );
   if (!row) throw walletNotFound(walletId);
   return withPositions(row);
 }
@@ -170,10 +181,18 @@ export async function updateLabel(db: Tx, orgId: string, walletId: string, label
 }
 
 /** The wallet's new targets, with the events its caller announces them with. One statement. */
-export async function updateStrategy(tx: WalletTx, walletId: string, strategy: Strategy, now: Date, events: readonly WalletEvent[]): Promise<void> {
+export async function updateStrategy(
+  tx: WalletTx,
+  walletId: string,
+  strategy: Strategy,
+  now: Date,
+  events: readonly WalletEvent[],
+): Promise<void> {
   const writes = new Writes();
   const { bind } = writes;
-  writes.add(`UPDATE wallets SET strategy = ${bind(JSON.stringify(strategy), '::jsonb')}, updated_at = ${bind(now.toISOString(), '::timestamptz')} WHERE id = ${bind(walletId, '::uuid')}`);
+  writes.add(
+    `UPDATE wallets SET strategy = ${bind(JSON.stringify(strategy), '::jsonb')}, updated_at = ${bind(now.toISOString(), '::timestamptz')} WHERE id = ${bind(walletId, '::uuid')}`,
+  );
   for (const event of events) writes.addEvent(event);
   await writes.run(tx);
 }
@@ -191,10 +210,19 @@ export function addDepositAddresses(writes: Writes, walletId: string, depositAdd
  * `writes`. Nothing indexes the status, so the update is HOT; a wallet leaving `creating` leaves
  * `wallet_provisions` with it. `wallet` is the row as read (its status before the change).
  */
-export function addStatusUpdate(writes: Writes, wallet: Wallet, status: WalletStatus, now: Date, extra: { depositAddresses?: Record<string, string> } = {}): void {
+export function addStatusUpdate(
+  writes: Writes,
+  wallet: Wallet,
+  status: WalletStatus,
+  now: Date,
+  extra: { depositAddresses?: Record<string, string> } = {},
+): void {
   const { bind } = writes;
-  const addresses = extra.depositAddresses === undefined ? '' : `, deposit_addresses = ${bind(JSON.stringify(extra.depositAddresses), '::jsonb')}`;
-  writes.add(`UPDATE wallets SET status = ${bind(status, '::text')}, updated_at = ${bind(now.toISOString(), '::timestamptz')}${addresses} WHERE id = ${bind(wallet.id, '::uuid')}`);
+  const addresses =
+    extra.depositAddresses === undefined ? '' : `, deposit_addresses = ${bind(JSON.stringify(extra.depositAddresses), '::jsonb')}`;
+  writes.add(
+    `UPDATE wallets SET status = ${bind(status, '::text')}, updated_at = ${bind(now.toISOString(), '::timestamptz')}${addresses} WHERE id = ${bind(wallet.id, '::uuid')}`,
+  );
   if (wallet.status === 'creating') addForgetProvision(writes, wallet.id);
 }
 

@@ -15,7 +15,17 @@ import type { Writes } from './writes.js';
 
 type NewWithdrawal = Pick<
   Withdrawal,
-  'id' | 'walletId' | 'orgId' | 'requestId' | 'amountRequested' | 'fee' | 'destinationChain' | 'destinationAddress' | 'destinationToken' | 'nextRunAt' | 'createdAt'
+  | 'id'
+  | 'walletId'
+  | 'orgId'
+  | 'requestId'
+  | 'amountRequested'
+  | 'fee'
+  | 'destinationChain'
+  | 'destinationAddress'
+  | 'destinationToken'
+  | 'nextRunAt'
+  | 'createdAt'
 >;
 
 /**
@@ -23,7 +33,14 @@ type NewWithdrawal = Pick<
  * known before it is written, so it is returned at once.
  */
 export function addWithdrawal(writes: Writes, withdrawal: NewWithdrawal, legs: PayoutLeg[]): Withdrawal {
-  const row: Withdrawal = { ...withdrawal, status: 'processing', amountPaid: null, payoutLegs: legs as never, failureReason: null, completedAt: null };
+  const row: Withdrawal = {
+    ...withdrawal,
+    status: 'processing',
+    amountPaid: null,
+    payoutLegs: legs as never,
+    failureReason: null,
+    completedAt: null,
+  };
   const { bind } = writes;
   writes.add(
     `INSERT INTO withdrawals (id, wallet_id, org_id, request_id, status, amount_requested, fee, destination_chain, destination_address, destination_token,
@@ -46,7 +63,11 @@ const WITHDRAWAL_COLUMNS = `w.id::text AS id, w.wallet_id::text AS "walletId", w
   w.destination_address AS "destinationAddress", w.destination_token AS "destinationToken", w.payout_legs AS "payoutLegs",
   w.failure_reason AS "failureReason", w.next_run_at AS "nextRunAt", w.created_at AS "createdAt", w.completed_at AS "completedAt"`;
 
-type WithdrawalText = Omit<Withdrawal, 'amountRequested' | 'fee' | 'amountPaid'> & { amountRequested: string; fee: string; amountPaid: string | null };
+type WithdrawalText = Omit<Withdrawal, 'amountRequested' | 'fee' | 'amountPaid'> & {
+  amountRequested: string;
+  fee: string;
+  amountPaid: string | null;
+};
 
 const withdrawalOf = (row: WithdrawalText): Withdrawal => ({
   ...row,
@@ -57,14 +78,21 @@ const withdrawalOf = (row: WithdrawalText): Withdrawal => ({
 
 /** A withdrawal by id. */
 export async function getWithdrawal(tx: WalletTx, withdrawalId: string): Promise<Withdrawal> {
-  const [row] = await tx.$queryRawUnsafe<WithdrawalText[]>(`SELECT ${WITHDRAWAL_COLUMNS} FROM withdrawals w WHERE w.id = $1::uuid`, withdrawalId);
+  const [row] = await tx.$queryRawUnsafe<WithdrawalText[]>(
+    `SELECT ${WITHDRAWAL_COLUMNS} FROM withdrawals w WHERE w.id = $1::uuid`,
+    withdrawalId,
+  );
   if (!row) throw new Error(`withdrawal ${withdrawalId} not found`);
   return withdrawalOf(row);
 }
 
 /** The wallet's withdrawal; `withdrawal_not_found` otherwise. */
 export async function findWithdrawal(db: WalletDb, walletId: string, withdrawalId: string): Promise<Withdrawal> {
-  const [row] = await db.$queryRawUnsafe<WithdrawalText[]>(`SELECT ${WITHDRAWAL_COLUMNS} FROM withdrawals w WHERE w.id = $1::uuid AND w.wallet_id = $2::uuid`, withdrawalId, walletId);
+  const [row] = await db.$queryRawUnsafe<WithdrawalText[]>(
+    `SELECT ${WITHDRAWAL_COLUMNS} FROM withdrawals w WHERE w.id = $1::uuid AND w.wallet_id = $2::uuid`,
+    withdrawalId,
+    walletId,
+  );
   if (!row) throw withdrawalNotFound(withdrawalId);
   return withdrawalOf(row);
 }
@@ -114,11 +142,26 @@ export function payoutStepQuery(withdrawalId: string): Query<PayoutStepState> {
     read: (rows) => {
       const [found] = rows as PayoutStepRow[];
       if (!found) throw new Error(`withdrawal ${withdrawalId} not found`);
-      const { policyWithdrawals, policyThreshold, policyQuorum, policyUpdatedAt, approvalElsewhere, withdrawals, rebalances, positions, ...row } = found;
+      const {
+        policyWithdrawals,
+        policyThreshold,
+        policyQuorum,
+        policyUpdatedAt,
+        approvalElsewhere,
+        withdrawals,
+        rebalances,
+        positions,
+        ...row
+      } = found;
       const policy =
         policyWithdrawals === null
           ? null
-          : { withdrawals: policyWithdrawals, threshold: policyThreshold === null ? null : BigInt(policyThreshold), quorum: policyQuorum ?? 1, updatedAt: policyUpdatedAt };
+          : {
+              withdrawals: policyWithdrawals,
+              threshold: policyThreshold === null ? null : BigInt(policyThreshold),
+              quorum: policyQuorum ?? 1,
+              updatedAt: policyUpdatedAt,
+            };
       return { row: withdrawalOf(row), policy, approvalElsewhere, others: { withdrawals, rebalances }, positions: positionsOf(positions) };
     },
   };
@@ -129,7 +172,10 @@ export function payoutStepQuery(withdrawalId: string): Query<PayoutStepState> {
  * and with `settled` the withdrawal's end (its status, what was paid: delivered minus the fee).
  * The row as written, known before it is written.
  */
-export function addLegChanges(writes: Writes, input: { row: Withdrawal; legs: PayoutLeg[]; nextRunAt: Date; settled: SettledStatus | null; now: Date }): Withdrawal {
+export function addLegChanges(
+  writes: Writes,
+  input: { row: Withdrawal; legs: PayoutLeg[]; nextRunAt: Date; settled: SettledStatus | null; now: Date },
+): Withdrawal {
   const { row, legs, nextRunAt, settled, now } = input;
   let saved: Withdrawal = { ...row, payoutLegs: legs as never, nextRunAt };
   const { bind } = writes;
@@ -171,7 +217,15 @@ export function addWakeWallet(writes: Writes, walletId: string, except: string, 
  */
 export function addReopen(writes: Writes, input: { row: Withdrawal; legs: PayoutLeg[]; now: Date }): Withdrawal {
   const { row, legs, now } = input;
-  const reopened: Withdrawal = { ...row, status: 'processing', payoutLegs: legs as never, amountPaid: null, failureReason: null, completedAt: null, nextRunAt: now };
+  const reopened: Withdrawal = {
+    ...row,
+    status: 'processing',
+    payoutLegs: legs as never,
+    amountPaid: null,
+    failureReason: null,
+    completedAt: null,
+    nextRunAt: now,
+  };
   const { bind } = writes;
   writes.add(
     `UPDATE withdrawals SET status = 'processing', payout_legs = ${bind(JSON.stringify(legs), '::jsonb')}, amount_paid = NULL, failure_reason = NULL, completed_at = NULL,
@@ -180,4 +234,3 @@ export function addReopen(writes: Writes, input: { row: Withdrawal; legs: Payout
   );
   return reopened;
 }
-

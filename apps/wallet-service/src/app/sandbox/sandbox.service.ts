@@ -10,7 +10,6 @@ import { armPayoutFailure } from '../repositories/sandbox-payout-failures.reposi
  */
 @Injectable()
 export class SandboxService extends WalletFeature implements OnApplicationBootstrap {
-
   async onApplicationBootstrap(): Promise<void> {
     if (!this.env.sandbox) return;
     for (const orgId of this.env.config.WALLET_SANDBOX_FAIL_NEXT_PAYOUT) await armPayoutFailure(this.prisma, orgId, new Date());

@@ -10,7 +10,13 @@ import { Writes } from '../repositories/writes.js';
  * Moves a wallet to a new status, announced with `portfolio_wallet.status_changed`, as part of the
  * statement's `writes`; the same status again is no change and no event. `wallet` follows.
  */
-export function addWalletStatus(writes: Writes, wallet: Wallet, status: WalletStatus, now: Date, extra: { depositAddresses?: Record<string, string> } = {}): void {
+export function addWalletStatus(
+  writes: Writes,
+  wallet: Wallet,
+  status: WalletStatus,
+  now: Date,
+  extra: { depositAddresses?: Record<string, string> } = {},
+): void {
   if (wallet.status === status) return;
   addStatusUpdate(writes, wallet, status, now, extra);
   wallet.status = status;
@@ -18,7 +24,13 @@ export function addWalletStatus(writes: Writes, wallet: Wallet, status: WalletSt
 }
 
 /** {@link addWalletStatus} in a statement of its own. */
-export async function setWalletStatus(tx: WalletTx, wallet: Wallet, status: WalletStatus, now: Date, extra: { depositAddresses?: Record<string, string> } = {}): Promise<void> {
+export async function setWalletStatus(
+  tx: WalletTx,
+  wallet: Wallet,
+  status: WalletStatus,
+  now: Date,
+  extra: { depositAddresses?: Record<string, string> } = {},
+): Promise<void> {
   const writes = new Writes();
   addWalletStatus(writes, wallet, status, now, extra);
   await writes.run(tx);

@@ -72,7 +72,9 @@ export class WalletsService extends WalletFeature {
     const rows = await this.pages.read(listWalletsQuery(ctx.orgId, filters.where, page));
     const now = new Date();
     // The same rows (the organization's), the same question and the same instant: the same page.
-    return this.pageViews.of(rows, `${now.getTime()} ${JSON.stringify(input)}`, () => page.page(rows, (row) => this.view(row, row.positions, now)));
+    return this.pageViews.of(rows, `${now.getTime()} ${JSON.stringify(input)}`, () =>
+      page.page(rows, (row) => this.view(row, row.positions, now)),
+    );
   }
 
   async get(ctx: RequestContext, walletId: string): Promise<WalletDto> {
@@ -131,7 +133,10 @@ export class WalletsService extends WalletFeature {
   private async checkLimit(tx: WalletTx, orgId: string): Promise<void> {
     const count = await countWallets(tx, orgId);
     if (count >= this.env.config.WALLET_MAX_PER_ORG) {
-      throw new ServiceError('wallet_limit_reached', `This organization already holds the maximum of ${this.env.config.WALLET_MAX_PER_ORG} wallets.`);
+      throw new ServiceError(
+        'wallet_limit_reached',
+        `This organization already holds the maximum of ${this.env.config.WALLET_MAX_PER_ORG} wallets.`,
+      );
     }
   }
 

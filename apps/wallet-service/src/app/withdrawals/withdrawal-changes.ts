@@ -5,7 +5,14 @@ import type { Ledger } from '../domain/ledger.js';
 import { balanceFigures, insufficientFunds } from '../domain/errors.js';
 import { releaseLeg, restartLeg, settledStatus, skipLeg, TERMINAL_LEG_STATUSES } from '../domain/payout-legs.js';
 import { type Destination, drawAmounts, newLeg } from '../domain/payout-plan.js';
-import { cancellableLeg, checkCancellable, nextRunOf, payableFrom, retryableLeg, type SettledStatus } from '../domain/withdrawal-progress.js';
+import {
+  cancellableLeg,
+  checkCancellable,
+  nextRunOf,
+  payableFrom,
+  retryableLeg,
+  type SettledStatus,
+} from '../domain/withdrawal-progress.js';
 import { legsOf, type StoredLeg } from '../domain/withdrawal-view.js';
 import type { WalletEnvironment } from '../environment/wallet-environment.js';
 import { FAILED } from '../domain/customer-approvals/activities.js';
@@ -36,7 +43,13 @@ export interface WithdrawalStep {
 }
 
 /** `portfolio_wallet.withdrawal.payout.status_changed` for each leg in `changed`, in the legs' order, as part of the statement's `writes`. */
-export function addLegEvents(writes: Writes, row: Withdrawal, legs: readonly StoredLeg[], changed: ReadonlySet<StoredLeg>, now: Date): void {
+export function addLegEvents(
+  writes: Writes,
+  row: Withdrawal,
+  legs: readonly StoredLeg[],
+  changed: ReadonlySet<StoredLeg>,
+  now: Date,
+): void {
   for (const leg of legs) if (changed.has(leg)) writes.addEvent(payoutLegChanged(row, leg, now));
 }
 
@@ -54,7 +67,14 @@ function closeApproval(writes: Writes, leg: StoredLeg, now: Date): void {
 async function writeLegs(
   step: WithdrawalStep,
   writes: Writes,
-  input: { row: Withdrawal; legs: StoredLeg[]; changed: ReadonlySet<StoredLeg>; nextRunAt: Date; settled: SettledStatus | null; wake: boolean },
+  input: {
+    row: Withdrawal;
+    legs: StoredLeg[];
+    changed: ReadonlySet<StoredLeg>;
+    nextRunAt: Date;
+    settled: SettledStatus | null;
+    wake: boolean;
+  },
 ): Promise<Withdrawal> {
   const { tx, wallet, now } = step;
   const { legs, changed, settled } = input;
@@ -159,7 +179,10 @@ export async function retryLeg(step: WithdrawalStep, row: Withdrawal, payoutId: 
   const amount = parseUsd(leg.amountUsd);
   const available = ledger.available(leg.from.id);
   if (available < amount) {
-    throw insufficientFunds(`${leg.from.label} has ${formatUsd(available)} USD free, less than the ${leg.amountUsd} USD of the leg.`, balanceFigures(ledger.positions()));
+    throw insufficientFunds(
+      `${leg.from.label} has ${formatUsd(available)} USD free, less than the ${leg.amountUsd} USD of the leg.`,
+      balanceFigures(ledger.positions()),
+    );
   }
   ledger.reserve(leg.from.id, amount);
   restartLeg(leg, now);
@@ -192,6 +215,13 @@ export async function cancelLeg(step: WithdrawalStep, row: Withdrawal, payoutId:
   addLedger(writes, ledger);
   // An approval slot on the chain may have freed up: the wallet's other withdrawals look again.
   const nextRunAt = nextRunOf(legs, now, env.config.WALLET_PAYOUT_STEP_MS);
-  const withdrawal = await writeLegs(step, writes, { row, legs, changed: new Set([leg]), nextRunAt, settled: settledStatus(legs), wake: true });
+  const withdrawal = await writeLegs(step, writes, {
+    row,
+    legs,
+    changed: new Set([leg]),
+    nextRunAt,
+    settled: settledStatus(legs),
+    wake: true,
+  });
   return { withdrawal, leg };
 }

@@ -41,7 +41,6 @@ const DEFAULT_TOKEN = 'usdc';
 
 @Injectable()
 export class WithdrawalsService extends WalletFeature {
-
   /** What a withdrawal to this chain and token would take and pay; without an amount, the most it can be. */
   /**
    * What a withdrawal to this chain and token would take and pay. Without an amount it answers
@@ -53,7 +52,10 @@ export class WithdrawalsService extends WalletFeature {
     const wallet = await findWallet(this.sql, ctx.orgId, input.walletId);
     const now = new Date();
     const valued = valuePositions(wallet.positions, this.env.catalogue, this.env.timeScale, now);
-    const ledger = Ledger.fromRows(wallet.id, valued.map(({ row, value, earned }) => ({ ...row, amount: value, earned, accruedAt: now })));
+    const ledger = Ledger.fromRows(
+      wallet.id,
+      valued.map(({ row, value, earned }) => ({ ...row, amount: value, earned, accruedAt: now })),
+    );
     const sources = payableFrom(ledger, destination, this.env);
     const withdrawable = sources.reduce((sum, source) => sum + source.available, 0n);
     this.checkFunds(wanted ?? 0n, withdrawable, ledger);
@@ -64,7 +66,10 @@ export class WithdrawalsService extends WalletFeature {
       feeUsd: formatUsd(this.env.config.WALLET_WITHDRAWAL_FEE_USD),
       withdrawableUsd: formatUsd(withdrawable),
       totalUsdAfterWithdrawal: formatUsd(total - (wanted ?? 0n)),
-      processingEstimate: processingEstimate(draws.map((draw) => draw.positionId), this.env.catalogue),
+      processingEstimate: processingEstimate(
+        draws.map((draw) => draw.positionId),
+        this.env.catalogue,
+      ),
     };
   }
 
@@ -73,7 +78,8 @@ export class WithdrawalsService extends WalletFeature {
     const destination = this.destination(input, input.destinationAddress);
     const amount = this.amountOf(input.amountUsd);
     const fee = this.env.config.WALLET_WITHDRAWAL_FEE_USD;
-    if (amount <= fee) throw new ServiceError('validation_error', `amountUsd must be more than the withdrawal fee of ${formatUsd(fee)} USD.`);
+    if (amount <= fee)
+      throw new ServiceError('validation_error', `amountUsd must be more than the withdrawal fee of ${formatUsd(fee)} USD.`);
     const policy = policyOf(this.env.config.WALLET_WITHDRAWAL_POLICIES, ctx.orgId, this.env.sandbox);
     checkLimit(policy, amount, this.env.sandbox);
     const now = new Date();
@@ -97,8 +103,16 @@ export class WithdrawalsService extends WalletFeature {
       if (!claim.fresh) return { withdrawal: await getWithdrawal(tx, claim.resourceId), created: false };
       if (policy.requireWhitelist) await this.checkWhitelisted(tx, ctx.orgId, destination);
       const { ledger, running } = then;
-      this.checkFunds(amount, payableFrom(ledger, destination, this.env).reduce((sum, source) => sum + source.available, 0n), ledger);
-      const withdrawal = await createWithdrawal(tx, { wallet, ledger, env: this.env, now }, { id, destination, amount, fee, requestId: input.requestId, running });
+      this.checkFunds(
+        amount,
+        payableFrom(ledger, destination, this.env).reduce((sum, source) => sum + source.available, 0n),
+        ledger,
+      );
+      const withdrawal = await createWithdrawal(
+        tx,
+        { wallet, ledger, env: this.env, now },
+        { id, destination, amount, fee, requestId: input.requestId, running },
+      );
       return { withdrawal, created: true };
     });
     if (result.created) this.publishAndRun();
@@ -119,27 +133,44 @@ export class WithdrawalsService extends WalletFeature {
 
   /** Cancels a withdrawal before any of its payouts is broadcast; a replay of its requestId answers the first result. */
   cancel(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.withdrawalsCancel>): Promise<WithdrawalDto> {
-    return this.idempotent(ctx, input, 'withdrawal.cancel', input.withdrawalId, async (step, row) => withdrawalView(await cancelWithdrawal(step, row)));
+    return this.idempotent(ctx, input, 'withdrawal.cancel', input.withdrawalId, async (step, row) =>
+      withdrawalView(await cancelWithdrawal(step, row)),
+    );
   }
 
   /** Runs a retryably failed payout leg again (owners and admins); idempotent on requestId. */
   retryPayout(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.payoutsRetry>): Promise<PayoutLegDto> {
-    return this.idempotent(ctx, input, 'payout.retry', input.payoutId, async (step, row) => legView((await retryLeg(step, row, input.payoutId)).leg));
+    return this.idempotent(ctx, input, 'payout.retry', input.payoutId, async (step, row) =>
+      legView((await retryLeg(step, row, input.payoutId)).leg),
+    );
   }
 
   /** Cancels a payout leg not yet broadcast (owners and admins); idempotent on requestId. */
   cancelPayout(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.payoutsCancel>): Promise<PayoutLegDto> {
-    return this.idempotent(ctx, input, 'payout.cancel', input.payoutId, async (step, row) => legView((await cancelLeg(step, row, input.payoutId)).leg));
+    return this.idempotent(ctx, input, 'payout.cancel', input.payoutId, async (step, row) =>
+      legView((await cancelLeg(step, row, input.payoutId)).leg),
+    );
   }
 
   /** One change to a withdrawal under the wallet lock (PgPoolSql), answered as `apply` answers. */
-  private async change<T>(ctx: RequestContext, input: WithdrawalRef, apply: (step: WithdrawalStep, row: Withdrawal) => Promise<T>): Promise<T> {
-    const result = await this.sql.$transaction(async (tx) => this.applyLocked(tx, await lockWallet(tx, ctx.orgId, input.walletId), input, apply));
+  private async change<T>(
+    ctx: RequestContext,
+    input: WithdrawalRef,
+    apply: (step: WithdrawalStep, row: Withdrawal) => Promise<T>,
+  ): Promise<T> {
+    const result = await this.sql.$transaction(async (tx) =>
+      this.applyLocked(tx, await lockWallet(tx, ctx.orgId, input.walletId), input, apply),
+    );
     this.publishAndRun();
     return result;
   }
 
-  private async applyLocked<T>(tx: WalletTx, wallet: Wallet, input: WithdrawalRef, apply: (step: WithdrawalStep, row: Withdrawal) => Promise<T>): Promise<T> {
+  private async applyLocked<T>(
+    tx: WalletTx,
+    wallet: Wallet,
+    input: WithdrawalRef,
+    apply: (step: WithdrawalStep, row: Withdrawal) => Promise<T>,
+  ): Promise<T> {
     const now = new Date();
     const found = await findWithdrawal(tx, wallet.id, input.withdrawalId);
     const ledger = await openLedger(tx, wallet.id, this.env, now);
@@ -190,13 +221,19 @@ export class WithdrawalsService extends WalletFeature {
 
   private checkFunds(amount: bigint, withdrawable: bigint, ledger: Ledger): void {
     if (amount > withdrawable) {
-      throw insufficientFunds(`${formatUsd(amount)} USD is more than the ${formatUsd(withdrawable)} USD withdrawable to this chain and token.`, balanceFigures(ledger.positions()));
+      throw insufficientFunds(
+        `${formatUsd(amount)} USD is more than the ${formatUsd(withdrawable)} USD withdrawable to this chain and token.`,
+        balanceFigures(ledger.positions()),
+      );
     }
   }
 
   private async checkWhitelisted(tx: WalletTx, orgId: string, destination: Destination): Promise<void> {
     if (!(await hasEntry(tx, orgId, destination.chain, addressKey(destination.chain, destination.address)))) {
-      throw new ServiceError('address_book_whitelist_violation', `${destination.address} on ${destination.chain} is not in this organization's address book.`);
+      throw new ServiceError(
+        'address_book_whitelist_violation',
+        `${destination.address} on ${destination.chain} is not in this organization's address book.`,
+      );
     }
   }
 }

@@ -19,7 +19,10 @@ import { addStatusOf } from '../wallets/wallet-status-changes.js';
  * into `writes`, which holds at most one step of a wallet (its rows are written once). Each step
  * commits with its transaction, so a crash repeats the steps it interrupted and nothing else.
  */
-export function addRebalanceStep(writes: Writes, input: { wallet: Wallet; ledger: Ledger; row: Rebalance; others: Running; now: Date; processingMs: number }): void {
+export function addRebalanceStep(
+  writes: Writes,
+  input: { wallet: Wallet; ledger: Ledger; row: Rebalance; others: Running; now: Date; processingMs: number },
+): void {
   const { wallet, ledger, row, others, now } = input;
   const scope = { orgId: wallet.orgId, observedAt: now };
   if (row.status === 'created') {

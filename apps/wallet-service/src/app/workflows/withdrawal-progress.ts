@@ -41,7 +41,13 @@ export async function advanceWithdrawal(step: WithdrawalStep, state: PayoutStepS
   // Sandbox: an armed organization's next leg to confirm a transaction fails retryably.
   const next = env.sandbox ? nextConfirmingLeg(legs, planned) : undefined;
   const failsRetryably = next && (await takePayoutFailure(tx, row.orgId)) ? next : undefined;
-  const ran = runLegs(ledger, row, legs, { skip: new Set([...planned, ...expired]), failing: env.failingSources, failsRetryably, env, now });
+  const ran = runLegs(ledger, row, legs, {
+    skip: new Set([...planned, ...expired]),
+    failing: env.failingSources,
+    failsRetryably,
+    env,
+    now,
+  });
   const changed = new Set([...expired, ...planned, ...ran]);
   const settled = settledStatus(legs);
   const saved = addLegChanges(writes, { row, legs, nextRunAt: nextRunOf(legs, now, env.config.WALLET_PAYOUT_STEP_MS), settled, now });
@@ -76,7 +82,14 @@ function expireLapsedApprovals(writes: Writes, step: WithdrawalStep, legs: Store
 }
 
 /** Each leg that now waits for customer approval gets its pending activity, valid for WALLET_APPROVAL_TTL_MS. */
-function requestApprovals(writes: Writes, step: WithdrawalStep, row: Withdrawal, legs: StoredLeg[], planned: ReadonlySet<PayoutLeg>, quorum: number): void {
+function requestApprovals(
+  writes: Writes,
+  step: WithdrawalStep,
+  row: Withdrawal,
+  legs: StoredLeg[],
+  planned: ReadonlySet<PayoutLeg>,
+  quorum: number,
+): void {
   const { env, now } = step;
   for (const leg of legs) {
     if (!planned.has(leg) || leg.status !== 'pending_customer_approval') continue;
@@ -92,7 +105,15 @@ function requestApprovals(writes: Writes, step: WithdrawalStep, row: Withdrawal,
       txChain: leg.from.kind === 'yield_source' ? (env.catalogue.find(leg.from.id)?.chain ?? row.destinationChain) : row.destinationChain,
     };
     const validBefore = new Date(now.getTime() + env.config.WALLET_APPROVAL_TTL_MS);
-    const activity = addActivity(writes, { orgId: row.orgId, walletId: row.walletId, kind: 'withdrawal_payout', quorum, subject, validBefore, now });
+    const activity = addActivity(writes, {
+      orgId: row.orgId,
+      walletId: row.walletId,
+      kind: 'withdrawal_payout',
+      quorum,
+      subject,
+      validBefore,
+      now,
+    });
     awaitApproval(leg, activity);
   }
 }

@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createLogger, loadConfig, type OutboxRelayService, serviceConfigSpec } from '@service/service-runtime';
 import { runQuery } from '@service/sql';
-import { countRoundTrips, type IsolatedSchema, migratedSchema, newRunId, type RoundTrips, TEST_DATABASE_URL, updatesDuring } from '@service/testing';
+import {
+  countRoundTrips,
+  type IsolatedSchema,
+  migratedSchema,
+  newRunId,
+  type RoundTrips,
+  TEST_DATABASE_URL,
+  updatesDuring,
+} from '@service/testing';
 import pg from 'pg';
 import { type WalletConfig, withWalletDefaults } from '../../config.js';
 import { WalletEnvironment } from '../environment/wallet-environment.js';
@@ -124,8 +132,13 @@ async function stateOf(due: Due): Promise<unknown> {
 }
 
 describe('WorkflowSteps.advanceRebalances', () => {
-  it("takes one step of each wallet in one transaction, as the single steps would, passing over a wallet another transaction holds", async () => {
-    const [first, second, held, alone] = [await walletWithRebalance(), await walletWithRebalance(), await walletWithRebalance(), await walletWithRebalance()];
+  it('takes one step of each wallet in one transaction, as the single steps would, passing over a wallet another transaction holds', async () => {
+    const [first, second, held, alone] = [
+      await walletWithRebalance(),
+      await walletWithRebalance(),
+      await walletWithRebalance(),
+      await walletWithRebalance(),
+    ];
     const holder = new pg.Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path="${schema.schema}"` });
     await holder.connect();
     try {
@@ -186,7 +199,7 @@ describe('WorkflowSteps.advanceRebalances', () => {
     expect(await stateOf(busy)).toMatchObject({ rebalance: { status: 'created' } });
   });
 
-  it("answers wallet_not_found for a wallet of another organization, and refuses two steps of one wallet", async () => {
+  it('answers wallet_not_found for a wallet of another organization, and refuses two steps of one wallet', async () => {
     const theirs = await walletWithRebalance('org_steps_other');
     await expect(steps.advanceRebalance({ ...theirs, orgId: ORG })).rejects.toMatchObject({ code: 'wallet_not_found' });
     expect(await steps.advanceRebalances([{ ...theirs, orgId: ORG }], { skipLocked: true })).toEqual([{ ...theirs, orgId: ORG }]);
@@ -257,17 +270,32 @@ describe('RebalancesService.allocate on PgPoolSql', () => {
   it('claims the request id, locks the wallet and reads its positions in one round trip, and writes with COMMIT in the second', async () => {
     const walletId = await fundedWallet();
     const owner = { orgId: ORG, principalId: 'user_steps', role: 'owner' as const, requestId: 'req_steps' };
-    const service = new RebalancesService(null as unknown as PrismaService, env, { wake: () => undefined } as unknown as OutboxRelayService, { kick: () => undefined }, sql);
+    const service = new RebalancesService(
+      null as unknown as PrismaService,
+      env,
+      { wake: () => undefined } as unknown as OutboxRelayService,
+      { kick: () => undefined },
+      sql,
+    );
     const input = { walletId, requestId: randomUUID(), allocations: [{ from: CASH, to: JAAA, amountUsd: '25' }] };
 
     trips.reset();
     const created = await service.allocate(owner, input);
     expect(trips.count).toBe(2);
-    expect(created).toMatchObject({ requestId: input.requestId, status: 'created', allocations: [{ from: CASH, to: JAAA, amountUsd: '25.000000' }] });
-    expect(await sql.$queryRawUnsafe(`SELECT position_id AS "positionId", amount::text, reserved::text FROM positions WHERE wallet_id = $1::uuid`, walletId)).toEqual([
-      { positionId: CASH, amount: '100000000', reserved: '25000000' },
+    expect(created).toMatchObject({
+      requestId: input.requestId,
+      status: 'created',
+      allocations: [{ from: CASH, to: JAAA, amountUsd: '25.000000' }],
+    });
+    expect(
+      await sql.$queryRawUnsafe(
+        `SELECT position_id AS "positionId", amount::text, reserved::text FROM positions WHERE wallet_id = $1::uuid`,
+        walletId,
+      ),
+    ).toEqual([{ positionId: CASH, amount: '100000000', reserved: '25000000' }]);
+    expect(await sql.$queryRawUnsafe(`SELECT id::text, status FROM rebalances WHERE wallet_id = $1::uuid`, walletId)).toEqual([
+      { id: created.rebalanceId, status: 'created' },
     ]);
-    expect(await sql.$queryRawUnsafe(`SELECT id::text, status FROM rebalances WHERE wallet_id = $1::uuid`, walletId)).toEqual([{ id: created.rebalanceId, status: 'created' }]);
 
     // A replay reads the stored answer too: one round trip more, nothing written.
     trips.reset();
@@ -281,9 +309,16 @@ describe("a payout step's read", () => {
   it('finds what else runs on the wallet without reading every running withdrawal of it', async () => {
     const walletId = await fundedWallet('org_steps_plan');
     // 400 running withdrawals on one chain, none waiting for an approval: what a write load leaves.
-    await addWithdrawals('org_steps_plan', walletId, { status: 'processing', count: 400, legs: [{ status: 'broadcast' }, { status: 'planning' }] });
+    await addWithdrawals('org_steps_plan', walletId, {
+      status: 'processing',
+      count: 400,
+      legs: [{ status: 'broadcast' }, { status: 'planning' }],
+    });
     await sql.$executeRawUnsafe('ANALYZE withdrawals');
-    const [{ id }] = await sql.$queryRawUnsafe<{ id: string }[]>('SELECT id::text AS id FROM withdrawals WHERE wallet_id = $1::uuid LIMIT 1', walletId);
+    const [{ id }] = await sql.$queryRawUnsafe<{ id: string }[]>(
+      'SELECT id::text AS id FROM withdrawals WHERE wallet_id = $1::uuid LIMIT 1',
+      walletId,
+    );
     const query = payoutStepQuery(id);
     const [row] = await sql.$queryRawUnsafe<{ 'QUERY PLAN': unknown }[]>(`EXPLAIN (FORMAT JSON) ${query.text}`, ...query.values);
     const plan = JSON.stringify(row?.['QUERY PLAN']);

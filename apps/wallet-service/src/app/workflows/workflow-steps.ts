@@ -86,7 +86,11 @@ export class WorkflowSteps {
       // The reads of wallets another transaction holds are thrown away.
       const [wallets, states] = await runQueries(tx, [
         lockWalletsQuery(due, options),
-        rebalanceStepsQuery(due.map((item) => ({ walletId: item.walletId, rebalanceId: item.id })), this.env, now),
+        rebalanceStepsQuery(
+          due.map((item) => ({ walletId: item.walletId, rebalanceId: item.id })),
+          this.env,
+          now,
+        ),
       ]);
       const missing = due.filter((item) => !wallets.has(item.walletId));
       // Waiting, a wallet is missing only when its organization holds no such wallet.

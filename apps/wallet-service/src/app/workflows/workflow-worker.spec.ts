@@ -28,7 +28,9 @@ function workerWith(options: { held?: string[]; batchFails?: boolean }) {
     createLogger('wallet', 'silent'),
   );
   const advance = () =>
-    (worker as unknown as { advanceRebalances(due: { rebalances: Due[] }): Promise<number> }).advanceRebalances({ rebalances: [a1, a2, b1, c1] });
+    (worker as unknown as { advanceRebalances(due: { rebalances: Due[] }): Promise<number> }).advanceRebalances({
+      rebalances: [a1, a2, b1, c1],
+    });
   return { advance, rounds, singles };
 }
 

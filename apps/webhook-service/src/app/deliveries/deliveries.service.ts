@@ -40,7 +40,14 @@ export class DeliveriesService {
     const registration = await this.registrations.find(ctx.orgId, input.family, input.id);
     const id = randomUUID();
     const body = testDeliveryBody(input.family, id, registration.id, new Date().toISOString());
-    await this.deliveries.insert({ id, orgId: ctx.orgId, family: input.family, registrationId: registration.id, eventType: TEST_EVENT_TYPE, body });
+    await this.deliveries.insert({
+      id,
+      orgId: ctx.orgId,
+      family: input.family,
+      registrationId: registration.id,
+      eventType: TEST_EVENT_TYPE,
+      body,
+    });
     this.dispatcher.wake();
     return toDeliveryView(await this.findDelivery(registration.id, id));
   }

@@ -94,10 +94,19 @@ describe('signatureHeaders', () => {
 describe('URL policy', () => {
   const production = { httpsOnly: true, privateHosts: new Set<string>() };
 
-  it.each(['127.0.0.1', '10.1.2.3', '172.20.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1'])(
-    'treats %s as non-public',
-    (address) => expect(isNonPublicAddress(address)).toBe(true),
-  );
+  it.each([
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.20.0.1',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '::1',
+    'fe80::1',
+    'fd00::1',
+    '::ffff:127.0.0.1',
+  ])('treats %s as non-public', (address) => expect(isNonPublicAddress(address)).toBe(true));
 
   it.each([
     ['IPv4-mapped', '::ffff:93.184.216.34'],
@@ -140,7 +149,9 @@ describe('URL policy', () => {
     await expect(checkRegistrationUrl('https://10.0.0.1/hook', production)).rejects.toMatchObject({ code: 'validation_error' });
     await expect(checkRegistrationUrl('https://[::1]/hook', production)).rejects.toMatchObject({ code: 'validation_error' });
     await expect(checkRegistrationUrl('https://localhost/hook', production)).rejects.toMatchObject({ code: 'validation_error' });
-    await expect(checkRegistrationUrl('https://user:pw@93.184.216.34/hook', production)).rejects.toMatchObject({ code: 'validation_error' });
+    await expect(checkRegistrationUrl('https://user:pw@93.184.216.34/hook', production)).rejects.toMatchObject({
+      code: 'validation_error',
+    });
     await expect(checkRegistrationUrl('https://93.184.216.34/hook', production)).resolves.toBeUndefined();
   });
 
@@ -151,18 +162,34 @@ describe('URL policy', () => {
     await expect(resolveReceiver(new URL('http://127.0.0.1:9/'), local)).resolves.toEqual({ address: '127.0.0.1', family: 4 });
     await expect(resolveReceiver(new URL('https://localhost/'), production)).rejects.toThrow(/private, loopback or link-local/);
     // Another private host, and the same address under another name, are refused as in production.
-    for (const url of ['http://10.0.0.1/hook', 'http://127.0.0.2/hook', 'http://0.0.0.0/hook', 'http://[::1]/hook', 'http://[::ffff:127.0.0.1]/hook', 'http://[64:ff9b::7f00:1]/hook']) {
+    for (const url of [
+      'http://10.0.0.1/hook',
+      'http://127.0.0.2/hook',
+      'http://0.0.0.0/hook',
+      'http://[::1]/hook',
+      'http://[::ffff:127.0.0.1]/hook',
+      'http://[64:ff9b::7f00:1]/hook',
+    ]) {
       await expect(checkRegistrationUrl(url, local)).rejects.toMatchObject({ code: 'validation_error', message: RECEIVER_HOST_REFUSED });
     }
     const rebinding: HostLookup = async () => [{ address: '127.0.0.1', family: 4 }];
-    await expect(resolveReceiver(new URL('http://rebind.example.com/'), local, rebinding)).rejects.toThrow(/private, loopback or link-local/);
+    await expect(resolveReceiver(new URL('http://rebind.example.com/'), local, rebinding)).rejects.toThrow(
+      /private, loopback or link-local/,
+    );
   });
 
   it('reads the allowlist: host names and IP addresses, lower-cased; anything else refused with a clear message', () => {
     expect([...privateHostAllowlist('')]).toEqual([]);
-    expect([...privateHostAllowlist('127.0.0.1,localhost, Host.Docker.Internal ,::1,')]).toEqual(['127.0.0.1', 'localhost', 'host.docker.internal', '[::1]']);
+    expect([...privateHostAllowlist('127.0.0.1,localhost, Host.Docker.Internal ,::1,')]).toEqual([
+      '127.0.0.1',
+      'localhost',
+      'host.docker.internal',
+      '[::1]',
+    ]);
     for (const bad of ['*', '*.example.com', 'http://localhost', 'localhost:3000', '10.0.0.0/8', 'a b', 'host/path']) {
-      expect(() => privateHostAllowlist(bad)).toThrow(/must be comma-separated host names or IP addresses without scheme, port, path or wildcard/);
+      expect(() => privateHostAllowlist(bad)).toThrow(
+        /must be comma-separated host names or IP addresses without scheme, port, path or wildcard/,
+      );
     }
   });
 

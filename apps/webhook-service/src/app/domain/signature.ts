@@ -12,7 +12,13 @@ import { createHmac } from 'node:crypto';
  * `v1,<current> v1,<previous>` (the Standard Webhooks list). A receiver accepts the delivery when
  * any `v1` entry matches the secret it holds.
  */
-export function signatureHeaders(secret: string, eventId: string, body: string, unixSeconds: number, previousSecret?: string | null): Record<string, string> {
+export function signatureHeaders(
+  secret: string,
+  eventId: string,
+  body: string,
+  unixSeconds: number,
+  previousSecret?: string | null,
+): Record<string, string> {
   const t = String(unixSeconds);
   const secrets = previousSecret ? [secret, previousSecret] : [secret];
   const hex = secrets.map((key) => `v1=${createHmac('sha256', key).update(`${t}.${body}`).digest('hex')}`);

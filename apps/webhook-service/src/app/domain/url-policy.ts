@@ -14,8 +14,17 @@ export interface UrlPolicy {
 
 const blockedV4 = new BlockList();
 for (const [network, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
 ] as const) {
   blockedV4.addSubnet(network, prefix, 'ipv4');
 }
@@ -56,7 +65,10 @@ function ipv6Bits(address: string): bigint {
   return groups.reduce((bits, group) => (bits << 16n) | BigInt(parseInt(group, 16)), 0n);
 }
 
-const blockedV6 = BLOCKED_V6.map(([network, prefix]) => ({ network: ipv6Bits(network) >> BigInt(128 - prefix), shift: BigInt(128 - prefix) }));
+const blockedV6 = BLOCKED_V6.map(([network, prefix]) => ({
+  network: ipv6Bits(network) >> BigInt(128 - prefix),
+  shift: BigInt(128 - prefix),
+}));
 
 /**
  * True for private, loopback, link-local, multicast, reserved and IPv6 transition addresses
@@ -83,7 +95,10 @@ function normalizedHost(host: string): string {
  */
 export function privateHostAllowlist(raw: string): ReadonlySet<string> {
   const hosts = new Set<string>();
-  for (const entry of raw.split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const entry of raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const literal = isIP(entry) === 6 ? `[${entry}]` : entry;
     let host: string | undefined;
     try {

@@ -65,7 +65,14 @@ describe('ReceiverAddresses', () => {
   });
 
   it('refuses, at delivery, a host that resolves into an IPv6 transition range, unless the host is on the allowlist', async () => {
-    const transition = ['::ffff:a00:1', '::a00:1', '::ffff:0:a00:1', '64:ff9b::a00:1', '2002:a00:1::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2'];
+    const transition = [
+      '::ffff:a00:1',
+      '::a00:1',
+      '::ffff:0:a00:1',
+      '64:ff9b::a00:1',
+      '2002:a00:1::1',
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+    ];
     const answers = Object.fromEntries(transition.map((address, index) => [`t${index}.example.com`, [[{ address, family: 6 as const }]]]));
     const { lookupHost } = resolver({ ...answers, 'dev.example.com': [[{ address: '64:ff9b::a00:1', family: 6 }]] });
     const addresses = new ReceiverAddresses(production, lookupHost);

@@ -73,7 +73,12 @@ export class WebhookSender {
         method: 'POST',
         agent,
         lookup,
-        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'service-webhooks/1' },
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          'user-agent': 'service-webhooks/1',
+        },
       });
       const remaining = Math.max(1, timeoutMs - (performance.now() - started));
       const timer = setTimeout(() => request.destroy(new DeliveryTimeout(timeoutMs)), remaining);

@@ -22,7 +22,12 @@ import { newSigningSecret, SecretBox } from '../domain/secret-box.js';
 import type { UrlPolicy } from '../domain/url-policy.js';
 import { SECRET_BOX, URL_POLICY } from '../injection.js';
 import { checkRegistrationUrl } from '../receivers/receiver-address.js';
-import { type Registration, type RegistrationChanges, type RegistrationsDb, RegistrationsRepository } from '../repositories/registrations.repository.js';
+import {
+  type Registration,
+  type RegistrationChanges,
+  type RegistrationsDb,
+  RegistrationsRepository,
+} from '../repositories/registrations.repository.js';
 
 export const WEBHOOK_NOT_FOUND = 'Webhook not found.';
 
@@ -90,7 +95,10 @@ export class RegistrationsService {
    * `expiresInSeconds` (a day by default; 0 stops it at once), so receivers can switch without
    * refusing a delivery; a secret still overlapping from an earlier rotation stops now.
    */
-  async rotateSecret(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.webhook.registrationsRotateSecret>): Promise<RotatedWebhookSecretDto> {
+  async rotateSecret(
+    ctx: RequestContext,
+    input: RequestOf<typeof SUBJECTS.webhook.registrationsRotateSecret>,
+  ): Promise<RotatedWebhookSecretDto> {
     const overlapSeconds = input.expiresInSeconds ?? WEBHOOK_SECRET_DEFAULT_OVERLAP_SECONDS;
     const secret = newSigningSecret();
     const expiresAt = new Date(Date.now() + overlapSeconds * 1000);
@@ -129,10 +137,12 @@ export class RegistrationsService {
   /** The row's secrets sealed again with its binding when one was sealed before it (`v1`); nothing when both are bound. */
   private resealed(row: Registration): Pick<RegistrationChanges, 'secretEnc' | 'previousSecretEnc'> {
     const binding = { registrationId: row.id, orgId: row.orgId };
-    const reseal = (sealed: string) => (SecretBox.isBound(sealed) ? sealed : this.secrets.seal(this.secrets.open(sealed, binding), binding));
+    const reseal = (sealed: string) =>
+      SecretBox.isBound(sealed) ? sealed : this.secrets.seal(this.secrets.open(sealed, binding), binding);
     const changes: { secretEnc?: string; previousSecretEnc?: string | null } = {};
     if (!SecretBox.isBound(row.secretEnc)) changes.secretEnc = reseal(row.secretEnc);
-    if (row.previousSecretEnc !== null && !SecretBox.isBound(row.previousSecretEnc)) changes.previousSecretEnc = reseal(row.previousSecretEnc);
+    if (row.previousSecretEnc !== null && !SecretBox.isBound(row.previousSecretEnc))
+      changes.previousSecretEnc = reseal(row.previousSecretEnc);
     return changes;
   }
 
@@ -148,7 +158,10 @@ export class RegistrationsService {
     const limit = this.config.WEBHOOK_MAX_REGISTRATIONS_PER_ORGANIZATION;
     await this.registrations.lockFamily(tx, orgId, family);
     if ((await this.registrations.countActive(tx, orgId, family)) >= limit) {
-      throw new ServiceError('webhook_limit_reached', `The organization already has ${limit} webhook registrations of this kind; delete one to add another.`);
+      throw new ServiceError(
+        'webhook_limit_reached',
+        `The organization already has ${limit} webhook registrations of this kind; delete one to add another.`,
+      );
     }
   }
 

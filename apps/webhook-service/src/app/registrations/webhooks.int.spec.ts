@@ -29,7 +29,11 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      received.push({ url: request.url ?? '', body: Buffer.concat(chunks).toString(), eventId: String(request.headers['service-event-id']) });
+      received.push({
+        url: request.url ?? '',
+        body: Buffer.concat(chunks).toString(),
+        eventId: String(request.headers['service-event-id']),
+      });
       response.end('ok');
     });
   });
@@ -39,7 +43,12 @@ beforeAll(async () => {
     name: 'webhook',
     module: AppModule.forRoot,
     spec: webhookConfigSpec,
-    env: { WEBHOOK_PRIVATE_HOST_ALLOWLIST: '127.0.0.1', WEBHOOK_DELIVERY_TIMEOUT_MS: '2000', WEBHOOK_POLL_INTERVAL_MS: '50', WEBHOOK_EVENT_LINGER_MS: '0' },
+    env: {
+      WEBHOOK_PRIVATE_HOST_ALLOWLIST: '127.0.0.1',
+      WEBHOOK_DELIVERY_TIMEOUT_MS: '2000',
+      WEBHOOK_POLL_INTERVAL_MS: '50',
+      WEBHOOK_EVENT_LINGER_MS: '0',
+    },
   });
   registrations = service.running.app.get(RegistrationsService);
   deliveries = service.running.app.get(DeliveriesService);
@@ -54,7 +63,12 @@ afterAll(async () => {
 
 let orgs = 0;
 let paths = 0;
-const ctxOf = (orgId = `org_int_${(orgs += 1)}`): RequestContext => ({ orgId, role: 'admin', principalId: `user_${orgId}`, requestId: randomUUID() });
+const ctxOf = (orgId = `org_int_${(orgs += 1)}`): RequestContext => ({
+  orgId,
+  role: 'admin',
+  principalId: `user_${orgId}`,
+  requestId: randomUUID(),
+});
 const freshUrl = () => `${receiverBase}/hooks/receiver-${(paths += 1)}`;
 const WITHDRAWAL = 'portfolio_wallet.withdrawal.status_changed';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -74,7 +88,9 @@ async function waitFor<T>(check: () => Promise<T | undefined>): Promise<T> {
 /** An event on the run's stream, as wallet-service's outbox relay publishes it. */
 async function publish(orgId: string, payload: object): Promise<DomainEvent> {
   const event: DomainEvent = { id: randomUUID(), type: WITHDRAWAL, orgId, source: 'wallet', occurredAt: new Date().toISOString(), payload };
-  await jetstream(nats).publish(eventSubject(service.env.EVENTS_SUBJECT_PREFIX!, 'wallet', WITHDRAWAL), JSON.stringify(event), { msgID: event.id });
+  await jetstream(nats).publish(eventSubject(service.env.EVENTS_SUBJECT_PREFIX!, 'wallet', WITHDRAWAL), JSON.stringify(event), {
+    msgID: event.id,
+  });
   return event;
 }
 
@@ -82,7 +98,12 @@ describe('registrations', () => {
   it('registers a receiver, shows its 64-hex secret only then, and reads it back', async () => {
     const ctx = ctxOf();
     const url = freshUrl();
-    const created = await registrations.create(ctx, { family: 'webhooks', url, events: [WITHDRAWAL, WITHDRAWAL], description: 'Ledger sync' });
+    const created = await registrations.create(ctx, {
+      family: 'webhooks',
+      url,
+      events: [WITHDRAWAL, WITHDRAWAL],
+      description: 'Ledger sync',
+    });
     expect(created).toEqual({
       id: expect.stringMatching(UUID),
       url,
@@ -102,7 +123,7 @@ describe('registrations', () => {
     await expect(registrations.get(ctxOf(), { family: 'webhooks', id: created.id })).rejects.toMatchObject(NOT_FOUND);
   });
 
-  it('lists an organization\'s registrations of one family newest first, in pages, without secrets', async () => {
+  it("lists an organization's registrations of one family newest first, in pages, without secrets", async () => {
     const ctx = ctxOf();
     const first = await registrations.create(ctx, { family: 'webhooks', url: freshUrl(), events: [WITHDRAWAL] });
     const second = await registrations.create(ctx, { family: 'webhooks', url: freshUrl(), events: [WITHDRAWAL] });
@@ -118,7 +139,9 @@ describe('registrations', () => {
   it('refuses the same URL twice in one family of an organization, also when concurrent', async () => {
     const ctx = ctxOf();
     const url = freshUrl();
-    const outcomes = await Promise.allSettled([0, 1].map(() => registrations.create(ctx, { family: 'webhooks', url, events: [WITHDRAWAL] })));
+    const outcomes = await Promise.allSettled(
+      [0, 1].map(() => registrations.create(ctx, { family: 'webhooks', url, events: [WITHDRAWAL] })),
+    );
     expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
     expect(outcomes.find((outcome) => outcome.status === 'rejected')).toMatchObject({ reason: DUPLICATE });
     await expect(registrations.create(ctx, { family: 'webhooks', url, events: [WITHDRAWAL] })).rejects.toMatchObject(DUPLICATE);
@@ -141,7 +164,9 @@ describe('registrations', () => {
     const created = await registrations.create(ctx, { family: 'webhooks', url: freshUrl(), events: [WITHDRAWAL], description: 'old' });
     const url = freshUrl();
     const events = ['portfolio_wallet.deposit.status_changed'] as const;
-    await expect(registrations.update(ctx, { family: 'webhooks', id: created.id, url, events: [...events], description: 'new' })).resolves.toEqual({
+    await expect(
+      registrations.update(ctx, { family: 'webhooks', id: created.id, url, events: [...events], description: 'new' }),
+    ).resolves.toEqual({
       id: created.id,
       url,
       events,
@@ -177,8 +202,17 @@ describe('the delivery feed', () => {
   it('delivers a consumed event to the subscribed receiver once and shows it in the feed', async () => {
     const ctx = ctxOf();
     const reg = await registrations.create(ctx, { family: 'webhooks', url: freshUrl(), events: [WITHDRAWAL] });
-    const unsubscribed = await registrations.create(ctx, { family: 'webhooks', url: freshUrl(), events: ['portfolio_wallet.deposit.status_changed'] });
-    const payload = { event: WITHDRAWAL, observedAt: new Date().toISOString(), walletId: randomUUID(), withdrawal: { id: randomUUID(), status: 'completed', amountRequestedUsd: '10.000000' } };
+    const unsubscribed = await registrations.create(ctx, {
+      family: 'webhooks',
+      url: freshUrl(),
+      events: ['portfolio_wallet.deposit.status_changed'],
+    });
+    const payload = {
+      event: WITHDRAWAL,
+      observedAt: new Date().toISOString(),
+      walletId: randomUUID(),
+      withdrawal: { id: randomUUID(), status: 'completed', amountRequestedUsd: '10.000000' },
+    };
     await publish(ctx.orgId, payload);
     const [item] = (await completed(ctx, reg.id, 1)) as [WebhookDeliveryEventDto];
     expect(item).toEqual({
@@ -215,10 +249,19 @@ describe('the delivery feed', () => {
     const ctx = ctxOf();
     const reg = await registrations.create(ctx, { family: 'webhooks', url: freshUrl(), events: [WITHDRAWAL] });
     const queued = await deliveries.test(ctx, { family: 'webhooks', id: reg.id });
-    expect(queued).toMatchObject({ registrationId: reg.id, eventType: 'webhook.test', attemptCount: 0, registration: { id: reg.id, callbackUrl: reg.url } });
+    expect(queued).toMatchObject({
+      registrationId: reg.id,
+      eventType: 'webhook.test',
+      attemptCount: 0,
+      registration: { id: reg.id, callbackUrl: reg.url },
+    });
     const [delivered] = (await completed(ctx, reg.id, 1)) as [WebhookDeliveryEventDto];
     expect(delivered).toMatchObject({ id: queued.id, status: 'completed', attemptCount: 1 });
-    expect(JSON.parse(received.find((request) => request.eventId === queued.id)?.body ?? '{}')).toEqual({ event: 'webhook.test', observedAt: expect.any(String), webhookId: reg.id });
+    expect(JSON.parse(received.find((request) => request.eventId === queued.id)?.body ?? '{}')).toEqual({
+      event: 'webhook.test',
+      observedAt: expect.any(String),
+      webhookId: reg.id,
+    });
 
     await expect(deliveries.retry(ctx, { family: 'webhooks', id: reg.id, eventId: queued.id })).resolves.toMatchObject({ id: queued.id });
     await waitFor(async () => (received.filter((request) => request.eventId === queued.id).length === 2 ? true : undefined));

@@ -34,7 +34,9 @@ export class DeliveriesRepository {
    */
   feed(orgId: string, family: WebhookFamily, registrationId: string | undefined, page: NewestFirst): Promise<DeliveryRow[]> {
     const where = { orgId, family, ...(registrationId ? { registrationId } : {}) };
-    return this.prisma.$transaction((tx) => tx.delivery.findMany({ ...page.findArgs(where), include: FEED_INCLUDE }), { isolationLevel: 'RepeatableRead' });
+    return this.prisma.$transaction((tx) => tx.delivery.findMany({ ...page.findArgs(where), include: FEED_INCLUDE }), {
+      isolationLevel: 'RepeatableRead',
+    });
   }
 
   /** A feed item of a registration, or null. */

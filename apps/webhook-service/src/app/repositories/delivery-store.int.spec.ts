@@ -52,7 +52,14 @@ async function addRegistration(options: { org?: string; family?: string; events?
   await admin.query(
     `INSERT INTO registrations (id, org_id, family, url, events, secret_enc, deleted_at)
      VALUES ($1, $2, $3, $4, $5, 'sealed', $6)`,
-    [id, options.org ?? 'org_a', options.family ?? 'webhooks', `http://127.0.0.1:9/${id}`, options.events ?? ['t'], options.deleted ? new Date() : null],
+    [
+      id,
+      options.org ?? 'org_a',
+      options.family ?? 'webhooks',
+      `http://127.0.0.1:9/${id}`,
+      options.events ?? ['t'],
+      options.deleted ? new Date() : null,
+    ],
   );
   return id;
 }
@@ -72,7 +79,10 @@ async function addDue(registrationId: string, count: number, ageMs = 60_000): Pr
 
 /** Marks deliveries as in flight with another replica (live lease, attempt counted). */
 async function leaseElsewhere(ids: string[]): Promise<void> {
-  await admin.query(`UPDATE deliveries SET lease_until = now() + interval '1 minute', attempt_count = attempt_count + 1 WHERE id = ANY($1::uuid[])`, [ids]);
+  await admin.query(
+    `UPDATE deliveries SET lease_until = now() + interval '1 minute', attempt_count = attempt_count + 1 WHERE id = ANY($1::uuid[])`,
+    [ids],
+  );
 }
 
 function countBy(deliveries: ClaimedDelivery[]): Map<string, number> {
@@ -94,7 +104,13 @@ async function delivery(id: string) {
 }
 
 async function emissionsOf(id: string) {
-  const { rows } = await admin.query<{ id: string; attempt_number: number; completed_at: Date | null; response_status: number | null; error_message: string | null }>(
+  const { rows } = await admin.query<{
+    id: string;
+    attempt_number: number;
+    completed_at: Date | null;
+    response_status: number | null;
+    error_message: string | null;
+  }>(
     'SELECT id::text AS id, attempt_number, completed_at, response_status, error_message FROM emissions WHERE delivery_id = $1 ORDER BY attempt_number',
     [id],
   );
@@ -102,7 +118,12 @@ async function emissionsOf(id: string) {
 }
 
 const ok = (delivery: ClaimedDelivery): AttemptRecord => ({ delivery, responseStatus: 200, responseMs: 3, error: null });
-const answered = (delivery: ClaimedDelivery, status: number): AttemptRecord => ({ delivery, responseStatus: status, responseMs: 3, error: `HTTP ${status}` });
+const answered = (delivery: ClaimedDelivery, status: number): AttemptRecord => ({
+  delivery,
+  responseStatus: status,
+  responseMs: 3,
+  error: `HTTP ${status}`,
+});
 
 describe('claimDue', () => {
   it('claims oldest first and at most the per-endpoint cap per registration across a large backlog of several', async () => {
@@ -128,7 +149,9 @@ describe('claimDue', () => {
     for (const claimed of first.deliveries) {
       expect(claimed.attempt_count).toBe(1);
       expect((await delivery(claimed.id)).lease_until!.getTime()).toBeGreaterThan(Date.now() + LEASE_MS / 2);
-      expect(await emissionsOf(claimed.id)).toEqual([expect.objectContaining({ id: claimed.emission_id, attempt_number: 1, completed_at: null })]);
+      expect(await emissionsOf(claimed.id)).toEqual([
+        expect.objectContaining({ id: claimed.emission_id, attempt_number: 1, completed_at: null }),
+      ]);
     }
 
     // Every registration with due rows is at its cap now: nothing more, but rows are still waiting.
@@ -142,7 +165,12 @@ describe('claimDue', () => {
     await addDue(busy as string, 5_000, 60_000);
     const otherRows = await addDue(other as string, 5, 1_000);
     const first = await claimDue(db, 64, CAPS, LEASE_MS);
-    expect(countBy(first.deliveries)).toEqual(new Map([[busy, CAP], [other, 5]]));
+    expect(countBy(first.deliveries)).toEqual(
+      new Map([
+        [busy, CAP],
+        [other, 5],
+      ]),
+    );
     expect(new Set(first.deliveries.filter((x) => x.registration_id === other).map((x) => x.id))).toEqual(new Set(otherRows));
     expect(first.more).toBe(true);
     // The backlog's registration is at its cap: nothing more until one of its attempts ends.
@@ -167,7 +195,10 @@ describe('claimDue', () => {
   it('passes over registrations whose rows are all due later, and claims none of them', async () => {
     const [later, now] = [await addRegistration(), await addRegistration()];
     await addDue(later as string, 2_000);
-    await admin.query(`UPDATE deliveries SET status = 'retry_scheduled', next_attempt_at = now() + interval '1 hour' WHERE registration_id = $1`, [later]);
+    await admin.query(
+      `UPDATE deliveries SET status = 'retry_scheduled', next_attempt_at = now() + interval '1 hour' WHERE registration_id = $1`,
+      [later],
+    );
     const nowRows = await addDue(now as string, 3);
     const claim = await claimDue(db, 64, CAPS, LEASE_MS);
     expect(new Set(claim.deliveries.map((x) => x.id))).toEqual(new Set(nowRows));
@@ -203,7 +234,11 @@ describe('claimDue', () => {
     const caps = { perEndpoint: CAP, perOrganization: PER_ORGANIZATION };
     // One tenant with three hanging receivers and a large backlog, older than anything else; five of
     // its attempts are in flight with another replica.
-    const hog = [await addRegistration({ org: 'org_hog' }), await addRegistration({ org: 'org_hog' }), await addRegistration({ org: 'org_hog' })];
+    const hog = [
+      await addRegistration({ org: 'org_hog' }),
+      await addRegistration({ org: 'org_hog' }),
+      await addRegistration({ org: 'org_hog' }),
+    ];
     const hogRows = (await Promise.all(hog.map((registration) => addDue(registration, 200, 90_000)))).flat();
     await leaseElsewhere(hogRows.slice(0, 5));
     const small = await addRegistration({ org: 'org_small' });
@@ -222,23 +257,44 @@ describe('claimDue', () => {
     expect((await claimDue(db, 64, caps, LEASE_MS)).deliveries.map((claimed) => claimed.id)).toEqual([next]);
     // One of its attempts answered: one slot of its own again.
     const answered = hogClaimed.slice(0, 1).map((claimed) => claimed.id);
-    expect((await claimDue(db, 64, caps, LEASE_MS, answered)).deliveries.filter((claimed) => hog.includes(claimed.registration_id))).toHaveLength(1);
+    expect(
+      (await claimDue(db, 64, caps, LEASE_MS, answered)).deliveries.filter((claimed) => hog.includes(claimed.registration_id)),
+    ).toHaveLength(1);
   });
 
   it('takes the organizations with due rows in turn when there are fewer free slots than due rows', async () => {
-    const [a, b, c] = [await addRegistration({ org: 'org_a' }), await addRegistration({ org: 'org_b' }), await addRegistration({ org: 'org_c' })];
+    const [a, b, c] = [
+      await addRegistration({ org: 'org_a' }),
+      await addRegistration({ org: 'org_b' }),
+      await addRegistration({ org: 'org_c' }),
+    ];
     await addDue(a, 50, 90_000);
     await addDue(b, 50, 60_000);
     await addDue(c, 2, 1_000);
     // Oldest first would give all six to org_a: one turn each, then a second one each.
-    expect(countBy((await claimDue(db, 6, CAPS, LEASE_MS)).deliveries)).toEqual(new Map([[a, 2], [b, 2], [c, 2]]));
+    expect(countBy((await claimDue(db, 6, CAPS, LEASE_MS)).deliveries)).toEqual(
+      new Map([
+        [a, 2],
+        [b, 2],
+        [c, 2],
+      ]),
+    );
     // Within a turn the oldest go first: org_c has no rows left, org_a's are older than org_b's.
-    expect(countBy((await claimDue(db, 3, CAPS, LEASE_MS)).deliveries)).toEqual(new Map([[a, 2], [b, 1]]));
+    expect(countBy((await claimDue(db, 3, CAPS, LEASE_MS)).deliveries)).toEqual(
+      new Map([
+        [a, 2],
+        [b, 1],
+      ]),
+    );
   });
 
   it("lets replicas claiming at once take, together, no more than an organization's cap", async () => {
     const caps = { perEndpoint: CAP, perOrganization: 20 };
-    const registrations = [await addRegistration({ org: 'org_hog' }), await addRegistration({ org: 'org_hog' }), await addRegistration({ org: 'org_hog' })];
+    const registrations = [
+      await addRegistration({ org: 'org_hog' }),
+      await addRegistration({ org: 'org_hog' }),
+      await addRegistration({ org: 'org_hog' }),
+    ];
     for (const registration of registrations) await addDue(registration, 100);
     for (let round = 0; round < 5; round += 1) {
       await admin.query('UPDATE deliveries SET lease_until = NULL');
@@ -280,9 +336,17 @@ describe('recordAttempts', () => {
     const a = await addRegistration();
     await addDue(a, 5);
     const claimed = (await claimDue(db, 64, CAPS, LEASE_MS)).deliveries;
-    const [done, retried, failed, stale, cancelled] = claimed as [ClaimedDelivery, ClaimedDelivery, ClaimedDelivery, ClaimedDelivery, ClaimedDelivery];
+    const [done, retried, failed, stale, cancelled] = claimed as [
+      ClaimedDelivery,
+      ClaimedDelivery,
+      ClaimedDelivery,
+      ClaimedDelivery,
+      ClaimedDelivery,
+    ];
     // The registration's deletion cancelled this one while it was in flight.
-    await admin.query(`UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, last_error = 'deleted' WHERE id = $1`, [cancelled.id]);
+    await admin.query(`UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, last_error = 'deleted' WHERE id = $1`, [
+      cancelled.id,
+    ]);
 
     const skipped = await recordAttempts(db, [
       { attempt: ok(done), completion: { kind: 'completed' } },
@@ -294,15 +358,25 @@ describe('recordAttempts', () => {
     ]);
     expect(skipped).toEqual([]);
 
-    expect(await delivery(done.id)).toMatchObject({ status: 'completed', next_attempt_at: null, lease_until: null, last_error: null, delivered_at: expect.any(Date) });
+    expect(await delivery(done.id)).toMatchObject({
+      status: 'completed',
+      next_attempt_at: null,
+      lease_until: null,
+      last_error: null,
+      delivered_at: expect.any(Date),
+    });
     const retry = await delivery(retried.id);
     expect(retry).toMatchObject({ status: 'retry_scheduled', lease_until: null, last_error: 'HTTP 503', delivered_at: null });
     expect(retry.next_attempt_at!.getTime()).toBeGreaterThan(Date.now() + 50_000);
     expect(await delivery(failed.id)).toMatchObject({ status: 'failed', next_attempt_at: null, lease_until: null, last_error: 'HTTP 400' });
     expect(await delivery(stale.id)).toMatchObject({ status: 'pending', attempt_count: 1, lease_until: expect.any(Date) });
     expect(await delivery(cancelled.id)).toMatchObject({ status: 'failed', last_error: 'deleted', next_attempt_at: null });
-    expect(await emissionsOf(done.id)).toEqual([expect.objectContaining({ completed_at: expect.any(Date), response_status: 200, error_message: null })]);
-    expect(await emissionsOf(retried.id)).toEqual([expect.objectContaining({ completed_at: expect.any(Date), response_status: 503, error_message: 'HTTP 503' })]);
+    expect(await emissionsOf(done.id)).toEqual([
+      expect.objectContaining({ completed_at: expect.any(Date), response_status: 200, error_message: null }),
+    ]);
+    expect(await emissionsOf(retried.id)).toEqual([
+      expect.objectContaining({ completed_at: expect.any(Date), response_status: 503, error_message: 'HTTP 503' }),
+    ]);
   });
 
   it('still completes a delivery cancelled in flight when the receiver took it (2xx)', async () => {
@@ -347,7 +421,8 @@ describe('recordAttempts', () => {
     const [untouched] = await addDue(other, 1);
     await recordAttempt(db, answered(gone, 410), { kind: 'failed', disableRegistration: true });
     expect(await delivery(gone.id)).toMatchObject({ status: 'failed', last_error: 'HTTP 410', lease_until: null });
-    for (const id of pending) expect(await delivery(id)).toMatchObject({ status: 'failed', next_attempt_at: null, last_error: expect.stringContaining('410') });
+    for (const id of pending)
+      expect(await delivery(id)).toMatchObject({ status: 'failed', next_attempt_at: null, last_error: expect.stringContaining('410') });
     expect((await delivery(untouched!)).status).toBe('pending');
     const { rows } = await admin.query('SELECT deleted_at FROM registrations WHERE id = $1', [a]);
     expect(rows[0].deleted_at).toEqual(expect.any(Date));
@@ -463,7 +538,14 @@ describe('fanOut', () => {
     const registrations = await fanOut(db, 'webhook-deliveries', [mine, shared, ignored]);
     expect(registrations.sort()).toEqual([hooks, gvault, hooks, gvault, foreign].sort());
 
-    const { rows } = await admin.query<{ id: string; registration_id: string; source_event_id: string; org_id: string; body: string; status: string }>(
+    const { rows } = await admin.query<{
+      id: string;
+      registration_id: string;
+      source_event_id: string;
+      org_id: string;
+      body: string;
+      status: string;
+    }>(
       'SELECT id::text AS id, registration_id::text AS registration_id, source_event_id::text AS source_event_id, org_id, body, status FROM deliveries',
     );
     expect(rows).toHaveLength(5);
@@ -509,17 +591,26 @@ describe('fanOut', () => {
   it('remembers whose events nobody wants and records them without building their bodies', async () => {
     await addRegistration({ org: 'org_a' });
     let built = 0;
-    const counted = (orgId: string, type = 't'): DomainEvent => event(orgId, type, { event: type, toJSON: () => (built++, { event: type }) });
+    const counted = (orgId: string, type = 't'): DomainEvent =>
+      event(orgId, type, { event: type, toJSON: () => (built++, { event: type }) });
     const unsubscribed = new UnsubscribedPairs();
 
     // The first look builds every body and learns which pairs nobody subscribes to.
-    expect(await fanOut(db, 'webhook-deliveries', [counted('org_b'), counted('org_a', 'nobody'), counted('org_a')], undefined, unsubscribed)).toHaveLength(1);
+    expect(
+      await fanOut(db, 'webhook-deliveries', [counted('org_b'), counted('org_a', 'nobody'), counted('org_a')], undefined, unsubscribed),
+    ).toHaveLength(1);
     expect(built).toBe(6);
-    expect([unsubscribed.has('org_b', 't'), unsubscribed.has('org_a', 'nobody'), unsubscribed.has('org_a', 't')]).toEqual([true, true, false]);
+    expect([unsubscribed.has('org_b', 't'), unsubscribed.has('org_a', 'nobody'), unsubscribed.has('org_a', 't')]).toEqual([
+      true,
+      true,
+      false,
+    ]);
 
     // Later events of those pairs: no body built, nothing recorded; the subscribed one as before.
     built = 0;
-    expect(await fanOut(db, 'webhook-deliveries', [counted('org_b'), counted('org_a', 'nobody'), counted('org_a')], undefined, unsubscribed)).toHaveLength(1);
+    expect(
+      await fanOut(db, 'webhook-deliveries', [counted('org_b'), counted('org_a', 'nobody'), counted('org_a')], undefined, unsubscribed),
+    ).toHaveLength(1);
     expect(built).toBe(2);
     expect((await admin.query('SELECT count(*)::int AS n FROM deliveries')).rows[0].n).toBe(2);
     expect((await admin.query('SELECT count(*)::int AS n FROM processed_events')).rows[0].n).toBe(2);
@@ -540,7 +631,8 @@ describe('fanOut', () => {
       'SELECT id::text AS id, registration_id::text AS registration_id, body FROM deliveries ORDER BY registration_id',
     );
     expect(rows).toHaveLength(2);
-    for (const row of rows) expect(row.body).toBe(row.registration_id === gvault ? deliveryBody('gvault', wanted, row.id) : JSON.stringify(wanted.payload));
+    for (const row of rows)
+      expect(row.body).toBe(row.registration_id === gvault ? deliveryBody('gvault', wanted, row.id) : JSON.stringify(wanted.payload));
     // Recorded once: the same event again adds nothing.
     expect(await fanOut(db, 'webhook-deliveries', [wanted], undefined, unsubscribed)).toEqual([]);
   });
@@ -568,7 +660,11 @@ describe('DeliveryDispatcher', () => {
     const gone = await addRegistration();
     // Each row its own sealed secret: a sealed value opens only in the row it is bound to.
     for (const id of [live, gone]) {
-      await admin.query('UPDATE registrations SET secret_enc = $1, url = $2 WHERE id = $3', [box.seal(newSigningSecret(), { registrationId: id, orgId: 'org_a' }), `${base}/${id}`, id]);
+      await admin.query('UPDATE registrations SET secret_enc = $1, url = $2 WHERE id = $3', [
+        box.seal(newSigningSecret(), { registrationId: id, orgId: 'org_a' }),
+        `${base}/${id}`,
+        id,
+      ]);
     }
     const [liveDelivery] = await addDue(live, 1);
     const [goneDelivery] = await addDue(gone, 1);
@@ -576,7 +672,12 @@ describe('DeliveryDispatcher', () => {
     await admin.query('UPDATE registrations SET deleted_at = now() WHERE id = $1', [gone]);
 
     const { sender, dispatcher } = loopbackDispatcher(
-      { WEBHOOK_DELIVERY_TIMEOUT_MS: 2_000, WEBHOOK_CONCURRENCY: 8, WEBHOOK_CONCURRENCY_PER_ENDPOINT: 4, WEBHOOK_CONCURRENCY_PER_ORGANIZATION: 8 },
+      {
+        WEBHOOK_DELIVERY_TIMEOUT_MS: 2_000,
+        WEBHOOK_CONCURRENCY: 8,
+        WEBHOOK_CONCURRENCY_PER_ENDPOINT: 4,
+        WEBHOOK_CONCURRENCY_PER_ORGANIZATION: 8,
+      },
       box,
     );
     dispatcher.onApplicationBootstrap();
@@ -596,7 +697,11 @@ describe('DeliveryDispatcher', () => {
     expect(await delivery(liveDelivery as string)).toMatchObject({ status: 'completed', attempt_count: 1 });
     expect(await delivery(goneDelivery as string)).toMatchObject({ status: 'failed', attempt_count: 1, next_attempt_at: null });
     expect(await emissionsOf(goneDelivery as string)).toEqual([
-      expect.objectContaining({ attempt_number: 1, response_status: null, error_message: 'The registration was deleted; nothing was sent.' }),
+      expect.objectContaining({
+        attempt_number: 1,
+        response_status: null,
+        error_message: 'The registration was deleted; nothing was sent.',
+      }),
     ]);
   });
 
@@ -610,7 +715,10 @@ describe('DeliveryDispatcher', () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const box = new SecretBox(randomBytes(32));
     const registration = await addRegistration();
-    await admin.query('UPDATE registrations SET secret_enc = $1, url = $2', [box.seal(newSigningSecret(), { registrationId: registration, orgId: 'org_a' }), `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`]);
+    await admin.query('UPDATE registrations SET secret_enc = $1, url = $2', [
+      box.seal(newSigningSecret(), { registrationId: registration, orgId: 'org_a' }),
+      `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+    ]);
     // One attempt at a time, retried at once: each attempt's timeout is the one its predecessor left.
     const { sender, dispatcher } = loopbackDispatcher(
       {

@@ -148,7 +148,13 @@ export interface ClaimCaps {
  * whose receiver has answered and which are not written yet; they no longer count against their
  * registration's and organization's caps (their leases still keep them from being claimed again).
  */
-export async function claimDue(db: SqlExecutor, limit: number, caps: ClaimCaps, leaseMs: number, answered: readonly string[] = []): Promise<Claim> {
+export async function claimDue(
+  db: SqlExecutor,
+  limit: number,
+  caps: ClaimCaps,
+  leaseMs: number,
+  answered: readonly string[] = [],
+): Promise<Claim> {
   const rows = await db.$queryRawUnsafe<(ClaimedDelivery | { id: null })[]>(
     CLAIM_SQL,
     limit,
@@ -169,10 +175,7 @@ export interface AttemptRecord {
   readonly error: string | null;
 }
 
-export type Completion =
-  | { kind: 'completed' }
-  | { kind: 'retry'; delayMs: number }
-  | { kind: 'failed'; disableRegistration: boolean };
+export type Completion = { kind: 'completed' } | { kind: 'retry'; delayMs: number } | { kind: 'failed'; disableRegistration: boolean };
 
 export interface FinishedAttempt {
   readonly attempt: AttemptRecord;
@@ -242,7 +245,7 @@ const CANCEL_PENDING = `UPDATE deliveries SET status = 'failed', next_attempt_at
 
 /** Records attempts, again after a pause for rows another transaction had locked. */
 async function recordAll(db: SqlExecutor, finished: FinishedAttempt[]): Promise<void> {
-  for (let pending = finished; pending.length > 0; ) {
+  for (let pending = finished; pending.length > 0;) {
     pending = await recordAttempts(db, pending);
     // Rows of a delivery in flight are locked only by recording or cancelling, both brief.
     if (pending.length > 0) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -258,6 +261,10 @@ export async function recordAttempt(db: TransactionalSql, attempt: AttemptRecord
   await db.$transaction(async (tx) => {
     await tx.$executeRawUnsafe(DISABLE_REGISTRATION, attempt.delivery.registration_id);
     await recordAll(tx, [{ attempt, completion }]);
-    await tx.$executeRawUnsafe(CANCEL_PENDING, attempt.delivery.registration_id, 'The receiver answered 410 Gone; the registration was disabled.');
+    await tx.$executeRawUnsafe(
+      CANCEL_PENDING,
+      attempt.delivery.registration_id,
+      'The receiver answered 410 Gone; the registration was disabled.',
+    );
   });
 }

@@ -147,5 +147,9 @@ export async function fanOut(
 function bodiesOf(event: DomainEvent): { webhooks: string; envelopeHead: string; envelopeTail: string } {
   const envelope = deliveryBody('gvault', event, '');
   if (!envelope.startsWith('{"id":""')) throw new Error('the gtoken envelope must start with its id');
-  return { webhooks: deliveryBody('webhooks', event, ''), envelopeHead: envelope.slice(0, ENVELOPE_ID_AT), envelopeTail: envelope.slice(ENVELOPE_ID_AT) };
+  return {
+    webhooks: deliveryBody('webhooks', event, ''),
+    envelopeHead: envelope.slice(0, ENVELOPE_ID_AT),
+    envelopeTail: envelope.slice(ENVELOPE_ID_AT),
+  };
 }

@@ -104,7 +104,14 @@ export class RegistrationsRepository {
     const description = 'description' in changes ? stored(changes.description) : undefined;
     return tx.registration.update({
       where: { id },
-      data: { url: changes.url, events: changes.events, description, secretEnc: changes.secretEnc, previousSecretEnc: changes.previousSecretEnc, updatedAt: new Date() },
+      data: {
+        url: changes.url,
+        events: changes.events,
+        description,
+        secretEnc: changes.secretEnc,
+        previousSecretEnc: changes.previousSecretEnc,
+        updatedAt: new Date(),
+      },
     });
   }
 

@@ -18,7 +18,12 @@ import { DispatchSql } from '../repositories/pg-sql.js';
 const RECORD_BATCH = 128;
 
 /** What a delivery of a registration deleted after it was recorded gets instead of being sent. */
-const REGISTRATION_DELETED: SendResult = { status: null, retryAfter: null, ms: 0, error: 'The registration was deleted; nothing was sent.' };
+const REGISTRATION_DELETED: SendResult = {
+  status: null,
+  retryAfter: null,
+  ms: 0,
+  error: 'The registration was deleted; nothing was sent.',
+};
 
 /** Slow receivers one replica remembers at most; past that the longest remembered is forgotten. */
 const SLOW_RECEIVERS_KEPT = 10_000;
@@ -108,7 +113,10 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
       this.backlog = true;
       return;
     }
-    const caps = { perEndpoint: this.config.WEBHOOK_CONCURRENCY_PER_ENDPOINT, perOrganization: this.config.WEBHOOK_CONCURRENCY_PER_ORGANIZATION };
+    const caps = {
+      perEndpoint: this.config.WEBHOOK_CONCURRENCY_PER_ENDPOINT,
+      perOrganization: this.config.WEBHOOK_CONCURRENCY_PER_ORGANIZATION,
+    };
     const { deliveries, more } = await claimDue(this.sql, free, caps, this.leaseMs, [...this.answered]);
     this.backlog = more;
     for (const delivery of deliveries) {
@@ -143,7 +151,11 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
       kind: SpanKind.CLIENT,
       root: true,
       links: [delivery.trace_context],
-      attributes: { 'webhook.delivery.id': delivery.id, 'webhook.event.type': delivery.event_type, 'webhook.attempt': delivery.attempt_count },
+      attributes: {
+        'webhook.delivery.id': delivery.id,
+        'webhook.event.type': delivery.event_type,
+        'webhook.attempt': delivery.attempt_count,
+      },
     });
     let result: SendResult;
     try {
@@ -154,7 +166,11 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     if (result !== REGISTRATION_DELETED) this.noteTimeliness(delivery.registration_id, result);
     if (result.status !== null) span?.setAttribute('http.response.status_code', result.status);
     endSpan(span, result.detail ?? result.error ?? undefined);
-    if (result.detail) this.logger.debug({ deliveryId: delivery.id, registrationId: delivery.registration_id, shown: result.error, detail: result.detail }, 'webhook attempt not answered');
+    if (result.detail)
+      this.logger.debug(
+        { deliveryId: delivery.id, registrationId: delivery.registration_id, shown: result.error, detail: result.detail },
+        'webhook attempt not answered',
+      );
     try {
       const completion = this.completionOf(delivery, result);
       await this.recorder.record({ delivery, responseStatus: result.status, responseMs: result.ms, error: result.error }, completion);

@@ -75,7 +75,13 @@ export class EventConsumerService implements OnApplicationBootstrap, BeforeAppli
 
   /** Records a batch's deliveries and processed events in one statement; once acked, wakes the dispatcher for them. */
   private async record(events: readonly ConsumedEvent[]): Promise<(() => void) | undefined> {
-    const registrations = await fanOut(this.sql, DELIVERIES_DURABLE, events.map(({ event }) => event), traceContexts(events), this.unsubscribed);
+    const registrations = await fanOut(
+      this.sql,
+      DELIVERIES_DURABLE,
+      events.map(({ event }) => event),
+      traceContexts(events),
+      this.unsubscribed,
+    );
     return registrations.length > 0 ? () => this.dispatcher.wake(registrations) : undefined;
   }
 }

@@ -54,7 +54,12 @@ function stellarAddress(key: Buffer): string {
   return stellarAccountId(ed25519PublicKey(key));
 }
 
-const DERIVERS: Record<ChainFamily, (key: Buffer) => string> = { evm: evmAddress, solana: solanaAddress, tron: tronAddress, stellar: stellarAddress };
+const DERIVERS: Record<ChainFamily, (key: Buffer) => string> = {
+  evm: evmAddress,
+  solana: solanaAddress,
+  tron: tronAddress,
+  stellar: stellarAddress,
+};
 
 /** Every deposit address of a wallet, keyed by chain; the same seed and id always give the same ones. */
 export function deriveDepositAddresses(seed: Buffer, walletId: string, chains: readonly string[]): Record<string, string> {

@@ -5,7 +5,11 @@ import { Catalogue } from './catalogue.js';
 const now = new Date('2026-11-21T10:30:00.000Z');
 
 const days = (min: number, max: number) => ({ processingTimeBasis: 'banking_days', typicalMinUnits: min, typicalMaxUnits: max });
-const minutes = (min: number, max: number) => ({ processingTimeBasis: 'elapsed_seconds', typicalMinUnits: min * 60, typicalMaxUnits: max * 60 });
+const minutes = (min: number, max: number) => ({
+  processingTimeBasis: 'elapsed_seconds',
+  typicalMinUnits: min * 60,
+  typicalMaxUnits: max * 60,
+});
 
 /** What a source shows in every environment. */
 const SOURCES = {
@@ -77,12 +81,20 @@ describe('the yield-source catalogue', () => {
       const view = catalogue.view(entry, now);
       for (const policy of [view.processingPolicies.deposit, view.processingPolicies.redeem]) {
         expect(['elapsed_seconds', 'banking_days']).toContain(policy.processingTimeBasis);
-        expect(Number.isFinite(policy.typicalMinUnits) && policy.typicalMinUnits >= 0 && policy.typicalMinUnits <= policy.typicalMaxUnits).toBe(true);
+        expect(
+          Number.isFinite(policy.typicalMinUnits) && policy.typicalMinUnits >= 0 && policy.typicalMinUnits <= policy.typicalMaxUnits,
+        ).toBe(true);
       }
       expect(view.description.length).toBeGreaterThan(20);
       expect(typeof view.tvlUsd).toBe('number');
       expect(view.allocations.reduce((sum, holding) => sum + holding.pct, 0)).toBeCloseTo(100, 6);
-      for (const holding of view.allocations) expect(holding).toEqual({ label: expect.any(String), type: expect.any(String), valueUsd: expect.any(Number), pct: expect.any(Number) });
+      for (const holding of view.allocations)
+        expect(holding).toEqual({
+          label: expect.any(String),
+          type: expect.any(String),
+          valueUsd: expect.any(Number),
+          pct: expect.any(Number),
+        });
       types[view.id] = view.allocations.map((holding) => holding.type);
       expect(view.utilizationPct === null || (view.utilizationPct >= 0 && view.utilizationPct <= 100)).toBe(true);
     }

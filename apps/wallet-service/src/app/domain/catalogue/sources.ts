@@ -13,12 +13,25 @@ interface Source extends Omit<CatalogueEntry, 'chain'> {
 }
 
 const ETHEREUM = { sandbox: { chain: 'ethereum_sepolia' }, production: { chain: 'ethereum' } } as const;
-const bankingDays = (min: number, max: number): ProcessingPolicy => ({ processingTimeBasis: 'banking_days', typicalMinUnits: min, typicalMaxUnits: max });
-const minutes = (min: number, max: number): ProcessingPolicy => ({ processingTimeBasis: 'elapsed_seconds', typicalMinUnits: min * 60, typicalMaxUnits: max * 60 });
+const bankingDays = (min: number, max: number): ProcessingPolicy => ({
+  processingTimeBasis: 'banking_days',
+  typicalMinUnits: min,
+  typicalMaxUnits: max,
+});
+const minutes = (min: number, max: number): ProcessingPolicy => ({
+  processingTimeBasis: 'elapsed_seconds',
+  typicalMinUnits: min * 60,
+  typicalMaxUnits: max * 60,
+});
 const JAAA_POLICIES = { deposit: bankingDays(1, 2), redeem: bankingDays(1, 3) };
 
 /** A fund's holdings: each `[label, type, pct]` valued at its share of `tvlUsd`. */
-function fund(description: string, tvlUsd: number, holdings: readonly (readonly [string, 'rwa' | 'treasury' | 'lending' | 'cash', number])[], utilizationPct: number | null = null): SourceProfile {
+function fund(
+  description: string,
+  tvlUsd: number,
+  holdings: readonly (readonly [string, 'rwa' | 'treasury' | 'lending' | 'cash', number])[],
+  utilizationPct: number | null = null,
+): SourceProfile {
   return {
     description,
     tvlUsd,
@@ -31,7 +44,8 @@ const JAAA_HOLDINGS = [
   ['AAA-rated CLO tranches', 'rwa', 96.5],
   ['Cash and equivalents', 'cash', 3.5],
 ] as const;
-const JAAA_DESCRIPTION = "Anemoy's tokenized AAA CLO fund (JAAA) on Centrifuge: a portfolio of AAA-rated collateralized loan obligation tranches; redemptions settle in banking days.";
+const JAAA_DESCRIPTION =
+  "Anemoy's tokenized AAA CLO fund (JAAA) on Centrifuge: a portfolio of AAA-rated collateralized loan obligation tranches; redemptions settle in banking days.";
 
 /**
  * Every yield source (production set of the changelog of Jul 20 to Oct 4, 2026): the JAAA USDC

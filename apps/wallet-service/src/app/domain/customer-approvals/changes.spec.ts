@@ -11,10 +11,18 @@ function turnkeyKey(): { publicKey: string; stamper: ApiKeyStamper } {
   const jwk = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ format: 'jwk' });
   const y = Buffer.from(jwk.y ?? '', 'base64url');
   const publicKey = ((y[y.length - 1] ?? 0) % 2 === 0 ? '02' : '03') + Buffer.from(jwk.x ?? '', 'base64url').toString('hex');
-  return { publicKey, stamper: new ApiKeyStamper({ apiPublicKey: publicKey, apiPrivateKey: Buffer.from(jwk.d ?? '', 'base64url').toString('hex') }) };
+  return {
+    publicKey,
+    stamper: new ApiKeyStamper({ apiPublicKey: publicKey, apiPrivateKey: Buffer.from(jwk.d ?? '', 'base64url').toString('hex') }),
+  };
 }
 
-const policy = (withdrawals: string, quorum: number, threshold: bigint | null = null): ApprovalPolicyRecord => ({ withdrawals, threshold, quorum, updatedAt: null });
+const policy = (withdrawals: string, quorum: number, threshold: bigint | null = null): ApprovalPolicyRecord => ({
+  withdrawals,
+  threshold,
+  quorum,
+  updatedAt: null,
+});
 const now = new Date('2026-11-28T12:00:00.000Z');
 
 describe('what weakens a policy', () => {
@@ -68,7 +76,12 @@ describe('the subject approvers see of a change', () => {
 
   it('names the change and its address, is listed without a wallet, and its fingerprint covers the change', () => {
     const subject = changeSubject(changeView(row));
-    expect(subject).toMatchObject({ destinationChain: 'ethereum_sepolia', destinationAddress: '0xabc', txChain: null, change: { kind: 'address_book.created', change: row.change } });
+    expect(subject).toMatchObject({
+      destinationChain: 'ethereum_sepolia',
+      destinationAddress: '0xabc',
+      txChain: null,
+      change: { kind: 'address_book.created', change: row.change },
+    });
     const activity = {
       id: row.activityId,
       orgId: row.orgId,
@@ -85,8 +98,13 @@ describe('the subject approvers see of a change', () => {
       validBefore: now,
       createdAt: now,
     };
-    expect(pendingView(activity)).toMatchObject({ activityKind: 'address_book_change', portfolioWalletId: null, change: expect.objectContaining({ id: row.id, turnkeyActivityId: row.activityId }) });
-    const fingerprint = (subject: object) => activityFingerprint({ activityId: row.activityId, organizationId: row.orgId, kind: 'address_book_change', subject });
+    expect(pendingView(activity)).toMatchObject({
+      activityKind: 'address_book_change',
+      portfolioWalletId: null,
+      change: expect.objectContaining({ id: row.id, turnkeyActivityId: row.activityId }),
+    });
+    const fingerprint = (subject: object) =>
+      activityFingerprint({ activityId: row.activityId, organizationId: row.orgId, kind: 'address_book_change', subject });
     const other = changeSubject(changeView({ ...row, change: { ...row.change, address: '0xdef' } }));
     expect(fingerprint(subject)).not.toBe(fingerprint(other));
   });

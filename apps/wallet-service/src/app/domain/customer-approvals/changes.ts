@@ -96,9 +96,16 @@ export function policyWeakens(before: ApprovalPolicyRecord, after: ApprovalPolic
  * approvers has nobody to ask (the first approver still proves its key), and a policy that is not
  * weaker cannot lower the protection.
  */
-export function appliesAtOnce(input: { kind: ApprovalChangeKind; approvers: number; before?: ApprovalPolicyRecord; after?: ApprovalPolicyRecord }): boolean {
+export function appliesAtOnce(input: {
+  kind: ApprovalChangeKind;
+  approvers: number;
+  before?: ApprovalPolicyRecord;
+  after?: ApprovalPolicyRecord;
+}): boolean {
   if (input.approvers === 0) return true;
-  return input.kind === 'policy.updated' && input.before !== undefined && input.after !== undefined && !policyWeakens(input.before, input.after);
+  return (
+    input.kind === 'policy.updated' && input.before !== undefined && input.after !== undefined && !policyWeakens(input.before, input.after)
+  );
 }
 
 /**
@@ -107,7 +114,10 @@ export function appliesAtOnce(input: { kind: ApprovalChangeKind; approvers: numb
  * within 5 minutes of now. Missing: `approver_stamp_required`; anything else wrong:
  * `invalid_approver_stamp`.
  */
-export function checkPossession(input: { publicKey: string; timestampMs: string; signedBody: string; stamp: string | null }, now: Date): void {
+export function checkPossession(
+  input: { publicKey: string; timestampMs: string; signedBody: string; stamp: string | null },
+  now: Date,
+): void {
   if (input.stamp === null || input.stamp === '') {
     throw new ServiceError(
       'approver_stamp_required',
@@ -122,14 +132,24 @@ export function checkPossession(input: { publicKey: string; timestampMs: string;
     signs = stampSigns(stamp, input.signedBody);
   } catch (error) {
     if (error instanceof ServiceError) {
-      throw new ServiceError('invalid_approver_stamp', 'The X-Stamp header is not a stamp of @turnkey/api-key-stamper (base64url JSON {publicKey, scheme, signature}).');
+      throw new ServiceError(
+        'invalid_approver_stamp',
+        'The X-Stamp header is not a stamp of @turnkey/api-key-stamper (base64url JSON {publicKey, scheme, signature}).',
+      );
     }
     throw error;
   }
   if (publicKey !== input.publicKey.toLowerCase()) {
-    throw new ServiceError('invalid_approver_stamp', 'The X-Stamp header is made by another key than publicKey: the new approver key must stamp its own registration.');
+    throw new ServiceError(
+      'invalid_approver_stamp',
+      'The X-Stamp header is made by another key than publicKey: the new approver key must stamp its own registration.',
+    );
   }
-  if (!signs) throw new ServiceError('invalid_approver_stamp', 'The X-Stamp signature does not verify over the request body: stamp the exact text you send.');
+  if (!signs)
+    throw new ServiceError(
+      'invalid_approver_stamp',
+      'The X-Stamp signature does not verify over the request body: stamp the exact text you send.',
+    );
   if (Math.abs(now.getTime() - Number(input.timestampMs)) > STAMP_WINDOW_MS) {
     throw new ServiceError('invalid_approver_stamp', 'timestampMs is more than 5 minutes from now: stamp a fresh registration.');
   }

@@ -11,7 +11,10 @@ function turnkeyKey(): { publicKey: string; stamper: ApiKeyStamper } {
   const jwk = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ format: 'jwk' });
   const y = Buffer.from(jwk.y ?? '', 'base64url');
   const publicKey = ((y[y.length - 1] ?? 0) % 2 === 0 ? '02' : '03') + Buffer.from(jwk.x ?? '', 'base64url').toString('hex');
-  return { publicKey, stamper: new ApiKeyStamper({ apiPublicKey: publicKey, apiPrivateKey: Buffer.from(jwk.d ?? '', 'base64url').toString('hex') }) };
+  return {
+    publicKey,
+    stamper: new ApiKeyStamper({ apiPublicKey: publicKey, apiPrivateKey: Buffer.from(jwk.d ?? '', 'base64url').toString('hex') }),
+  };
 }
 
 const now = new Date('2026-11-24T08:00:00.000Z');
@@ -33,8 +36,12 @@ describe('stamps', () => {
     const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
     const key = turnkeyKey().publicKey;
     expect(thrownCode(() => parseStamp('%%%'))).toBe('invalid_stamp');
-    expect(thrownCode(() => parseStamp(encode({ publicKey: key, scheme: 'SIGNATURE_SCHEME_TK_API_ED25519', signature: 'ab'.repeat(70) })))).toBe('invalid_stamp');
-    expect(thrownCode(() => parseStamp(encode({ publicKey: 'nope', scheme: 'SIGNATURE_SCHEME_TK_API_P256', signature: 'ab'.repeat(70) })))).toBe('invalid_stamp');
+    expect(
+      thrownCode(() => parseStamp(encode({ publicKey: key, scheme: 'SIGNATURE_SCHEME_TK_API_ED25519', signature: 'ab'.repeat(70) }))),
+    ).toBe('invalid_stamp');
+    expect(
+      thrownCode(() => parseStamp(encode({ publicKey: 'nope', scheme: 'SIGNATURE_SCHEME_TK_API_P256', signature: 'ab'.repeat(70) }))),
+    ).toBe('invalid_stamp');
     expect(thrownCode(() => parseStamp({ stampHeaderName: 'X-Other', stampHeaderValue: 'x' }))).toBe('invalid_stamp');
   });
 
@@ -47,7 +54,12 @@ describe('stamps', () => {
 
 describe('the Turnkey request', () => {
   it('is canonical JSON in a fixed field order, whatever the order it arrives in', () => {
-    const reordered = { parameters: { fingerprint: request.parameters.fingerprint }, organizationId: 'org_a', timestampMs: request.timestampMs, type: request.type } as typeof request;
+    const reordered = {
+      parameters: { fingerprint: request.parameters.fingerprint },
+      organizationId: 'org_a',
+      timestampMs: request.timestampMs,
+      type: request.type,
+    } as typeof request;
     expect(canonicalPayload(reordered)).toBe(JSON.stringify(request));
     expect(canonicalPayload({ ...request, extra: 1 } as typeof request)).toBe(JSON.stringify(request));
   });

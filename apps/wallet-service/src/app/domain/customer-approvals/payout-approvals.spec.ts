@@ -11,7 +11,13 @@ const now = new Date('2026-11-24T08:00:00.000Z');
 const HOUR = 3_600_000;
 
 function parkedLeg(validBefore: Date): StoredLeg {
-  const leg: StoredLeg = newLeg('00000000-0000-4000-8000-000000000001', { positionId: 'cash:ethereum_sepolia:usdc', amount: 10_000_000n }, destination, catalogue, now);
+  const leg: StoredLeg = newLeg(
+    '00000000-0000-4000-8000-000000000001',
+    { positionId: 'cash:ethereum_sepolia:usdc', amount: 10_000_000n },
+    destination,
+    catalogue,
+    now,
+  );
   leg.status = 'pending_customer_approval';
   awaitApproval(leg, { id: '00000000-0000-4000-8000-0000000000aa', createdAt: now, validBefore });
   return leg;
@@ -28,13 +34,20 @@ describe('payout legs waiting for customer approval', () => {
     expect(leg.steps.map((step) => step.status)).toEqual(['pending_customer_approval']);
     releaseLeg(leg);
     expect(leg.steps.map((step) => step.status)).toEqual(['pending']);
-    expect(legView(leg)).toMatchObject({ status: 'pending_broadcast', turnkeyActivityId: null, approvalRequestedAt: null, approvalValidBefore: null });
+    expect(legView(leg)).toMatchObject({
+      status: 'pending_broadcast',
+      turnkeyActivityId: null,
+      approvalRequestedAt: null,
+      approvalValidBefore: null,
+    });
   });
 
   it('make the withdrawal look again at the earliest deadline rather than a day later', () => {
     const leg = parkedLeg(new Date(now.getTime() + HOUR));
     expect(nextRunOf([leg], now, 2_000)).toEqual(new Date(now.getTime() + HOUR));
-    expect(nextRunOf([leg, { ...parkedLeg(new Date(now.getTime() + 60_000)), status: 'planning' }], now, 2_000)).toEqual(new Date(now.getTime() + 2_000));
+    expect(nextRunOf([leg, { ...parkedLeg(new Date(now.getTime() + 60_000)), status: 'planning' }], now, 2_000)).toEqual(
+      new Date(now.getTime() + 2_000),
+    );
   });
 
   it('fail once the deadline passes, nothing sent, and the withdrawal says why', () => {
@@ -47,7 +60,8 @@ describe('payout legs waiting for customer approval', () => {
     expect(settledStatus([leg])).toBe('failed');
     expect(settlementOf([leg], 500_000n, 'failed')).toEqual({
       amountPaid: null,
-      failureReason: 'No payout leg delivered; 10.000000 USD stays in the wallet. Customer approval expired without quorum for USDC on Ethereum Sepolia.',
+      failureReason:
+        'No payout leg delivered; 10.000000 USD stays in the wallet. Customer approval expired without quorum for USDC on Ethereum Sepolia.',
     });
     restartLeg(leg, now);
     expect(leg.approvalExpired).toBeUndefined();

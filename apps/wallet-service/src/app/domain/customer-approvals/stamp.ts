@@ -45,7 +45,8 @@ export function parseStamp(stamp: CustomerApprovalStamp): Stamp {
   }
   const { publicKey, scheme, signature } = (parsed ?? {}) as Record<string, unknown>;
   if (scheme !== STAMP_SCHEME) throw invalid(`must use the scheme ${STAMP_SCHEME}`);
-  if (typeof publicKey !== 'string' || !COMPRESSED_HEX.test(publicKey.toLowerCase())) throw invalid('must carry a compressed P-256 publicKey');
+  if (typeof publicKey !== 'string' || !COMPRESSED_HEX.test(publicKey.toLowerCase()))
+    throw invalid('must carry a compressed P-256 publicKey');
   if (typeof signature !== 'string' || !/^(?:[0-9a-fA-F]{2}){8,80}$/.test(signature)) throw invalid('must carry a hex DER signature');
   return { publicKey: publicKey.toLowerCase(), signature: Buffer.from(signature, 'hex') };
 }
