@@ -282,6 +282,7 @@ describe('errors and documents', () => {
       '/v2/gvaults/webhooks/{id}',
       '/v2/gvaults/webhooks/{id}/events',
       '/v2/gvaults/webhooks/{id}/events/{eventId}/retry',
+      '/v2/gvaults/webhooks/{id}/secret/rotate',
       '/v2/gvaults/webhooks/{id}/test',
       '/v2/gvaults/yield-sources',
       '/v2/gvaults/{gVaultId}/allowlist/{address}',
@@ -318,12 +319,14 @@ describe('errors and documents', () => {
       '/v2/webhook-endpoints/{id}',
       '/v2/webhook-endpoints/{id}/events',
       '/v2/webhook-endpoints/{id}/events/{eventId}/retry',
+      '/v2/webhook-endpoints/{id}/secret/rotate',
       '/v2/webhook-endpoints/{id}/test',
       '/v2/webhooks',
       '/v2/webhooks/events',
       '/v2/webhooks/{id}',
       '/v2/webhooks/{id}/events',
       '/v2/webhooks/{id}/events/{eventId}/retry',
+      '/v2/webhooks/{id}/secret/rotate',
       '/v2/webhooks/{id}/test',
     ]);
     for (const path of Object.values(document.paths)) {

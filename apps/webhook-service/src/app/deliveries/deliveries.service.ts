@@ -48,8 +48,10 @@ export class DeliveriesService {
       eventType: TEST_EVENT_TYPE,
       body,
     });
+    // Read before the dispatcher wakes, so the answer is the queued delivery, never a first attempt racing it.
+    const queued = toDeliveryView(await this.findDelivery(registration.id, id));
     this.dispatcher.wake();
-    return toDeliveryView(await this.findDelivery(registration.id, id));
+    return queued;
   }
 
   private async findDelivery(registrationId: string, id: string): Promise<DeliveryRow> {
