@@ -1,4 +1,5 @@
 import { channel } from 'node:diagnostics_channel';
+import { unavailabilityOf } from '@service/errors';
 import { inStatementSpan } from '@service/tracing';
 import type postgres from 'postgres';
 import {
@@ -194,24 +195,12 @@ async function answered<T>(outcome: Promise<T>, connection: PooledConnection, ti
 
 /**
  * Errors after which the connection's session is gone or unknown (closed, refused, timed out,
- * ended by the server), so neither ROLLBACK nor the connection is worth trying again.
+ * ended by the server: what `@service/errors` answers 503 for, and our own answer deadline), so
+ * neither ROLLBACK nor the connection is worth trying again.
  */
 function lostSession(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (LOST_SESSION_CODES.has(code) || /^(08|57P0)/.test(code));
+  return unavailabilityOf(error) !== undefined || (error as { code?: unknown } | null)?.code === 'QUERY_TIMEOUT';
 }
-
-const LOST_SESSION_CODES = new Set([
-  'CONNECTION_CLOSED',
-  'CONNECTION_DESTROYED',
-  'CONNECTION_ENDED',
-  'CONNECT_TIMEOUT',
-  'QUERY_TIMEOUT',
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-]);
 
 /**
  * One transaction on one connection. Statements wait in `pending` for the next round trip
