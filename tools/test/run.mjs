@@ -77,11 +77,9 @@ await phase('builds, and the specs that need the database to themselves', [
 // Two lanes of one Nx task at a time. Left to itself, Nx starts tasks by how many others depend on
 // them, then by past durations (none on a fresh clone): the unit tests of the libs first and the
 // longest e2e suite last, alone, with one core idle. The lanes split the work by what each task
-// took with both lanes running (Jest's time, plus 2-4 s to start Jest: wallet-service-e2e about
-// 85 s, gateway-e2e 45 s, every unit test together 60 s, chaos 28 s, gvault-service-e2e 24 s, the
-// rest 5 to 14 s each); a project not in the first lane runs in the second. The builds are done,
-// so a lane runs without its tasks' dependencies and never rewrites a dist folder the other
-// lane's apps run from.
+// took in CI's last run with both lanes running (the README's timings); a project not in the first
+// lane runs in the second. The builds are done, so a lane runs without its tasks' dependencies and
+// never rewrites a dist folder the other lane's apps run from.
 const FIRST_LANE = [
   'wallet-service-e2e',
   'gvault-service-e2e',
@@ -89,6 +87,7 @@ const FIRST_LANE = [
   'activity-service-e2e',
   'microvault-service-e2e',
   'sdk',
+  'chaos',
 ];
 const lane = (selection) => [
   'run-many',
