@@ -74,6 +74,7 @@ const layeredServices = [
   ['gvault-service', 'workers'],
   ['microvault-service', 'workers'],
   ['identity-service', 'workers'],
+  ['risk-service', 'workers'],
 ]
   .flatMap(([service, top]) => serviceLayers(service, top))
   .map((block) => ({ ...block, ignores: [...(block.ignores ?? []), '**/*.spec.ts'] }));

@@ -1,5 +1,6 @@
 import { parseUsd } from '@service/money';
 import { type ConfigOf, loadConfig, parsers, type ServiceConfig } from '@service/service-runtime';
+import { parseRateChanges } from './app/domain/catalogue/catalogue.js';
 import { parseWithdrawalPolicies } from './app/domain/withdrawal-policy.js';
 
 function optionalSeed(raw: string): Buffer | null {
@@ -84,6 +85,19 @@ export const walletConfigSpec = {
     description: 'sandbox: simulated seconds of yield accrual per real second (1 = real time)',
     default: '1',
     parse: parsers.integer(1, 1_000_000_000),
+  },
+  WALLET_ACCRUAL_RATE_CHANGES: {
+    description:
+      'JSON object of yield-source id to its accrual rate changes, oldest first: [{"from": "<ISO 8601>", "apyBps": n}, ...]; ' +
+      'before its first change a source accrues at its catalogue rate; accrual and the accounting reports read it piecewise',
+    default: '{}',
+    parse: parseRateChanges,
+  },
+  WALLET_CLOCK_OFFSET_MS: {
+    description:
+      "sandbox only: milliseconds added to the wall clock for every time the service stamps (money movements, accrual, the accounting reports' now); 0 in production",
+    default: '0',
+    parse: parsers.integer(-3_153_600_000_000, 3_153_600_000_000),
   },
 };
 

@@ -385,6 +385,11 @@ describe('roles', () => {
       'POST /v2/wallets/{id}/withdrawals/{withdrawalId}/payouts/{payoutId}/cancel': ownersAndAdmins,
       'POST /v2/address-book/entries': ownersAndAdmins,
       'DELETE /v2/address-book/entries/{entryId}': ownersAndAdmins,
+      // The risk engine's (risk-service; its e2e suite checks the refusals).
+      'POST /v2/wallets/risk/rules': ownersAndAdmins,
+      'PATCH /v2/wallets/risk/rules/{riskRuleId}': ownersAndAdmins,
+      'DELETE /v2/wallets/risk/rules/{riskRuleId}': ownersAndAdmins,
+      'PATCH /v2/wallets/risk/actions/{riskActionId}': ownersAndAdmins,
     });
     // The routes for every role, as a member; the strategy and withdrawal routes refuse the member and
     // serve an admin of its organization (allocate, payouts and the address book are tested above and in allocate).

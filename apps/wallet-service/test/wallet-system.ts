@@ -1,6 +1,13 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- HTTP bodies are checked by the assertions, not by types */
 import { ServiceApiError, ServiceClient } from '@service/sdk';
-import { type AppProcess, SHARED_GATEWAY_ENV, startServiceSystem, TEST_DATABASE_URL, type TestSystem } from '@service/testing';
+import {
+  type AppProcess,
+  type ServiceSystem,
+  SHARED_GATEWAY_ENV,
+  startServiceSystem,
+  TEST_DATABASE_URL,
+  type TestSystem,
+} from '@service/testing';
 import pg from 'pg';
 
 /** Delays scaled down so a workflow runs in a fraction of a second, and sandbox yield runs fast. */
@@ -20,6 +27,8 @@ export interface WalletSystem {
   readonly db: pg.Client;
   /** The wallet service's process (its log lines, whether it still runs). */
   readonly service: AppProcess;
+  /** Publishes an event on the run's stream as `source` would (e.g. risk-service's `risk.metrics.observed`). */
+  readonly publish: ServiceSystem['publish'];
   stop(): Promise<void>;
 }
 
@@ -50,6 +59,7 @@ export async function startWalletSystem(
     get service() {
       return base.service;
     },
+    publish: (orgId, type, payload, options) => base.publish(orgId, type, payload, options),
     async stop() {
       await db.end();
       await base.stop();

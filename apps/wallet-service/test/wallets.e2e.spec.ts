@@ -1,7 +1,9 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- HTTP bodies are checked by the assertions, not by types */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { ALL_ORGANIZATIONS } from '@service/contracts';
 import { isNonzeroEvmAddress } from '@service/evm';
+import { eventually } from '@service/testing';
 import { Client, eventsOf, failure, startWalletSystem, type WalletSystem } from './wallet-system.js';
 
 let system: WalletSystem;
@@ -25,7 +27,25 @@ const allocations = (group: string, entries: object[]) => ({ strategy: { allocat
 describe('GET /v2/wallets/yield-sources', () => {
   // business_days became banking_days and minutes elapsed_seconds (issue 14): real clients reject any other basis.
   it('lists the sandbox catalogue with the interface fields', async () => {
-    const reply = await owner.get('/v2/wallets/yield-sources');
+    // risk-service's latest reading of the lending market (its `risk.metrics.observed` event): the live figures.
+    const recordedAt = new Date().toISOString();
+    await system.publish(
+      ALL_ORGANIZATIONS,
+      'risk.metrics.observed',
+      {
+        observationId: randomUUID(),
+        yieldSourceId: 'service-justlend-usdt-tron-market',
+        orgId: null,
+        metrics: { apy_bps: 305, tvl_usd: 41_000_000, available_withdrawal_liquidity_usd: 2_000_000 },
+        recordedAt,
+        expiresAt: null,
+      },
+      { source: 'risk' },
+    );
+    const reply = await eventually(
+      () => owner.get('/v2/wallets/yield-sources'),
+      (answer) => answer.body.data?.some((source: any) => source.currentApy?.asOf === recordedAt),
+    );
     expect(reply.status).toBe(200);
     expect(reply.body.nextCursor).toBeNull();
     expect(await owner.sdk.wallets.yieldSources().toArray()).toEqual(reply.body.data);
@@ -64,6 +84,7 @@ describe('GET /v2/wallets/yield-sources', () => {
     expect(market.allocations.map((holding: any) => holding.type)).toEqual(['lending', 'cash']);
     expect(Date.parse(market.currentApy.validUntil) - Date.parse(market.currentApy.asOf)).toBe(2 * 3_600_000);
     expect(Date.parse(market.currentApy.validUntil)).toBeGreaterThan(Date.now());
+    expect(market).toMatchObject({ currentApy: { apyBps: 305, asOf: recordedAt }, tvlUsd: 41_000_000 });
   });
 
   it('pages with an opaque cursor and refuses a foreign one', async () => {

@@ -54,6 +54,14 @@ import type {
   WalletYieldSourceListDto,
 } from './dto/wallet.dto.js';
 import type {
+  AccountingActivityPageDto,
+  AccountingActivityQueryDto,
+  PeriodSummaryDto,
+  PeriodSummaryQueryDto,
+  WalletActivityPageDto,
+  WalletActivityQueryDto,
+} from './dto/accounting.dto.js';
+import type {
   CreatedWebhookRegistrationDto,
   CreateWebhookDto,
   UpdateWebhookDto,
@@ -82,6 +90,24 @@ import type {
   WithdrawalPreviewDto,
   WithdrawalPreviewResponseDto,
 } from './dto/withdrawal.dto.js';
+import type {
+  CreateRiskRuleDto,
+  DeletedRiskRuleDto,
+  InjectRiskMetricsDto,
+  RiskActionDto,
+  RiskActionListDto,
+  RiskActionListQueryDto,
+  RiskAlertListDto,
+  RiskAlertListQueryDto,
+  RiskMetricsListDto,
+  RiskMetricsObservationDto,
+  RiskMetricsQueryDto,
+  RiskRuleDto,
+  RiskRuleListDto,
+  RiskRuleListQueryDto,
+  UpdateRiskActionDto,
+  UpdateRiskRuleDto,
+} from './dto/risk.dto.js';
 import type { HealthReply, RequestContext } from './rpc.js';
 import { SUBJECTS, type ServiceName } from './subjects.js';
 
@@ -145,6 +171,9 @@ export interface WalletContract {
   'wallet.turnkey.pending': Rpc<NoInput, PendingActivitiesDto>;
   'wallet.turnkey.approval-request': Rpc<ApprovalRequestDto, ApprovalRequestResponseDto>;
   'wallet.turnkey.vote': Rpc<VoteDto & { readonly activityId: string }, VoteResponseDto>;
+  'wallet.accounting.period-summary': Rpc<PeriodSummaryQueryDto, PeriodSummaryDto>;
+  'wallet.accounting.activity': Rpc<AccountingActivityQueryDto, AccountingActivityPageDto>;
+  'wallet.activity.list': Rpc<WalletRef & WalletActivityQueryDto, WalletActivityPageDto>;
   'wallet.sandbox.fail-next-payout': Rpc<NoInput, { orgId: string; armedAt: string }>;
 }
 
@@ -205,8 +234,33 @@ export interface IdentityContract {
   'identity.api-keys.authenticate': Rpc<{ readonly keyHash: string }, ApiKeyPrincipal>;
 }
 
+export interface RiskRuleRef {
+  readonly riskRuleId: string;
+}
+export interface RiskActionRef {
+  readonly riskActionId: string;
+}
+
+/**
+ * The risk engine. `portfolioWalletId` is stored as the gateway passes it: risk-service holds no
+ * wallet data (the gateway or wallet-service checks that the wallet is the organization's).
+ */
+export interface RiskContract {
+  'risk.health.check': Rpc<NoInput, HealthReply>;
+  'risk.rules.create': Rpc<CreateRiskRuleDto, RiskRuleDto>;
+  'risk.rules.list': Rpc<RiskRuleListQueryDto, RiskRuleListDto>;
+  'risk.rules.update': Rpc<RiskRuleRef & UpdateRiskRuleDto, RiskRuleDto>;
+  'risk.rules.delete': Rpc<RiskRuleRef, DeletedRiskRuleDto>;
+  'risk.alerts.list': Rpc<RiskAlertListQueryDto, RiskAlertListDto>;
+  'risk.actions.list': Rpc<RiskActionListQueryDto, RiskActionListDto>;
+  'risk.actions.update': Rpc<RiskActionRef & UpdateRiskActionDto, RiskActionDto>;
+  'risk.metrics.list': Rpc<RiskMetricsQueryDto, RiskMetricsListDto>;
+  'risk.sandbox-metrics.inject': Rpc<InjectRiskMetricsDto, RiskMetricsObservationDto>;
+}
+
 /** Every subject of every service. */
-export interface Contract extends WalletContract, GVaultContract, MicroVaultContract, WebhookContract, ActivityContract, IdentityContract {}
+export interface Contract
+  extends WalletContract, GVaultContract, MicroVaultContract, WebhookContract, ActivityContract, IdentityContract, RiskContract {}
 
 export type Subject = keyof Contract;
 export type RequestOf<S extends Subject> = Contract[S]['request'];

@@ -2,7 +2,11 @@ import { describe, expect, it } from '@jest/globals';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import {
+  CreateWebhookDto,
+  DOMAIN_EVENT_TYPES,
   GTOKEN_EVENTS,
+  INTERNAL_EVENTS,
+  isInternalEvent,
   PageQueryDto,
   PORTFOLIO_WALLET_WEBHOOK_EVENTS,
   ROLES,
@@ -10,6 +14,7 @@ import {
   SUBJECT_ROLES,
   SUBJECTS,
   WEBHOOK_ENDPOINT_EVENTS,
+  WEBHOOK_FAMILIES,
   eventSubject,
   queueGroupOf,
 } from './index.js';
@@ -27,6 +32,16 @@ describe('event catalogues', () => {
       'portfolio_wallet.strategy.status_changed',
     ]);
     expect(GTOKEN_EVENTS).toContain('gvault.allowlist.updated');
+  });
+
+  it('keeps internal events out of every webhook family, so no registration may subscribe to them', () => {
+    for (const type of INTERNAL_EVENTS) {
+      expect(isInternalEvent(type)).toBe(true);
+      expect(DOMAIN_EVENT_TYPES).not.toContain(type);
+      for (const events of Object.values(WEBHOOK_FAMILIES)) expect(events).not.toContain(type);
+      expect(validateSync(plainToInstance(CreateWebhookDto, { url: 'https://example.com/hook', events: [type] }))).not.toEqual([]);
+    }
+    expect(isInternalEvent('portfolio_wallet.risk.alert.triggered')).toBe(false);
   });
 
   it('puts events on subjects by source and type', () => {
@@ -82,6 +97,11 @@ describe('role rules', () => {
       'identity.api-keys.get': only('manage API keys'),
       'identity.api-keys.revoke': only('manage API keys'),
       'identity.api-keys.roll': only('manage API keys'),
+      'risk.rules.create': only('manage risk rules and actions'),
+      'risk.rules.update': only('manage risk rules and actions'),
+      'risk.rules.delete': only('manage risk rules and actions'),
+      'risk.actions.update': only('manage risk rules and actions'),
+      'risk.sandbox-metrics.inject': only('inject sandbox risk metrics'),
     });
     for (const rule of Object.values(SUBJECT_ROLES)) if (rule.refusal === undefined) expect(rule.roles).toEqual(ROLES);
   });

@@ -25,6 +25,7 @@ const WEBHOOKS = ownersAndAdmins('manage webhook registrations');
 const ADDRESS_BOOK = ownersAndAdmins('change the address book');
 const APPROVALS = ownersAndAdmins('manage approvers and the approval policy');
 const API_KEYS = ownersAndAdmins('manage API keys');
+const RISK = ownersAndAdmins('manage risk rules and actions');
 
 /**
  * The role rule of every subject, written once: the service refuses another role before its
@@ -41,6 +42,9 @@ export const SUBJECT_ROLES: { readonly [S in Subject]: RoleRule } = {
   'wallet.wallets.update': EVERY_ROLE,
   'wallet.strategy.update': STRATEGY,
   'wallet.yield.get': EVERY_ROLE,
+  'wallet.accounting.period-summary': EVERY_ROLE,
+  'wallet.accounting.activity': EVERY_ROLE,
+  'wallet.activity.list': EVERY_ROLE,
   'wallet.deposits.simulate': EVERY_ROLE,
   'wallet.deposits.list': EVERY_ROLE,
   'wallet.deposits.get': EVERY_ROLE,
@@ -100,6 +104,16 @@ export const SUBJECT_ROLES: { readonly [S in Subject]: RoleRule } = {
   'identity.api-keys.revoke': API_KEYS,
   'identity.api-keys.roll': API_KEYS,
   'identity.api-keys.authenticate': EVERY_ROLE,
+  'risk.health.check': EVERY_ROLE,
+  'risk.rules.create': RISK,
+  'risk.rules.list': EVERY_ROLE,
+  'risk.rules.update': RISK,
+  'risk.rules.delete': RISK,
+  'risk.alerts.list': EVERY_ROLE,
+  'risk.actions.list': EVERY_ROLE,
+  'risk.actions.update': RISK,
+  'risk.metrics.list': EVERY_ROLE,
+  'risk.sandbox-metrics.inject': ownersAndAdmins('inject sandbox risk metrics'),
 };
 
 /** The message of the `forbidden` error `role` gets from `subject`, or undefined when the role may call it. */

@@ -3,7 +3,7 @@
  * that sends and the service that answers. Each service answers in its own queue group, so
  * replicas share the load.
  */
-export const SERVICES = ['wallet', 'gvault', 'microvault', 'webhook', 'activity', 'identity'] as const;
+export const SERVICES = ['wallet', 'gvault', 'microvault', 'webhook', 'activity', 'identity', 'risk'] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
 /** Queue group of a service: every replica subscribes with it. */
@@ -52,6 +52,9 @@ export const SUBJECTS = {
     turnkeyPending: 'wallet.turnkey.pending',
     turnkeyApprovalRequest: 'wallet.turnkey.approval-request',
     turnkeyVote: 'wallet.turnkey.vote',
+    accountingPeriodSummary: 'wallet.accounting.period-summary',
+    accountingActivity: 'wallet.accounting.activity',
+    walletActivityList: 'wallet.activity.list',
     /** Operator subject (admin CLI), not routed by the gateway: the sandbox fails an organization's next payout retryably. */
     sandboxFailNextPayout: 'wallet.sandbox.fail-next-payout',
   },
@@ -97,6 +100,19 @@ export const SUBJECTS = {
     apiKeysRoll: 'identity.api-keys.roll',
     /** The gateway, on a cache miss: `{keyHash}` (never the key) -> the key's principal, or `unauthenticated`. */
     apiKeysAuthenticate: 'identity.api-keys.authenticate',
+  },
+  risk: {
+    health: healthSubjectOf('risk'),
+    rulesCreate: 'risk.rules.create',
+    rulesList: 'risk.rules.list',
+    rulesUpdate: 'risk.rules.update',
+    rulesDelete: 'risk.rules.delete',
+    alertsList: 'risk.alerts.list',
+    actionsList: 'risk.actions.list',
+    actionsUpdate: 'risk.actions.update',
+    metricsList: 'risk.metrics.list',
+    /** `POST /v2/sandbox/risk/metrics`: the gateway answers 404 in production; risk-service refuses it there too. */
+    sandboxMetricsInject: 'risk.sandbox-metrics.inject',
   },
 } as const satisfies Record<ServiceName, Record<string, string>>;
 

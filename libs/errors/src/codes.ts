@@ -42,6 +42,10 @@ export const ERROR_STATUS = {
   approver_not_found: 404,
   /** An unknown pending activity, or another organization's. */
   activity_not_found: 404,
+  /** An unknown risk rule, a deleted one, or another organization's. */
+  risk_rule_not_found: 404,
+  /** An unknown risk action, or another organization's. */
+  risk_action_not_found: 404,
   webhook_duplicate_url: 409,
   /** The organization holds the most webhook registrations of the family (issue 41). */
   webhook_limit_reached: 409,
@@ -49,6 +53,11 @@ export const ERROR_STATUS = {
   request_id_conflict: 409,
   workflow_conflict: 409,
   insufficient_funds: 409,
+  /**
+   * Allocate (or its preview) into a yield source that a risk action blocks for the wallet (`prevent_additional_allocation`,
+   * executed, its alert still ongoing); what the wallet already holds there stays.
+   */
+  yield_source_blocked: 409,
   operation_not_supported: 409,
   withdrawal_not_cancellable: 409,
   withdrawal_already_cancelled: 409,
@@ -65,6 +74,8 @@ export const ERROR_STATUS = {
   approval_expired: 409,
   /** A Stellar deposit-address setup needs approvers (`POST /v2/approvals/approvers`) first. */
   approvers_required: 409,
+  /** Approving or rejecting a risk action that is no longer `pending_approval`. */
+  risk_action_not_pending: 409,
   /** The old role-based payout approve route: approvals are stamped votes now. */
   approval_flow_changed: 410,
   /** A request body past the gateway's size limit, refused before it is read. */

@@ -19,7 +19,9 @@ describe('error codes', () => {
       approver_not_found activity_not_found approver_duplicate_key approval_already_voted approval_expired approvers_required
       approval_flow_changed approver_stamp_required invalid_approver_stamp`.split(/\s+/);
     // The gateway's refusal of an oversized body (issue 36); the cap on webhook registrations (issue 41).
-    const added = ['api_key_not_found', 'request_too_large', 'webhook_limit_reached', ...approvals];
+    // The risk engine (issue 39).
+    const risk = ['risk_rule_not_found', 'risk_action_not_found', 'risk_action_not_pending', 'yield_source_blocked'];
+    const added = ['api_key_not_found', 'request_too_large', 'webhook_limit_reached', ...approvals, ...risk];
     expect(Object.keys(ERROR_STATUS).sort()).toEqual([...spec, ...added].sort());
     expect(statusOf('api_key_not_found')).toBe(404);
     expect(statusOf('invalid_stamp')).toBe(401);
@@ -29,6 +31,9 @@ describe('error codes', () => {
     expect(statusOf('wallet_projection_unavailable')).toBe(503);
     expect(statusOf('vault_not_found')).toBe(404);
     expect(statusOf('microvaults_not_enabled')).toBe(403);
+    expect(statusOf('risk_rule_not_found')).toBe(404);
+    expect(statusOf('risk_action_not_pending')).toBe(409);
+    expect(statusOf('yield_source_blocked')).toBe(409);
   });
 });
 

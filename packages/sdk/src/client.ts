@@ -1,5 +1,6 @@
 import { ClientCore, type ServiceClientOptions } from './core.js';
 import {
+  Accounting,
   Activity,
   AddressBook,
   ApiKeys,
@@ -8,6 +9,7 @@ import {
   Deposits,
   GVaults,
   MicroVaults,
+  Risk,
   System,
   Wallets,
   WebhookFamily,
@@ -32,6 +34,10 @@ export class ServiceClient {
   readonly approvals: Approvals;
   readonly addressBook: AddressBook;
   readonly activity: Activity;
+  /** The accounting reports: period summaries and the ledger's events. */
+  readonly accounting: Accounting;
+  /** Risk rules, alerts, actions and metrics. */
+  readonly risk: Risk;
   /** Portfolio wallet webhooks (`/v2/webhooks`). */
   readonly webhooks: WebhookFamily<BodyOf<'createWebhook'>, BodyOf<'updateWebhook'>>;
   /** Webhook endpoints (`/v2/webhook-endpoints`). */
@@ -49,6 +55,8 @@ export class ServiceClient {
     this.approvals = new Approvals(this.core);
     this.addressBook = new AddressBook(this.core);
     this.activity = new Activity(this.core);
+    this.accounting = new Accounting(this.core);
+    this.risk = new Risk(this.core);
     this.webhooks = new WebhookFamily(this.core, '/v2/webhooks');
     this.webhookEndpoints = new WebhookFamily(this.core, '/v2/webhook-endpoints');
     this.gvaults = new GVaults(this.core);

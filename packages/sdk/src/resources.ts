@@ -19,6 +19,9 @@ export type Deposit = Schemas['DepositDto'];
 export type Withdrawal = Schemas['WithdrawalDto'];
 export type PayoutLeg = Schemas['PayoutLegDto'];
 export type ActivityItem = Schemas['ActivityItemDto'];
+export type PeriodSummary = Schemas['PeriodSummaryDto'];
+export type AccountingActivityItem = Schemas['AccountingActivityItemDto'];
+export type WalletActivityItem = Schemas['WalletActivityItemDto'];
 export type AddressBookEntry = Schemas['AddressBookEntryDto'];
 export type ApiKey = Schemas['ApiKeyDto'];
 export type CreatedApiKey = Schemas['CreatedApiKeyDto'];
@@ -27,6 +30,10 @@ export type CreatedWebhookRegistration = Schemas['CreatedWebhookRegistrationDto'
 export type WebhookDeliveryEvent = Schemas['WebhookDeliveryEventDto'];
 export type RotatedWebhookSecret = Schemas['RotatedWebhookSecretDto'];
 export type MicroVaultTask = Schemas['MicroVaultTaskDto'];
+export type RiskRule = Schemas['RiskRuleDto'];
+export type RiskAlert = Schemas['RiskAlertDto'];
+export type RiskAction = Schemas['RiskActionDto'];
+export type RiskMetricsObservation = Schemas['RiskMetricsObservationDto'];
 
 /** A list's pages as the SDK's {@link Page}. */
 function pages<T>(fetch: (cursor: string | undefined) => Promise<{ data: T[]; nextCursor?: string | null }>): PageIterator<T> {
@@ -92,6 +99,14 @@ export class Wallets extends Resource {
   }
   async yield(id: string, options: RequestOptions = {}) {
     return this.core.unwrap(await this.core.api.GET('/v2/wallets/{id}/yield', { ...this.via(options), params: { path: { id } } }));
+  }
+  /** The wallet's deposits and withdrawals from the accounting ledger, newest first. */
+  activity(id: string, query: QueryOf<'listWalletActivity'> = {}, options: RequestOptions = {}) {
+    return pages((cursor) =>
+      this.core.api
+        .GET('/v2/wallets/{id}/activity', { ...this.via(options), params: { path: { id }, query: { ...query, cursor } } })
+        .then((r) => this.core.unwrap(r)),
+    );
   }
   yieldSources(query: QueryOf<'listWalletYieldSources'> = {}, options: RequestOptions = {}) {
     return pages((cursor) =>
@@ -321,6 +336,106 @@ export class Activity extends Resource {
     return pages((cursor) =>
       this.core.api.GET('/v2/activity', { ...this.via(options), params: { query: { ...query, cursor } } }).then((r) => this.core.unwrap(r)),
     );
+  }
+}
+
+/** `/v2/accounting`: a period's yield and performance of a wallet or the organization, and the ledger's events. */
+export class Accounting extends Resource {
+  /** Exactly one of `walletId` or `scope: 'organization'`; `start` inclusive, `end` exclusive. */
+  async periodSummary(query: QueryOf<'getAccountingYieldPeriodSummary'>, options: RequestOptions = {}) {
+    return this.core.unwrap(await this.core.api.GET('/v2/accounting/yield/period-summary', { ...this.via(options), params: { query } }));
+  }
+  /** The ledger's events in `[startAt, endAt)`, newest first. */
+  activity(query: QueryOf<'listAccountingActivity'>, options: RequestOptions = {}) {
+    return pages((cursor) =>
+      this.core.api
+        .GET('/v2/accounting/activity', { ...this.via(options), params: { query: { ...query, cursor } } })
+        .then((r) => this.core.unwrap(r)),
+    );
+  }
+}
+
+/** `/v2/wallets/risk/rules`: what to watch on a yield source of a wallet, and what to do on breach. */
+export class RiskRules extends Resource {
+  /** Owners and admins; a source already in breach opens the rule's alert at once. */
+  async create(body: BodyOf<'createRiskRule'>, options: RequestOptions = {}) {
+    return this.core.unwrap(await this.core.api.POST('/v2/wallets/risk/rules', { ...this.via(options), body }));
+  }
+  list(query: QueryOf<'listRiskRules'> = {}, options: RequestOptions = {}) {
+    return pages((cursor) =>
+      this.core.api
+        .GET('/v2/wallets/risk/rules', { ...this.via(options), params: { query: { ...query, cursor } } })
+        .then((r) => this.core.unwrap(r)),
+    );
+  }
+  async update(riskRuleId: string, body: BodyOf<'updateRiskRule'>, options: RequestOptions = {}) {
+    return this.core.unwrap(
+      await this.core.api.PATCH('/v2/wallets/risk/rules/{riskRuleId}', { ...this.via(options), params: { path: { riskRuleId } }, body }),
+    );
+  }
+  /** Resolves the rule's open alert and rejects its pending actions. */
+  async remove(riskRuleId: string, options: RequestOptions = {}) {
+    return this.core.unwrap(
+      await this.core.api.DELETE('/v2/wallets/risk/rules/{riskRuleId}', { ...this.via(options), params: { path: { riskRuleId } } }),
+    );
+  }
+}
+
+/** `/v2/wallets/risk/alerts`: one per breached rule while `ongoing`, then `resolved`. */
+export class RiskAlerts extends Resource {
+  list(query: QueryOf<'listRiskAlerts'> = {}, options: RequestOptions = {}) {
+    return pages((cursor) =>
+      this.core.api
+        .GET('/v2/wallets/risk/alerts', { ...this.via(options), params: { query: { ...query, cursor } } })
+        .then((r) => this.core.unwrap(r)),
+    );
+  }
+}
+
+/** `/v2/wallets/risk/actions`: blocks and exits the alerts call for. */
+export class RiskActions extends Resource {
+  list(query: QueryOf<'listRiskActions'> = {}, options: RequestOptions = {}) {
+    return pages((cursor) =>
+      this.core.api
+        .GET('/v2/wallets/risk/actions', { ...this.via(options), params: { query: { ...query, cursor } } })
+        .then((r) => this.core.unwrap(r)),
+    );
+  }
+  /** Approves or rejects an action in `pending_approval` (owners and admins). */
+  async decide(riskActionId: string, status: 'approved' | 'rejected', options: RequestOptions = {}) {
+    return this.core.unwrap(
+      await this.core.api.PATCH('/v2/wallets/risk/actions/{riskActionId}', {
+        ...this.via(options),
+        params: { path: { riskActionId } },
+        body: { status },
+      }),
+    );
+  }
+}
+
+/** `/v2/wallets/risk/metrics` and, in the sandbox, `/v2/sandbox/risk/metrics`. */
+export class RiskMetrics extends Resource {
+  /** The latest observation per source, or series with `latestOnly: false` (not paginated). */
+  async list(query: NonNullable<operations['listRiskMetrics']['parameters']['query']> = {}, options: RequestOptions = {}) {
+    return this.core.unwrap(await this.core.api.GET('/v2/wallets/risk/metrics', { ...this.via(options), params: { query } }));
+  }
+  /** Sandbox only: an observation for the caller's organization now, evaluated at once. */
+  async inject(body: BodyOf<'injectSandboxRiskMetrics'>, options: RequestOptions = {}) {
+    return this.core.unwrap(await this.core.api.POST('/v2/sandbox/risk/metrics', { ...this.via(options), body }));
+  }
+}
+
+/** The risk engine: rules, alerts, actions and metrics. */
+export class Risk {
+  readonly rules: RiskRules;
+  readonly alerts: RiskAlerts;
+  readonly actions: RiskActions;
+  readonly metrics: RiskMetrics;
+  constructor(core: ClientCore) {
+    this.rules = new RiskRules(core);
+    this.alerts = new RiskAlerts(core);
+    this.actions = new RiskActions(core);
+    this.metrics = new RiskMetrics(core);
   }
 }
 

@@ -29,10 +29,12 @@ export interface PortfolioWalletEventResources {
       completedAt: Timestamp | null;
     };
   };
-  'portfolio_wallet.risk.alert.triggered': { alert: { id: string; kind: string; severity: string; triggeredAt: Timestamp } };
-  'portfolio_wallet.risk.alert.resolved': { alert: { id: string; kind: string; severity: string; resolvedAt: Timestamp } };
-  'portfolio_wallet.risk.action.status_changed': { action: { id: string; kind: string; status: string } };
-  'portfolio_wallet.risk.unwind.completed': { unwind: { id: string; amountUsd: UsdAmount; completedAt: Timestamp } };
+  'portfolio_wallet.risk.alert.triggered': { alert: Schemas['RiskAlertDto'] };
+  'portfolio_wallet.risk.alert.resolved': { alert: Schemas['RiskAlertDto'] };
+  'portfolio_wallet.risk.action.status_changed': { action: Schemas['RiskActionDto'] };
+  'portfolio_wallet.risk.unwind.completed': {
+    unwind: { actionId: string; rebalanceId: string; yieldSourceId: string; amountUsd: UsdAmount; completedAt: Timestamp };
+  };
   'portfolio_wallet.balance.updated': { balance: { totalUsd: UsdAmount; cashUsd: UsdAmount; investedUsd: UsdAmount } };
   'portfolio_wallet.position.updated': { position: { id: string; kind: string; amountUsd: UsdAmount } };
 }

@@ -106,6 +106,33 @@ describe('the shipped NATS configuration', () => {
     expect(mayPublish(gateway, BROADCASTS.apiKeyUsed)).toBe(true);
   });
 
+  it('lets wallet-service run its durables of the risk events (`wallet-risk`, `wallet-market-data`), and no other durable', () => {
+    const wallet = permissionsOf('WALLET');
+    for (const durable of ['wallet-risk', 'wallet-market-data']) {
+      for (const api of ['CONSUMER.INFO', 'CONSUMER.CREATE', 'CONSUMER.DURABLE.CREATE', 'CONSUMER.MSG.NEXT'])
+        expect([api, durable, mayPublish(wallet, `$JS.API.${api}.DOMAIN_EVENTS.${durable}`)]).toEqual([api, durable, true]);
+      expect(mayPublish(wallet, `$JS.ACK.DOMAIN_EVENTS.${durable}.1.2.3.4.5.6.7`)).toBe(true);
+      expect(mayPublish(wallet, `$JS.API.CONSUMER.DELETE.DOMAIN_EVENTS.${durable}`)).toBe(false);
+    }
+    expect(mayPublish(wallet, '$JS.API.CONSUMER.CREATE.DOMAIN_EVENTS.wallet-risk.events.risk.portfolio_wallet.>')).toBe(true);
+    expect(mayPublish(wallet, '$JS.API.CONSUMER.CREATE.DOMAIN_EVENTS.wallet-market-data.events.risk.risk.metrics.observed')).toBe(true);
+    expect(mayPublish(wallet, 'events.risk.risk.metrics.observed')).toBe(false);
+    expect(mayPublish(wallet, '$JS.API.CONSUMER.MSG.NEXT.DOMAIN_EVENTS.activity-projection')).toBe(false);
+    expect(mayPublish(wallet, '$JS.API.CONSUMER.DELETE.DOMAIN_EVENTS.wallet-risk')).toBe(false);
+    expect(mayPublish(wallet, 'events.risk.portfolio_wallet.risk.action.status_changed')).toBe(false);
+  });
+
+  it('lets risk-service publish its own events and run its durable of the rebalance events (`risk-executions`), and no other', () => {
+    const risk = permissionsOf('RISK');
+    expect(mayPublish(risk, 'events.risk.portfolio_wallet.risk.alert.triggered')).toBe(true);
+    expect(mayPublish(risk, 'events.wallet.portfolio_wallet.rebalance.status_changed')).toBe(false);
+    for (const api of ['CONSUMER.INFO', 'CONSUMER.CREATE', 'CONSUMER.DURABLE.CREATE', 'CONSUMER.MSG.NEXT'])
+      expect([api, mayPublish(risk, `$JS.API.${api}.DOMAIN_EVENTS.risk-executions`)]).toEqual([api, true]);
+    expect(mayPublish(risk, '$JS.ACK.DOMAIN_EVENTS.risk-executions.1.2.3.4.5.6.7')).toBe(true);
+    expect(mayPublish(risk, '$JS.API.CONSUMER.MSG.NEXT.DOMAIN_EVENTS.wallet-risk')).toBe(false);
+    expect(mayPublish(risk, '$JS.API.CONSUMER.DELETE.DOMAIN_EVENTS.risk-executions')).toBe(false);
+  });
+
   it("gives every user its own inbox and no one another's", () => {
     const users = [['gateway', gateway], ['admin', admin], ...services] as const;
     for (const [name, permissions] of users) {

@@ -29,6 +29,7 @@ export const SERVICES = [
   'webhook-service',
   'activity-service',
   'identity-service',
+  'risk-service',
 ] as const;
 export const APPS = [GATEWAY, ...SERVICES] as const;
 export type App = (typeof APPS)[number];
@@ -54,6 +55,7 @@ export const SCHEMA: Record<(typeof SERVICES)[number], string> = {
   'webhook-service': 'webhook',
   'activity-service': 'activity',
   'identity-service': 'identity',
+  'risk-service': 'risk',
 };
 
 export const GATEWAY_PORT = 3000;
@@ -83,6 +85,7 @@ export const REQUIRED_ENV: Record<App, string[]> = {
   'webhook-service': [...SERVICE_ENV, 'WEBHOOK_SECRET_ENCRYPTION_KEY', 'WEBHOOK_PRIVATE_HOST_ALLOWLIST'],
   'activity-service': SERVICE_ENV,
   'identity-service': [...SERVICE_ENV, 'IDENTITY_KEY_PEPPER'],
+  'risk-service': SERVICE_ENV,
 };
 
 /** At least one of each group must be present. */

@@ -8,6 +8,7 @@ export const SERVICE_SCHEMAS = {
   'webhook-service': 'webhook',
   'activity-service': 'activity',
   'identity-service': 'identity',
+  'risk-service': 'risk',
 } as const;
 
 export type ServiceApp = keyof typeof SERVICE_SCHEMAS;

@@ -4,12 +4,14 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config.js';
+import { AccountingController, WalletActivityController } from './accounting/accounting.controller.js';
 import { ActivityController } from './activity/activity.controller.js';
 import { ApprovalsController, TurnkeyController } from './approvals/approvals.controller.js';
 import { ApiKeysController } from './api-keys/api-keys.controller.js';
 import { DocsController, OpenApiDocument } from './docs/docs.controller.js';
 import { GVaultsController } from './gvaults/gvaults.controller.js';
 import { HealthController } from './health/health.controller.js';
+import { RiskController, SandboxRiskController } from './risk/risk.controller.js';
 import { MicroVaultsController } from './microvaults/microvaults.controller.js';
 import { servicesClientProvider } from './services.js';
 import { SystemController } from './system/system.controller.js';
@@ -54,7 +56,11 @@ export class AppModule {
         ApprovalsController,
         TurnkeyController,
         ActivityController,
+        AccountingController,
+        WalletActivityController,
         ApiKeysController,
+        RiskController,
+        SandboxRiskController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: deps.config },

@@ -2,6 +2,8 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { defineServiceModule } from '@service/service-runtime';
 import type { Logger } from 'pino';
 import { type WalletConfig, withWalletDefaults } from '../config.js';
+import { AccountingMsController } from './accounting/accounting-ms.controller.js';
+import { AccountingService } from './accounting/accounting.service.js';
 import { ApprovalsMsController } from './approvals/approvals-ms.controller.js';
 import { ApprovalsService } from './approvals/approvals.service.js';
 import { TurnkeyService } from './approvals/turnkey.service.js';
@@ -25,6 +27,8 @@ import { WithdrawalsMsController } from './withdrawals/withdrawals-ms.controller
 import { WithdrawalsService } from './withdrawals/withdrawals.service.js';
 import { WorkflowSteps } from './workflows/workflow-steps.js';
 import { WorkflowWorker } from './workflows/workflow-worker.js';
+import { RiskConsumer } from './workflows/risk-consumer.js';
+import { MarketDataConsumer } from './workflows/market-data-consumer.js';
 import { catalogueProvider } from './yield-sources/catalogue.provider.js';
 import { YieldSourcesMsController } from './yield-sources/yield-sources-ms.controller.js';
 
@@ -41,6 +45,7 @@ export class AppModule {
       controllers: [
         YieldSourcesMsController,
         WalletsMsController,
+        AccountingMsController,
         DepositsMsController,
         RebalancesMsController,
         WithdrawalsMsController,
@@ -54,6 +59,7 @@ export class AppModule {
         WalletSql,
         catalogueProvider,
         WalletsService,
+        AccountingService,
         DepositsService,
         RebalancesService,
         WithdrawalsService,
@@ -64,6 +70,10 @@ export class AppModule {
         SandboxService,
         WorkflowSteps,
         WorkflowWorker,
+        // The risk events' projection (allocation blocks, exits): a durable consumer of `events.risk.portfolio_wallet.>`.
+        RiskConsumer,
+        // The catalogue's live figures: a durable consumer of risk-service's `risk.metrics.observed`.
+        MarketDataConsumer,
         // Features wake the worker through this token, so none of them imports the workflow layer.
         { provide: WORK_WAKER, useExisting: WorkflowWorker },
       ],

@@ -1,7 +1,9 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
+import { pino } from 'pino';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
 import { loadConfig, serviceConfigSpec } from '@service/service-runtime';
+import { ALL_ORGANIZATIONS } from '@service/contracts';
 import { KeysetPage } from '@service/pagination';
 import { runQueries, runQuery } from '@service/sql';
 import { queriesFileDifferences, RecordingPipelinedSql, type RecordedStatement, type SqlFileEntry } from '@service/testing';
@@ -29,6 +31,7 @@ import { WalletEnvironment } from '../app/environment/wallet-environment.js';
 import { RebalancesService } from '../app/rebalances/rebalances.service.js';
 import { hasEntry } from '../app/repositories/address-book.repository.js';
 import * as changes from '../app/repositories/approval-changes.repository.js';
+import * as accountingEvents from '../app/repositories/accounting.repository.js';
 import * as approvals from '../app/repositories/approvals.repository.js';
 import * as setups from '../app/repositories/deposit-address-approvals.repository.js';
 import * as deposits from '../app/repositories/deposits.repository.js';
@@ -36,6 +39,8 @@ import * as dueWork from '../app/repositories/due-work.repository.js';
 import * as keys from '../app/repositories/idempotency-keys.repository.js';
 import * as positions from '../app/repositories/positions.repository.js';
 import * as rebalances from '../app/repositories/rebalances.repository.js';
+import * as risk from '../app/repositories/risk-blocks.repository.js';
+import * as marketFigures from '../app/repositories/market-figures.repository.js';
 import { takePayoutFailure } from '../app/repositories/sandbox-payout-failures.repository.js';
 import { WalletReads } from '../app/repositories/wallet-reads.js';
 import * as wallets from '../app/repositories/wallets.repository.js';
@@ -45,6 +50,7 @@ import { WalletsService } from '../app/wallets/wallets.service.js';
 import { WithdrawalsService } from '../app/withdrawals/withdrawals.service.js';
 import { createWithdrawal } from '../app/withdrawals/withdrawal-changes.js';
 import { WorkflowSteps } from '../app/workflows/workflow-steps.js';
+import { applyRiskEvent } from '../app/risk/risk-projection.js';
 
 /**
  * Every statement wallet-service runs raw, as text, compared with `src/queries/<module>.sql`
@@ -123,6 +129,9 @@ const storedPositions = () =>
     row.reserved.toString(),
     row.earned.toString(),
     row.accruedAt.getTime(),
+    // The lots and running totals of the money path's reads (the wallet views leave them out).
+    [],
+    {},
   ]);
 
 const depositRow = (overrides: Partial<Deposit> = {}): Deposit => ({
@@ -154,7 +163,7 @@ const setupRow = (overrides: Partial<DepositAddressApproval> = {}): DepositAddre
   ...overrides,
 });
 
-const rebalanceRow = (status: string): Rebalance => ({
+const rebalanceRow = (status: string, exitSource: string | null = null): Rebalance => ({
   id: REBALANCE,
   walletId: WALLET,
   orgId: ORG,
@@ -165,6 +174,7 @@ const rebalanceRow = (status: string): Rebalance => ({
   nextRunAt: T0,
   createdAt: T0,
   completedAt: null,
+  exitSource,
 });
 
 /** A withdrawal of 30 USD from the wallet's cash as `createWithdrawal` writes it, its legs then changed by `legs`. */
@@ -469,6 +479,30 @@ const steps = new WorkflowSteps(env, db);
 // ---------- the files ----------
 
 const files: Record<string, () => Promise<SqlFileEntry[]>> = {
+  'accounting.repository': async () => [
+    await ran('addAccountingEvents(writes, {a deposit, then 1 USD from cash into JAAA: three events}), alone', () =>
+      alone((writes) => {
+        const ledger = Ledger.fromRows(WALLET, positionRows());
+        ledger.receiveDeposit(CASH, USD, { type: 'deposit', id: DEPOSIT, chain: 'ethereum_sepolia', token: 'usdc', txHash: null });
+        ledger.transfer(CASH, JAAA, USD, { type: 'rebalance', id: REBALANCE });
+        accountingEvents.addAccountingEvents(writes, { orgId: ORG, walletId: WALLET, entries: ledger.takeAccounting() });
+      }),
+    ),
+    await ran("readPeriod(sql, {orgId, walletId, start, end}): one wallet's boundaries, flows and positions in one statement", () =>
+      accountingEvents.readPeriod(db, { orgId: ORG, walletId: WALLET, start: T0, end: LATER }),
+    ),
+    await ran('listAccountingEvents(sql, {organization, a period, deposits, after a cursor, limit 20})', () =>
+      accountingEvents.listAccountingEvents(db, {
+        orgId: ORG,
+        walletId: null,
+        startAt: T0,
+        endAt: LATER,
+        types: ['deposit'],
+        beforeSeq: 42n,
+        limit: 20,
+      }),
+    ),
+  ],
   'address-book.repository': async () => [
     await ran("hasEntry(tx, orgId, 'ethereum_sepolia', addressKey)", () =>
       hasEntry(db, ORG, 'ethereum_sepolia', PAYOUT_ADDRESS.toLowerCase()),
@@ -637,11 +671,47 @@ const files: Record<string, () => Promise<SqlFileEntry[]>> = {
       await ran('lockWalletAndClaimThen(tx, walletId, key, ledgerQuery(...)): claimed', () =>
         keys.lockWalletAndClaimThen(db, WALLET, { ...key, operation: 'wallet.allocate' }, positions.ledgerQuery(WALLET, env, T0)),
       ),
+      await ran('lockWalletAndClaimThenAlso(tx, walletId, key, ledgerQuery(...), blockedSourcesQuery(walletId)): claimed', () =>
+        keys.lockWalletAndClaimThenAlso(
+          db,
+          WALLET,
+          { ...key, operation: 'wallet.allocate' },
+          positions.ledgerQuery(WALLET, env, T0),
+          risk.blockedSourcesQuery(WALLET),
+        ),
+      ),
       await ran("rememberResponse(tx, {orgId, 'wallet.create', requestId}, response)", () =>
         keys.rememberResponse(db, key, { id: WALLET }),
       ),
     ];
   },
+  'market-figures.repository': async () => [
+    await ran('marketFiguresOf(db, orgId)', () => marketFigures.marketFiguresOf(db, ORG)),
+    await ran('recordMarketFigures(db, [a provider reading, an injection])', () =>
+      marketFigures.recordMarketFigures(db, [
+        {
+          yieldSourceId: JAAA,
+          orgId: ALL_ORGANIZATIONS,
+          observationId: REQUEST,
+          apyBps: 310,
+          tvlUsd: 1_000_000,
+          availableWithdrawalLiquidityUsd: 50_000,
+          recordedAt: T0,
+          expiresAt: null,
+        },
+        {
+          yieldSourceId: JAAA,
+          orgId: ORG,
+          observationId: ACTIVITY,
+          apyBps: 12,
+          tvlUsd: null,
+          availableWithdrawalLiquidityUsd: null,
+          recordedAt: T0,
+          expiresAt: LATER,
+        },
+      ]),
+    ),
+  ],
   'positions.repository': async () => [
     await ran('openLedger(tx, walletId, env, now)', () => positions.openLedger(db, WALLET, env, T0)),
     await ran('ledgerWithRunningQuery(walletId, env, now)', () => runQuery(db, positions.ledgerWithRunningQuery(WALLET, env, T0))),
@@ -692,7 +762,22 @@ const files: Record<string, () => Promise<SqlFileEntry[]>> = {
     await ran("addFinish(writes, rebalance, 'completed', now), alone", () =>
       alone((writes) => rebalances.addFinish(writes, rebalanceRow('processing'), 'completed', T0)),
     ),
+    await ran('addFinishWithAllocations(writes, rebalance, now): a risk exit with its sweep, alone', () =>
+      alone((writes) => rebalances.addFinishWithAllocations(writes, rebalanceRow('processing', JAAA), T0)),
+    ),
   ],
+  'risk-blocks.repository': async () => {
+    const action = { actionId: REQUEST, orgId: ORG, walletId: WALLET, yieldSourceId: JAAA, riskAlertId: ACTIVITY };
+    return [
+      await ran('blockedSources(db, walletId)', () => risk.blockedSources(db, WALLET)),
+      await ran('lockRiskAlert(tx, alertId)', () => risk.lockRiskAlert(db, ACTIVITY)),
+      await ran('recordBlockExecuted(tx, action, now)', () => risk.recordBlockExecuted(db, action, T0)),
+      await ran('recordBlockRejected(tx, action, now)', () => risk.recordBlockRejected(db, action, T0)),
+      await ran('recordAlertResolved(tx, {alertId, orgId}, now)', () =>
+        risk.recordAlertResolved(db, { alertId: ACTIVITY, orgId: ORG }, T0),
+      ),
+    ];
+  },
   'sandbox-payout-failures.repository': async () => [await ran('takePayoutFailure(tx, orgId)', () => takePayoutFailure(db, ORG))],
   'wallet-reads': async () => [
     await ran('WalletReads.find(orgId, walletId), twice in one turn: one statement', () => {
@@ -806,6 +891,14 @@ const files: Record<string, () => Promise<SqlFileEntry[]>> = {
         rebalance: rebalanceRow('processing'),
         wallet: walletRow({ status: 'rebalance_active' }),
       }),
+      await ran(
+        'advanceRebalance(due): a risk exit completes and sweeps what its source earned meanwhile',
+        () => steps.advanceRebalance({ ...due, id: REBALANCE }),
+        {
+          rebalance: rebalanceRow('processing', JAAA),
+          wallet: walletRow({ status: 'rebalance_active' }),
+        },
+      ),
       await ran(
         "advanceRebalances([a step], {skipLocked: true}) (the worker's batch)",
         () => steps.advanceRebalances([{ ...due, id: REBALANCE }], { skipLocked: true }),
@@ -1009,6 +1102,30 @@ const files: Record<string, () => Promise<SqlFileEntry[]>> = {
       await ran('allocate(ctx, {walletId, requestId, [10 USD from cash to JAAA]})', () => service.allocate(ctx, input as never)),
       await ran('allocate(ctx, ...): a replay, answered as first', () => service.allocate(ctx, input as never), { fresh: false }),
       await ran('preview(ctx, {walletId, allocations})', () => service.preview(ctx, input as never)),
+    ];
+  },
+  'risk-projection': async () => {
+    const logger = pino({ level: 'silent' });
+    const event = (action: object) =>
+      ({
+        id: CHANGE,
+        type: 'portfolio_wallet.risk.action.status_changed',
+        orgId: ORG,
+        source: 'risk',
+        occurredAt: T0.toISOString(),
+        payload: {
+          action: { id: REQUEST, organizationId: ORG, portfolioWalletId: WALLET, riskAlertId: ACTIVITY, yieldSourceId: JAAA, ...action },
+        },
+      }) as never;
+    const apply = (action: object) => () => sql.$transaction((tx) => applyRiskEvent(tx as never, event(action), { env, logger, now: T0 }));
+    const exit = { outcome: 'exit_position', status: 'executing' };
+    return [
+      await ran(
+        'applyRiskEvent(tx, prevent_additional_allocation executed): the block recorded',
+        apply({ outcome: 'prevent_additional_allocation', status: 'executed' }),
+      ),
+      await ran('applyRiskEvent(tx, exit_position executing): the exit rebalance (the whole position in JAAA to cash)', apply(exit)),
+      await ran('applyRiskEvent(tx, exit_position executing): the action exited already, nothing to do', apply(exit), { fresh: false }),
     ];
   },
   'turnkey.service': async () => {

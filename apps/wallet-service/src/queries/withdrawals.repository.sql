@@ -34,7 +34,7 @@ w.failure_reason AS "failureReason", w.next_run_at AS "nextRunAt", w.created_at 
           EXISTS (SELECT 1 FROM withdrawals o WHERE o.wallet_id = w.wallet_id AND o.status = 'processing' AND o.id <> w.id) AS withdrawals,
           EXISTS (SELECT 1 FROM rebalances r WHERE r.wallet_id = w.wallet_id AND r.status = 'processing') AS rebalances,
           (SELECT json_agg(json_build_array(pos.position_id, pos.kind, pos.amount::text, pos.reserved::text, pos.earned::text,
-                floor(extract(epoch FROM pos.accrued_at) * 1000)::float8) ORDER BY pos.position_id)
+                floor(extract(epoch FROM pos.accrued_at) * 1000)::float8, pos.lots, pos.totals) ORDER BY pos.position_id)
            FROM positions pos WHERE pos.wallet_id = w.wallet_id) AS positions
      FROM withdrawals w LEFT JOIN approval_policies p ON p.org_id = w.org_id
     WHERE w.id = $1::uuid;

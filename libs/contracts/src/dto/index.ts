@@ -9,3 +9,5 @@ export * from './activity.dto.js';
 export * from './withdrawal.dto.js';
 export * from './api-key.dto.js';
 export * from './approval.dto.js';
+export * from './risk.dto.js';
+export * from './accounting.dto.js';

@@ -1,15 +1,15 @@
-import type { GTokenEventData, PortfolioWalletEventPayload } from './payloads.js';
-import type { DomainEventType, GTokenEventType, PortfolioWalletEventType } from './types.js';
+import type { GTokenEventData, InternalEventPayloads, PortfolioWalletEventPayload } from './payloads.js';
+import type { DomainEventType, GTokenEventType, InternalEventType, PortfolioWalletEventType } from './types.js';
 
 /**
  * The payload each event type carries in the outbox and on the stream: a portfolio wallet event
  * is already the webhook body `{event, observedAt, walletId, <resource>}`; a gtoken event is the
- * `data` of its delivery envelope. The outbox write (`enqueueEvent`) and every consumer's handler
- * take their types from here.
+ * `data` of its delivery envelope; an internal event (no webhook delivers it) carries its own
+ * payload. The outbox write (`enqueueEvent`) and every consumer's handler take their types from here.
  */
 export type EventPayloads = { [T in PortfolioWalletEventType]: PortfolioWalletEventPayload<T> } & {
   [T in GTokenEventType]: GTokenEventData[T];
-};
+} & { [T in InternalEventType]: InternalEventPayloads[T] };
 export type EventPayloadOf<T extends DomainEventType> = EventPayloads[T];
 
 /**

@@ -82,6 +82,60 @@ export interface RebalanceObject {
   completedAt: Timestamp | null;
 }
 
+/** A risk alert (risk-service), the `RiskAlertDto` of the contracts. */
+export interface RiskAlertObject {
+  id: string;
+  organizationId: string;
+  portfolioWalletId: string;
+  riskRuleId: string;
+  yieldSourceId: string;
+  metricsObservationId: string;
+  metric: string;
+  ruleKind: string;
+  severity: string;
+  status: 'ongoing' | 'resolved';
+  thresholdValue: number;
+  observedValue: number;
+  baselineValue: number | null;
+  observedChangeBps: number | null;
+  windowSeconds: number | null;
+  explanation: Record<string, unknown>;
+  triggeredAt: Timestamp;
+  resolvedAt: Timestamp | null;
+  resolutionSource: string | null;
+  resolutionNote: string | null;
+}
+
+/** A risk action (risk-service), the `RiskActionDto` of the contracts. */
+export interface RiskActionObject {
+  id: string;
+  organizationId: string;
+  portfolioWalletId: string;
+  riskRuleId: string;
+  riskAlertId: string;
+  yieldSourceId: string;
+  action: string;
+  outcome: string;
+  status: string;
+  approvalRequired: boolean;
+  rebalanceId: string | null;
+  executionError: Record<string, unknown> | null;
+  explanation: Record<string, unknown>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+  resolvedAt: Timestamp | null;
+  executedAt: Timestamp | null;
+}
+
+/** An exit-position action's rebalance, once completed. */
+export interface RiskUnwindObject {
+  actionId: string;
+  rebalanceId: string;
+  yieldSourceId: string;
+  amountUsd: UsdAmount;
+  completedAt: Timestamp;
+}
+
 /** The resource each portfolio wallet event carries beside `event`, `observedAt` and `walletId`. */
 export interface PortfolioWalletResources {
   'portfolio_wallet.status_changed': { wallet: { id: string; status: string } };
@@ -110,10 +164,13 @@ export interface PortfolioWalletResources {
     strategy: { status: string; allocations: Record<string, { yieldSourceId: string; pct: number }[]> };
   };
   'portfolio_wallet.rebalance.status_changed': { rebalance: RebalanceObject };
-  'portfolio_wallet.risk.alert.triggered': { alert: { id: string; kind: string; severity: string; triggeredAt: Timestamp } };
-  'portfolio_wallet.risk.alert.resolved': { alert: { id: string; kind: string; severity: string; resolvedAt: Timestamp } };
-  'portfolio_wallet.risk.action.status_changed': { action: { id: string; kind: string; status: string } };
-  'portfolio_wallet.risk.unwind.completed': { unwind: { id: string; amountUsd: UsdAmount; completedAt: Timestamp } };
+  /** The alert as `GET /v2/wallets/risk/alerts` returns it (`status` `ongoing`). */
+  'portfolio_wallet.risk.alert.triggered': { alert: RiskAlertObject };
+  /** The alert as `GET /v2/wallets/risk/alerts` returns it (`status` `resolved`). */
+  'portfolio_wallet.risk.alert.resolved': { alert: RiskAlertObject };
+  /** The action as `GET /v2/wallets/risk/actions` returns it, in its new status. */
+  'portfolio_wallet.risk.action.status_changed': { action: RiskActionObject };
+  'portfolio_wallet.risk.unwind.completed': { unwind: RiskUnwindObject };
   'portfolio_wallet.balance.updated': { balance: { totalUsd: UsdAmount; cashUsd: UsdAmount; investedUsd: UsdAmount } };
   'portfolio_wallet.position.updated': { position: { id: string; kind: string; amountUsd: UsdAmount } };
 }
@@ -143,4 +200,28 @@ export interface GTokenEventPayload<T extends GTokenEventType = GTokenEventType>
   type: T;
   createdAt: Timestamp;
   data: GTokenEventData[T];
+}
+
+/** The figures of one metric observation; a metric the reading has no figure for is null. */
+export interface ObservedMetrics {
+  apy_bps: number | null;
+  tvl_usd: number | null;
+  available_withdrawal_liquidity_usd: number | null;
+}
+
+/** Payloads of the internal events (`INTERNAL_EVENTS`): between services, never delivered to a receiver. */
+export interface InternalEventPayloads {
+  /**
+   * An observation risk-service recorded: a provider's reading (`orgId` null, seen by every
+   * organization; the envelope's `orgId` is `ALL_ORGANIZATIONS`) or a sandbox injection (`orgId`
+   * the organization's, holding for it until its next injection or `expiresAt`).
+   */
+  'risk.metrics.observed': {
+    observationId: string;
+    yieldSourceId: string;
+    orgId: string | null;
+    metrics: ObservedMetrics;
+    recordedAt: Timestamp;
+    expiresAt: Timestamp | null;
+  };
 }

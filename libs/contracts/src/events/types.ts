@@ -31,7 +31,22 @@ export type PortfolioWalletWebhookEvent = (typeof PORTFOLIO_WALLET_WEBHOOK_EVENT
 export type WebhookEndpointEvent = (typeof WEBHOOK_ENDPOINT_EVENTS)[number];
 export type PortfolioWalletEventType = PortfolioWalletWebhookEvent | WebhookEndpointEvent;
 export type GTokenEventType = (typeof GTOKEN_EVENTS)[number];
-export type DomainEventType = PortfolioWalletEventType | GTokenEventType;
+/**
+ * Events between services only, never delivered to a receiver: no registration family lists them
+ * (so no registration can subscribe to them), webhook-service acks them without fan-out, and they
+ * are not in {@link DOMAIN_EVENT_TYPES}. `risk.metrics.observed`: each metric observation
+ * risk-service records (wallet-service's catalogue figures).
+ */
+export const INTERNAL_EVENTS = ['risk.metrics.observed'] as const;
+export type InternalEventType = (typeof INTERNAL_EVENTS)[number];
+/** Event types a webhook registration may subscribe to. */
+export type WebhookEventType = PortfolioWalletEventType | GTokenEventType;
+export type DomainEventType = WebhookEventType | InternalEventType;
+
+/** Whether an event type is internal ({@link INTERNAL_EVENTS}): no webhook delivers it. */
+export function isInternalEvent(type: string): type is InternalEventType {
+  return (INTERNAL_EVENTS as readonly string[]).includes(type);
+}
 
 export const WEBHOOK_FAMILIES = {
   webhooks: PORTFOLIO_WALLET_WEBHOOK_EVENTS,
@@ -46,7 +61,10 @@ export type WebhookFamily = keyof typeof WEBHOOK_FAMILIES;
  */
 export const ALL_ORGANIZATIONS = '*';
 
-/** Every event type, once: the list READMEs, docs and the OpenAPI document are checked against. */
-export const DOMAIN_EVENT_TYPES: readonly DomainEventType[] = [
-  ...new Set<DomainEventType>([...PORTFOLIO_WALLET_WEBHOOK_EVENTS, ...WEBHOOK_ENDPOINT_EVENTS, ...GTOKEN_EVENTS]),
+/**
+ * Every event type delivered to webhooks, once: the list READMEs, docs and the OpenAPI document are
+ * checked against ({@link INTERNAL_EVENTS} are not in it).
+ */
+export const DOMAIN_EVENT_TYPES: readonly WebhookEventType[] = [
+  ...new Set<WebhookEventType>([...PORTFOLIO_WALLET_WEBHOOK_EVENTS, ...WEBHOOK_ENDPOINT_EVENTS, ...GTOKEN_EVENTS]),
 ];

@@ -2,6 +2,46 @@
 // run `npx nx run sdk:generate`.
 
 export type paths = {
+    "/v2/accounting/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The accounting ledger's events of a wallet or the organization in [startAt, endAt), newest first
+         * @description Exactly one of `walletId` or `scope=organization`. Each item is one accounting event (deposit, payout or fee, lot bought or redeemed, transfer between cash positions, accrual settled); `type` keeps deposits or withdrawals (payouts and fees). `{data, nextCursor}`.
+         */
+        get: operations["listAccountingActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/accounting/yield/period-summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A period's value, flows and yield performance of a wallet or the organization, exact to the micro-dollar
+         * @description Exactly one of `walletId` or `scope=organization`; `start` inclusive, `end` exclusive (ISO 8601 UTC, `start < end`, `end` not after now). `costBasisMethod` is `fifo` (the only method). Read from the accounting ledger: `endingValueUsd = startingValueUsd + externalDepositsUsd - externalPayoutsUsd + groundCreditsUsd - explicitFeesUsd + investmentPerformanceUsd` and `investmentPerformanceUsd = realizedPerformanceUsd + unrealizedPerformanceUsd` hold exactly, and periods compose. `status` is `exact` when the ledger reproduces the positions, else `unreconciled` with a `reason`. 404 `wallet_not_found` for a wallet of another organization.
+         */
+        get: operations["getAccountingYieldPeriodSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/activity": {
         parameters: {
             query?: never;
@@ -457,6 +497,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v2/sandbox/risk/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sandbox only: record an observation for the caller's organization now and evaluate its rules on it; it holds until the next injection or `expiresInSeconds` (600). Owners and admins. */
+        post: operations["injectSandboxRiskMetrics"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/system/ping": {
         parameters: {
             query?: never;
@@ -567,6 +624,26 @@ export type paths = {
         patch: operations["updateWallet"];
         trace?: never;
     };
+    "/v2/wallets/{id}/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One wallet's deposits and withdrawals (payouts delivered), newest first, from the accounting ledger
+         * @description `type` keeps deposits or withdrawals. `{data, nextCursor}`; 404 `wallet_not_found` for a wallet of another organization.
+         */
+        get: operations["listWalletActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/wallets/{id}/allocate": {
         parameters: {
             query?: never;
@@ -576,7 +653,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Move explicit dollar amounts between positions (owners and admins; idempotent on requestId) */
+        /**
+         * Move explicit dollar amounts between positions (owners and admins; idempotent on requestId)
+         * @description An instruction whose `to` is a yield source that a risk action blocks for this wallet (`prevent_additional_allocation`, executed, its alert ongoing): 409 `yield_source_blocked`; moving out of that source stays possible.
+         */
         post: operations["allocateWallet"];
         delete?: never;
         options?: never;
@@ -593,7 +673,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** The checks of allocate and the positions before and after; changes nothing. Every role. */
+        /**
+         * The checks of allocate and the positions before and after; changes nothing. Every role.
+         * @description Refuses what allocate refuses, `yield_source_blocked` (409) included.
+         */
         post: operations["previewWalletAllocation"];
         delete?: never;
         options?: never;
@@ -854,6 +937,110 @@ export type paths = {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v2/wallets/risk/actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's risk actions, newest first */
+        get: operations["listRiskActions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/wallets/risk/actions/{riskActionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Approve or reject an action waiting for approval (`pending_approval`). Owners and admins. */
+        patch: operations["updateRiskAction"];
+        trace?: never;
+    };
+    "/v2/wallets/risk/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's risk alerts, newest first; `status` ongoing or resolved */
+        get: operations["listRiskAlerts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/wallets/risk/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Observed yield-source metrics (apy_bps, tvl_usd, available_withdrawal_liquidity_usd): the latest per source by default */
+        get: operations["listRiskMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/wallets/risk/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's risk rules, newest first */
+        get: operations["listRiskRules"];
+        put?: never;
+        /** A rule on one yield-source metric of one wallet; a source already in breach opens its alert at once. Owners and admins. */
+        post: operations["createRiskRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/wallets/risk/rules/{riskRuleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a rule: its open alert is resolved and its pending actions rejected. Owners and admins. */
+        delete: operations["deleteRiskRule"];
+        options?: never;
+        head?: never;
+        /** Change a rule; pausing leaves its alert open but inert, re-enabling evaluates it at once. Owners and admins. */
+        patch: operations["updateRiskRule"];
         trace?: never;
     };
     "/v2/wallets/yield-sources": {
@@ -1127,6 +1314,49 @@ export type paths = {
 export type webhooks = Record<string, never>;
 export type components = {
     schemas: {
+        AccountingActivityItemDto: {
+            /** @description The position: `cash:<chain>:<token>` or a yield source id */
+            accountId: string;
+            /** Format: uuid */
+            accountingEventId: string;
+            /** @enum {string} */
+            accountKind: "cash" | "yield_source";
+            /** @example 100.000000 */
+            amountUsd: string;
+            chain: string | null;
+            createdAt: string;
+            /** @description status, chain, token, txHash and the id of the deposit or withdrawal (depositId / withdrawalId) it belongs to */
+            detail: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            eventType: "deposit" | "payout" | "fee" | "buy" | "redeem" | "transfer_in" | "transfer_out" | "accrual";
+            /**
+             * Format: uuid
+             * @description The accounting event id
+             */
+            id: string;
+            /**
+             * @description The amount in the token's smallest units (six decimals)
+             * @example 100000000
+             */
+            nativeUnits: string;
+            /** @description When the movement was valued (its time) */
+            settlementValuedAt: string;
+            timestamp: string;
+            token: string | null;
+            txHash: string | null;
+            /** @enum {string} */
+            type: "deposit" | "withdrawal" | "allocation" | "redemption" | "transfer" | "yield_accrual";
+            /** Format: uuid */
+            walletId: string;
+            walletLabel: string | null;
+            yieldSourceId: string | null;
+        };
+        AccountingActivityPageDto: {
+            data: components["schemas"]["AccountingActivityItemDto"][];
+            nextCursor: string | null;
+        };
         ActivityItemDto: {
             /**
              * @description For a rebalance, the sum of its allocations
@@ -1395,7 +1625,7 @@ export type components = {
              * @description Stable; safe to switch on.
              * @enum {string}
              */
-            code: "validation_error" | "unknown_parameters" | "unsupported_chain" | "unsupported_token" | "invalid_destination_address" | "precision_overflow" | "invalid_cursor" | "invalid_position_weight" | "invalid_withdrawal_plan" | "approval_quorum_unreachable" | "approver_stamp_required" | "invalid_approver_stamp" | "unauthenticated" | "invalid_stamp" | "stale_stamp" | "forbidden" | "withdrawal_policy_required" | "address_book_whitelist_violation" | "approver_not_authorized" | "approval_request_mismatch" | "wallet_not_found" | "withdrawal_not_found" | "deposit_not_found" | "yield_source_not_found" | "payout_not_found" | "webhook_not_found" | "address_book_entry_not_found" | "api_key_not_found" | "approver_not_found" | "activity_not_found" | "webhook_duplicate_url" | "webhook_limit_reached" | "duplicate_request_id" | "request_id_conflict" | "workflow_conflict" | "insufficient_funds" | "operation_not_supported" | "withdrawal_not_cancellable" | "withdrawal_already_cancelled" | "withdrawal_payout_in_progress" | "payout_already_terminal" | "payout_in_progress" | "payout_not_retryable" | "address_book_duplicate_entry" | "wallet_limit_reached" | "approver_duplicate_key" | "approval_already_voted" | "approval_expired" | "approvers_required" | "approval_flow_changed" | "request_too_large" | "rate_limited" | "rate_limit_exceeded" | "internal_error" | "wallet_creation_failed" | "service_temporarily_unavailable" | "wallet_projection_unavailable";
+            code: "validation_error" | "unknown_parameters" | "unsupported_chain" | "unsupported_token" | "invalid_destination_address" | "precision_overflow" | "invalid_cursor" | "invalid_position_weight" | "invalid_withdrawal_plan" | "approval_quorum_unreachable" | "approver_stamp_required" | "invalid_approver_stamp" | "unauthenticated" | "invalid_stamp" | "stale_stamp" | "forbidden" | "withdrawal_policy_required" | "address_book_whitelist_violation" | "approver_not_authorized" | "approval_request_mismatch" | "wallet_not_found" | "withdrawal_not_found" | "deposit_not_found" | "yield_source_not_found" | "payout_not_found" | "webhook_not_found" | "address_book_entry_not_found" | "api_key_not_found" | "approver_not_found" | "activity_not_found" | "risk_rule_not_found" | "risk_action_not_found" | "webhook_duplicate_url" | "webhook_limit_reached" | "duplicate_request_id" | "request_id_conflict" | "workflow_conflict" | "insufficient_funds" | "yield_source_blocked" | "operation_not_supported" | "withdrawal_not_cancellable" | "withdrawal_already_cancelled" | "withdrawal_payout_in_progress" | "payout_already_terminal" | "payout_in_progress" | "payout_not_retryable" | "address_book_duplicate_entry" | "wallet_limit_reached" | "approver_duplicate_key" | "approval_already_voted" | "approval_expired" | "approvers_required" | "risk_action_not_pending" | "approval_flow_changed" | "request_too_large" | "rate_limited" | "rate_limit_exceeded" | "internal_error" | "wallet_creation_failed" | "service_temporarily_unavailable" | "wallet_projection_unavailable";
             /** @description Human-readable; may change. */
             error: string;
         };
@@ -1486,6 +1716,53 @@ export type components = {
              */
             url: string;
         };
+        CreateRiskRuleDto: {
+            /**
+             * @description The reference spelling of the outcome; must agree with outcome/approvalMode when both are given.
+             * @default alert_only
+             * @enum {string}
+             */
+            action?: "alert_only" | "block_rebalance_buy" | "request_rebalance_out" | "auto_rebalance_out";
+            /**
+             * @description Required for non-alert outcomes, refused for alert.
+             * @enum {string}
+             */
+            approvalMode?: "automatic" | "approval_required";
+            /** @enum {string} */
+            comparator: "lt" | "lte" | "gt" | "gte";
+            /** @enum {string} */
+            metric: "apy_bps" | "tvl_usd" | "available_withdrawal_liquidity_usd";
+            name?: string | null;
+            /**
+             * @description The guide spelling of the outcome.
+             * @default alert
+             * @enum {string}
+             */
+            outcome?: "alert" | "prevent_additional_allocation" | "exit_position";
+            /** Format: uuid */
+            portfolioWalletId: string;
+            /** @enum {string} */
+            ruleKind: "absolute" | "relative_change_bps";
+            /**
+             * @default warning
+             * @enum {string}
+             */
+            severity?: "warning" | "critical";
+            /**
+             * @default active
+             * @enum {string}
+             */
+            status?: "active" | "paused";
+            /** @description absolute: the value (>= 0); relative_change_bps: the signed change in bps. */
+            thresholdValue: number;
+            /** @description Required for relative_change_bps, refused for absolute. */
+            windowSeconds?: number | null;
+            /**
+             * @description A catalogue yield-source id.
+             * @example service-jaaa-usdc-vault
+             */
+            yieldSourceId: string;
+        };
         CreateWalletDto: {
             /** @default false */
             autoRebalance?: boolean;
@@ -1553,6 +1830,12 @@ export type components = {
             /** @description `asOf` + 2 h; stop displaying the preview at this time. */
             validUntil: string;
         };
+        DeletedRiskRuleDto: {
+            /** @enum {boolean} */
+            deleted: true;
+            /** Format: uuid */
+            id: string;
+        };
         DeletedWebhookDto: {
             /** @enum {boolean} */
             deleted: true;
@@ -1615,7 +1898,7 @@ export type components = {
              * @description Stable; safe to switch on.
              * @enum {string}
              */
-            code: "validation_error" | "unknown_parameters" | "unsupported_chain" | "unsupported_token" | "invalid_destination_address" | "precision_overflow" | "invalid_cursor" | "invalid_position_weight" | "invalid_withdrawal_plan" | "approval_quorum_unreachable" | "approver_stamp_required" | "invalid_approver_stamp" | "unauthenticated" | "invalid_stamp" | "stale_stamp" | "forbidden" | "withdrawal_policy_required" | "address_book_whitelist_violation" | "approver_not_authorized" | "approval_request_mismatch" | "wallet_not_found" | "withdrawal_not_found" | "deposit_not_found" | "yield_source_not_found" | "payout_not_found" | "webhook_not_found" | "address_book_entry_not_found" | "api_key_not_found" | "approver_not_found" | "activity_not_found" | "webhook_duplicate_url" | "webhook_limit_reached" | "duplicate_request_id" | "request_id_conflict" | "workflow_conflict" | "insufficient_funds" | "operation_not_supported" | "withdrawal_not_cancellable" | "withdrawal_already_cancelled" | "withdrawal_payout_in_progress" | "payout_already_terminal" | "payout_in_progress" | "payout_not_retryable" | "address_book_duplicate_entry" | "wallet_limit_reached" | "approver_duplicate_key" | "approval_already_voted" | "approval_expired" | "approvers_required" | "approval_flow_changed" | "request_too_large" | "rate_limited" | "rate_limit_exceeded" | "internal_error" | "wallet_creation_failed" | "service_temporarily_unavailable" | "wallet_projection_unavailable";
+            code: "validation_error" | "unknown_parameters" | "unsupported_chain" | "unsupported_token" | "invalid_destination_address" | "precision_overflow" | "invalid_cursor" | "invalid_position_weight" | "invalid_withdrawal_plan" | "approval_quorum_unreachable" | "approver_stamp_required" | "invalid_approver_stamp" | "unauthenticated" | "invalid_stamp" | "stale_stamp" | "forbidden" | "withdrawal_policy_required" | "address_book_whitelist_violation" | "approver_not_authorized" | "approval_request_mismatch" | "wallet_not_found" | "withdrawal_not_found" | "deposit_not_found" | "yield_source_not_found" | "payout_not_found" | "webhook_not_found" | "address_book_entry_not_found" | "api_key_not_found" | "approver_not_found" | "activity_not_found" | "risk_rule_not_found" | "risk_action_not_found" | "webhook_duplicate_url" | "webhook_limit_reached" | "duplicate_request_id" | "request_id_conflict" | "workflow_conflict" | "insufficient_funds" | "yield_source_blocked" | "operation_not_supported" | "withdrawal_not_cancellable" | "withdrawal_already_cancelled" | "withdrawal_payout_in_progress" | "payout_already_terminal" | "payout_in_progress" | "payout_not_retryable" | "address_book_duplicate_entry" | "wallet_limit_reached" | "approver_duplicate_key" | "approval_already_voted" | "approval_expired" | "approvers_required" | "risk_action_not_pending" | "approval_flow_changed" | "request_too_large" | "rate_limited" | "rate_limit_exceeded" | "internal_error" | "wallet_creation_failed" | "service_temporarily_unavailable" | "wallet_projection_unavailable";
             /** @description Human-readable; may change. */
             error: string;
         };
@@ -1649,6 +1932,13 @@ export type components = {
         };
         GVaultYieldSourceListDto: {
             data: components["schemas"]["GVaultYieldSourceDto"][];
+        };
+        InjectRiskMetricsDto: {
+            /** @default 600 */
+            expiresInSeconds?: number;
+            metrics: components["schemas"]["RiskMetricValuesDto"];
+            /** @example service-jaaa-usdc-vault */
+            yieldSourceId: string;
         };
         MicroVaultAllocationDto: {
             /** @example 0x1111111111111111111111111111111111111111111111111111111111111111 */
@@ -1796,6 +2086,61 @@ export type components = {
             /** Format: uuid */
             withdrawalLegId: string | null;
         };
+        PeriodSourceDto: {
+            /** @example 4000.000000 */
+            entryValueUsd: string;
+            /** @example 4212.430000 */
+            exitValueUsd: string;
+            /**
+             * @description exitValueUsd - entryValueUsd - bought + redeemed in the period: the yield it earned.
+             * @example 212.430000
+             */
+            netPerformanceUsd: string;
+            /** @example syrup-usdc */
+            yieldSourceId: string;
+            /** @example Syrup USDC */
+            yieldSourceLabel: string;
+        };
+        PeriodSummaryDto: {
+            /** @enum {string} */
+            costBasisMethod: "fifo";
+            periodEnd: string;
+            periodStart: string;
+            /** Format: uuid */
+            portfolioWalletId: string | null;
+            reason: string | null;
+            /** @enum {string} */
+            scope: "wallet" | "organization";
+            /** @enum {string} */
+            status: "exact" | "unreconciled";
+            summary: components["schemas"]["PeriodSummaryFiguresDto"];
+            yieldSources: components["schemas"]["PeriodSourceDto"][];
+        };
+        PeriodSummaryFiguresDto: {
+            /** @example 10482.310000 */
+            endingValueUsd: string;
+            /** @example 1.120000 */
+            explicitFeesUsd: string;
+            /** @example 250.000000 */
+            externalDepositsUsd: string;
+            /** @example 0.000000 */
+            externalPayoutsUsd: string;
+            /**
+             * @description Credits from the platform; always 0 here.
+             * @example 0.000000
+             */
+            groundCreditsUsd: string;
+            /** @example 233.430000 */
+            investmentPerformanceUsd: string;
+            /** @example 41.250000 */
+            realizedPerformanceUsd: string;
+            /** @enum {string} */
+            reconciliationStatus: "exact" | "unreconciled";
+            /** @example 10000.000000 */
+            startingValueUsd: string;
+            /** @example 192.180000 */
+            unrealizedPerformanceUsd: string;
+        };
         PingErrorBodyDto: {
             error: string;
         };
@@ -1856,6 +2201,141 @@ export type components = {
             id: string;
             /** @enum {boolean} */
             revoked: true;
+        };
+        RiskActionDto: {
+            /** @enum {string} */
+            action: "alert_only" | "block_rebalance_buy" | "request_rebalance_out" | "auto_rebalance_out";
+            approvalRequired: boolean;
+            createdAt: string;
+            executedAt: string | null;
+            executionError: {
+                [key: string]: unknown;
+            } | null;
+            explanation: {
+                [key: string]: unknown;
+            };
+            /** Format: uuid */
+            id: string;
+            organizationId: string;
+            /** @enum {string} */
+            outcome: "alert" | "prevent_additional_allocation" | "exit_position";
+            /** Format: uuid */
+            portfolioWalletId: string;
+            /** Format: uuid */
+            rebalanceId: string | null;
+            resolvedAt: string | null;
+            /** Format: uuid */
+            riskAlertId: string;
+            /** Format: uuid */
+            riskRuleId: string;
+            /** @enum {string} */
+            status: "pending_approval" | "pending_auto_execution" | "executing" | "executed" | "rejected" | "failed";
+            updatedAt: string;
+            yieldSourceId: string;
+        };
+        RiskActionListDto: {
+            data: components["schemas"]["RiskActionDto"][];
+            nextCursor: string | null;
+        };
+        RiskAlertDto: {
+            baselineValue: number | null;
+            explanation: {
+                [key: string]: unknown;
+            };
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            metric: "apy_bps" | "tvl_usd" | "available_withdrawal_liquidity_usd";
+            /** Format: uuid */
+            metricsObservationId: string;
+            observedChangeBps: number | null;
+            observedValue: number;
+            organizationId: string;
+            /** Format: uuid */
+            portfolioWalletId: string;
+            resolutionNote: string | null;
+            /** @description `auto` (the metric recovered) or `rule_deleted` */
+            resolutionSource: string | null;
+            resolvedAt: string | null;
+            /** Format: uuid */
+            riskRuleId: string;
+            /** @enum {string} */
+            ruleKind: "absolute" | "relative_change_bps";
+            /** @enum {string} */
+            severity: "warning" | "critical";
+            /** @enum {string} */
+            status: "ongoing" | "resolved";
+            thresholdValue: number;
+            triggeredAt: string;
+            windowSeconds: number | null;
+            yieldSourceId: string;
+        };
+        RiskAlertListDto: {
+            data: components["schemas"]["RiskAlertDto"][];
+            nextCursor: string | null;
+        };
+        RiskMetricsListDto: {
+            data: components["schemas"]["RiskMetricsSeriesDto"][];
+        };
+        RiskMetricsObservationDto: {
+            /** @description When a sandbox injection stops holding; null for provider readings */
+            expiresAt: string | null;
+            /** Format: uuid */
+            id: string;
+            metrics: {
+                [key: string]: number | null;
+            };
+            /** Format: uuid */
+            portfolioWalletId: string | null;
+            protocol: string;
+            recordedAt: string;
+            /** @description `simulated`, `onchain` or `sandbox_injection` */
+            source: string;
+            yieldSourceId: string;
+        };
+        RiskMetricsSeriesDto: {
+            observations: components["schemas"]["RiskMetricsObservationDto"][];
+            /** Format: uuid */
+            portfolioWalletId: string | null;
+            yieldSourceId: string;
+        };
+        RiskMetricValuesDto: {
+            apy_bps?: number;
+            available_withdrawal_liquidity_usd?: number;
+            tvl_usd?: number;
+        };
+        RiskRuleDto: {
+            /** @enum {string} */
+            action: "alert_only" | "block_rebalance_buy" | "request_rebalance_out" | "auto_rebalance_out";
+            /** @enum {string|null} */
+            approvalMode: "automatic" | "approval_required" | null;
+            /** @enum {string} */
+            comparator: "lt" | "lte" | "gt" | "gte";
+            createdAt: string;
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            metric: "apy_bps" | "tvl_usd" | "available_withdrawal_liquidity_usd";
+            name: string | null;
+            organizationId: string;
+            /** @enum {string} */
+            outcome: "alert" | "prevent_additional_allocation" | "exit_position";
+            /** Format: uuid */
+            portfolioWalletId: string;
+            /** @enum {string} */
+            ruleKind: "absolute" | "relative_change_bps";
+            /** @enum {string} */
+            severity: "warning" | "critical";
+            /** @enum {string} */
+            status: "active" | "paused";
+            thresholdValue: number;
+            updatedAt: string;
+            windowSeconds: number | null;
+            yieldSourceId: string;
+        };
+        RiskRuleListDto: {
+            data: components["schemas"]["RiskRuleDto"][];
+            nextCursor: string | null;
         };
         RollApiKeyDto: {
             /**
@@ -1944,7 +2424,7 @@ export type components = {
              * @description Stable; safe to switch on.
              * @enum {string}
              */
-            code: "validation_error" | "unknown_parameters" | "unsupported_chain" | "unsupported_token" | "invalid_destination_address" | "precision_overflow" | "invalid_cursor" | "invalid_position_weight" | "invalid_withdrawal_plan" | "approval_quorum_unreachable" | "approver_stamp_required" | "invalid_approver_stamp" | "unauthenticated" | "invalid_stamp" | "stale_stamp" | "forbidden" | "withdrawal_policy_required" | "address_book_whitelist_violation" | "approver_not_authorized" | "approval_request_mismatch" | "wallet_not_found" | "withdrawal_not_found" | "deposit_not_found" | "yield_source_not_found" | "payout_not_found" | "webhook_not_found" | "address_book_entry_not_found" | "api_key_not_found" | "approver_not_found" | "activity_not_found" | "webhook_duplicate_url" | "webhook_limit_reached" | "duplicate_request_id" | "request_id_conflict" | "workflow_conflict" | "insufficient_funds" | "operation_not_supported" | "withdrawal_not_cancellable" | "withdrawal_already_cancelled" | "withdrawal_payout_in_progress" | "payout_already_terminal" | "payout_in_progress" | "payout_not_retryable" | "address_book_duplicate_entry" | "wallet_limit_reached" | "approver_duplicate_key" | "approval_already_voted" | "approval_expired" | "approvers_required" | "approval_flow_changed" | "request_too_large" | "rate_limited" | "rate_limit_exceeded" | "internal_error" | "wallet_creation_failed" | "service_temporarily_unavailable" | "wallet_projection_unavailable";
+            code: "validation_error" | "unknown_parameters" | "unsupported_chain" | "unsupported_token" | "invalid_destination_address" | "precision_overflow" | "invalid_cursor" | "invalid_position_weight" | "invalid_withdrawal_plan" | "approval_quorum_unreachable" | "approver_stamp_required" | "invalid_approver_stamp" | "unauthenticated" | "invalid_stamp" | "stale_stamp" | "forbidden" | "withdrawal_policy_required" | "address_book_whitelist_violation" | "approver_not_authorized" | "approval_request_mismatch" | "wallet_not_found" | "withdrawal_not_found" | "deposit_not_found" | "yield_source_not_found" | "payout_not_found" | "webhook_not_found" | "address_book_entry_not_found" | "api_key_not_found" | "approver_not_found" | "activity_not_found" | "risk_rule_not_found" | "risk_action_not_found" | "webhook_duplicate_url" | "webhook_limit_reached" | "duplicate_request_id" | "request_id_conflict" | "workflow_conflict" | "insufficient_funds" | "yield_source_blocked" | "operation_not_supported" | "withdrawal_not_cancellable" | "withdrawal_already_cancelled" | "withdrawal_payout_in_progress" | "payout_already_terminal" | "payout_in_progress" | "payout_not_retryable" | "address_book_duplicate_entry" | "wallet_limit_reached" | "approver_duplicate_key" | "approval_already_voted" | "approval_expired" | "approvers_required" | "risk_action_not_pending" | "approval_flow_changed" | "request_too_large" | "rate_limited" | "rate_limit_exceeded" | "internal_error" | "wallet_creation_failed" | "service_temporarily_unavailable" | "wallet_projection_unavailable";
             /** @description Human-readable; may change. */
             error: string;
             /** @description Retry with the same request id when true. */
@@ -1963,6 +2443,50 @@ export type components = {
              * @example https://example.com/hooks
              */
             url?: string;
+        };
+        UpdateRiskActionDto: {
+            /** @enum {string} */
+            status: "approved" | "rejected";
+        };
+        UpdateRiskRuleDto: {
+            /**
+             * @description The reference spelling of the outcome; must agree with outcome/approvalMode when both are given.
+             * @default alert_only
+             * @enum {string}
+             */
+            action?: "alert_only" | "block_rebalance_buy" | "request_rebalance_out" | "auto_rebalance_out";
+            /**
+             * @description Required for non-alert outcomes, refused for alert.
+             * @enum {string}
+             */
+            approvalMode?: "automatic" | "approval_required";
+            /** @enum {string} */
+            comparator?: "lt" | "lte" | "gt" | "gte";
+            /** @enum {string} */
+            metric?: "apy_bps" | "tvl_usd" | "available_withdrawal_liquidity_usd";
+            name?: string | null;
+            /**
+             * @description The guide spelling of the outcome.
+             * @default alert
+             * @enum {string}
+             */
+            outcome?: "alert" | "prevent_additional_allocation" | "exit_position";
+            /** @enum {string} */
+            ruleKind?: "absolute" | "relative_change_bps";
+            /**
+             * @default warning
+             * @enum {string}
+             */
+            severity?: "warning" | "critical";
+            /**
+             * @default active
+             * @enum {string}
+             */
+            status?: "active" | "paused";
+            /** @description absolute: the value (>= 0); relative_change_bps: the signed change in bps. */
+            thresholdValue?: number;
+            /** @description Required for relative_change_bps, refused for absolute. */
+            windowSeconds?: number | null;
         };
         UpdateStrategyDto: {
             /** @description Same form as `strategy.allocations` of POST /v2/wallets. */
@@ -2024,6 +2548,26 @@ export type components = {
             resultStatus: string;
             /** @enum {string} */
             status: "ACTIVITY_STATUS_CONSENSUS_NEEDED" | "ACTIVITY_STATUS_COMPLETED" | "ACTIVITY_STATUS_REJECTED" | "ACTIVITY_STATUS_FAILED";
+        };
+        WalletActivityItemDto: {
+            /** @example 100.000000 */
+            amountUsd: string;
+            /** @description status, chain, token, txHash and the id of the deposit or withdrawal (depositId / withdrawalId) it belongs to */
+            detail: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: uuid
+             * @description The accounting event id
+             */
+            id: string;
+            timestamp: string;
+            /** @enum {string} */
+            type: "deposit" | "withdrawal" | "allocation" | "redemption" | "transfer" | "yield_accrual";
+        };
+        WalletActivityPageDto: {
+            data: components["schemas"]["WalletActivityItemDto"][];
+            nextCursor: string | null;
         };
         WalletBalanceDto: {
             earnedUsd: string;
@@ -2279,6 +2823,171 @@ export type components = {
 };
 export type $defs = Record<string, never>;
 export interface operations {
+    listAccountingActivity: {
+        parameters: {
+            query: {
+                /** @description Opaque cursor from a previous page. */
+                cursor?: string;
+                /** @description Exclusive ISO-8601 UTC upper bound for activity timestamps. */
+                endAt: string;
+                limit?: number;
+                scope?: string;
+                /** @description Inclusive ISO-8601 UTC lower bound for activity timestamps. */
+                startAt: string;
+                type?: string;
+                /** @description Wallet ID for a wallet-scoped feed. Provide exactly one of walletId or scope=organization. */
+                walletId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountingActivityPageDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Service temporarily unavailable; retryable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableErrorBodyDto"];
+                };
+            };
+        };
+    };
+    getAccountingYieldPeriodSummary: {
+        parameters: {
+            query: {
+                /** @description Cost basis method of realized performance; fifo is the only one. */
+                costBasisMethod?: string;
+                /** @description Exclusive ISO-8601 UTC period end; after start and not after now. */
+                end: string;
+                /** @description Use organization for an organization-wide report. Provide exactly one of walletId or scope=organization. */
+                scope?: string;
+                /** @description Inclusive ISO-8601 UTC period start. */
+                start: string;
+                /** @description Wallet ID for a wallet-scoped report. Provide exactly one of walletId or scope=organization. */
+                walletId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PeriodSummaryDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Service temporarily unavailable; retryable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableErrorBodyDto"];
+                };
+            };
+        };
+    };
     listActivity: {
         parameters: {
             query?: {
@@ -4877,6 +5586,89 @@ export interface operations {
             };
         };
     };
+    injectSandboxRiskMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InjectRiskMetricsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RiskMetricsObservationDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Service temporarily unavailable; retryable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableErrorBodyDto"];
+                };
+            };
+        };
+    };
     ping: {
         parameters: {
             query?: never;
@@ -5414,6 +6206,84 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WalletDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Service temporarily unavailable; retryable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableErrorBodyDto"];
+                };
+            };
+        };
+    };
+    listWalletActivity: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor from a previous page. */
+                cursor?: string;
+                limit?: number;
+                type?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletActivityPageDto"];
                 };
             };
             400: {
@@ -6852,6 +7722,631 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Service temporarily unavailable; retryable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableErrorBodyDto"];
+                };
+            };
+        };
+    };
+    listRiskActions: {
+        parameters: {
+            query?: {
+                action?: string;
+                /** @description Opaque cursor from a previous page. */
+                cursor?: string;
+                limit?: number;
+                outcome?: string;
+                /** @description Optional repeatable or comma-separated portfolio wallet ids. */
+                portfolioWalletIds?: string[];
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RiskActionListDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Service temporarily unavailable; retryable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableErrorBodyDto"];
+                };
+            };
+        };
+    };
+    updateRiskAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                riskActionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateRiskActionDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RiskActionDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictErrorBodyDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Service temporarily unavailable; retryable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableErrorBodyDto"];
+                };
+            };
+        };
+    };
+    listRiskAlerts: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor from a previous page. */
+                cursor?: string;
+                limit?: number;
+                /** @description Optional repeatable or comma-separated portfolio wallet ids. */
+                portfolioWalletIds?: string[];
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RiskAlertListDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Service temporarily unavailable; retryable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableErrorBodyDto"];
+                };
+            };
+        };
+    };
+    listRiskMetrics: {
+        parameters: {
+            query?: {
+                endAt?: string;
+                /** @description When true, the latest observation per yield source only. */
+                latestOnly?: boolean;
+                limitPerYieldSource?: number;
+                metrics?: ("apy_bps" | "tvl_usd" | "available_withdrawal_liquidity_usd")[];
+                portfolioWalletIds?: string[];
+                startAt?: string;
+                yieldSourceIds?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RiskMetricsListDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Service temporarily unavailable; retryable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableErrorBodyDto"];
+                };
+            };
+        };
+    };
+    listRiskRules: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor from a previous page. */
+                cursor?: string;
+                limit?: number;
+                portfolioWalletIds?: string[];
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RiskRuleListDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Service temporarily unavailable; retryable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableErrorBodyDto"];
+                };
+            };
+        };
+    };
+    createRiskRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRiskRuleDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RiskRuleDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Service temporarily unavailable; retryable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableErrorBodyDto"];
+                };
+            };
+        };
+    };
+    deleteRiskRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                riskRuleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedRiskRuleDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Service temporarily unavailable; retryable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableErrorBodyDto"];
+                };
+            };
+        };
+    };
+    updateRiskRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                riskRuleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateRiskRuleDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RiskRuleDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorBodyDto"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             404: {

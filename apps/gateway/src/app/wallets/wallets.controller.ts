@@ -202,7 +202,12 @@ export class WalletsController extends ServiceRoutes {
 
   @Post(':id/allocate')
   @HttpCode(200)
-  @Operation('allocateWallet', { summary: 'Move explicit dollar amounts between positions (owners and admins; idempotent on requestId)' })
+  @Operation('allocateWallet', {
+    summary: 'Move explicit dollar amounts between positions (owners and admins; idempotent on requestId)',
+    description:
+      'An instruction whose `to` is a yield source that a risk action blocks for this wallet (`prevent_additional_allocation`, executed, its alert ongoing): ' +
+      '409 `yield_source_blocked`; moving out of that source stays possible.',
+  })
   @RequiredRoles(SUBJECTS.wallet.allocate)
   @ApiOkResponse({ type: AllocationResponseDto })
   @ApiStandardErrors({ forwarded: true, statuses: [400, 403, 404, 409] })
@@ -219,6 +224,7 @@ export class WalletsController extends ServiceRoutes {
   @HttpCode(200)
   @Operation('previewWalletAllocation', {
     summary: 'The checks of allocate and the positions before and after; changes nothing. Every role.',
+    description: 'Refuses what allocate refuses, `yield_source_blocked` (409) included.',
   })
   @RequiredRoles(SUBJECTS.wallet.allocatePreview)
   @ApiOkResponse({ type: AllocatePreviewResponseDto })

@@ -82,7 +82,7 @@ export class TurnkeyService extends WalletFeature {
         'The stamp’s signature does not verify over turnkeyRequest (sign the stampPayload of POST /v2/turnkey/activity-approval-request as it is).',
       );
     }
-    const now = new Date();
+    const now = this.env.now();
     checkRequest(input.turnkeyRequest, { action: input.action, organizationId: found.orgId, fingerprint: found.fingerprint, now });
     // PgPoolSql, under the wallet lock (the organization's approvals lock for a change to its
     // approvers, policy or address book): the vote, what it releases and the activity's end.

@@ -31,7 +31,7 @@ export class DepositsService extends WalletFeature {
     if (amount <= 0n) throw new ServiceError('validation_error', 'amountUsd must be greater than zero.');
     const chain = input.chain ?? this.env.chains[0] ?? '';
     const { token } = checkChainToken(chain, input.token ?? tokensOf(chain)[0] ?? '', this.env.allChains);
-    const now = new Date();
+    const now = this.env.now();
     // PgPoolSql: the lock, then the deposit and its event (`deposit.status_changed`, processing) with COMMIT.
     const deposit = await this.sql.$transaction(async (tx) => {
       const wallet = await lockWallet(tx, ctx.orgId, input.walletId);

@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
 
+/** What a request id is claimed for; `risk.exit`: a risk action's exit rebalance, keyed by the action id. */
 export type Operation =
-  'wallet.create' | 'wallet.strategy' | 'wallet.allocate' | 'wallet.withdraw' | 'withdrawal.cancel' | 'payout.retry' | 'payout.cancel';
+  | 'wallet.create'
+  | 'wallet.strategy'
+  | 'wallet.allocate'
+  | 'wallet.withdraw'
+  | 'withdrawal.cancel'
+  | 'payout.retry'
+  | 'payout.cancel'
+  | 'risk.exit';
 
 /** A stable digest of what a request asks for, so a replay can be told from a new request. */
 export function fingerprint(value: unknown): string {

@@ -79,3 +79,23 @@ export function accruedYield(amount: bigint, apyBps: number, elapsedMs: number, 
   if (amount <= 0n || apyBps <= 0 || elapsedMs <= 0) return 0n;
   return (amount * BigInt(apyBps) * BigInt(Math.floor(elapsedMs)) * BigInt(timeScale)) / (10_000n * YEAR_MS);
 }
+
+/** One stretch of time at one rate: `apyBps` for `elapsedMs`. */
+export interface RateSegment {
+  readonly apyBps: number;
+  readonly elapsedMs: number;
+}
+
+/**
+ * {@link accruedYield} over stretches at different rates (a rate change between two settlements):
+ * the exact sum of the stretches' interest, rounded down once, so one stretch gives what
+ * `accruedYield` gives.
+ */
+export function accruedYieldOver(amount: bigint, segments: readonly RateSegment[], timeScale: number): bigint {
+  if (amount <= 0n) return 0n;
+  let bpsMs = 0n;
+  for (const segment of segments) {
+    if (segment.apyBps > 0 && segment.elapsedMs > 0) bpsMs += BigInt(segment.apyBps) * BigInt(Math.floor(segment.elapsedMs));
+  }
+  return (amount * bpsMs * BigInt(timeScale)) / (10_000n * YEAR_MS);
+}

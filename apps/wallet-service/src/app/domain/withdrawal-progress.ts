@@ -1,6 +1,7 @@
 import type { PayoutLeg } from '@service/contracts';
 import { ServiceError } from '@service/errors';
 import { formatUsd, parseUsd } from '@service/money';
+import { feeShare } from './accounting-ledger/entries.js';
 import type { WalletChains } from './chains.js';
 import type { Ledger } from './ledger.js';
 import { advanceLeg, BROADCAST_LEG_STATUSES, type LegChange, TERMINAL_LEG_STATUSES } from './payout-legs.js';
@@ -93,7 +94,17 @@ export function runLegs(
     if (change === 'moved') continue;
     const amount = parseUsd(leg.amountUsd);
     ledger.release(leg.from.id, amount);
-    if (change === 'completed') ledger.debit(leg.from.id, amount);
+    if (change === 'completed') {
+      // The delivered leg pays the part of the flat fee earlier legs did not (accounting: `fee`, then `payout`).
+      const fee = feeShare(row.fee, deliveredOf(legs.filter((other) => other !== leg)), amount);
+      ledger.payOut(leg.from.id, amount, fee, {
+        type: 'withdrawal',
+        id: row.id,
+        chain: row.destinationChain,
+        token: row.destinationToken,
+        txHash: leg.steps.findLast((step) => step.txHash)?.txHash ?? null,
+      });
+    }
   }
   return changed;
 }

@@ -23,13 +23,33 @@ export class WalletEnvironment implements WalletChains, Valuation {
   readonly timeScale: number;
 
   constructor(@Inject(SERVICE_CONFIG) readonly config: WalletConfig) {
-    this.catalogue = new Catalogue(config.SERVICE_ENV);
+    this.catalogue = new Catalogue(config.SERVICE_ENV, config.WALLET_ACCRUAL_RATE_CHANGES);
+    if (config.SERVICE_ENV !== 'sandbox' && config.WALLET_CLOCK_OFFSET_MS !== 0) {
+      throw new Error('WALLET_CLOCK_OFFSET_MS is sandbox only; production keeps 0');
+    }
+    this.clockOffsetMs = config.WALLET_CLOCK_OFFSET_MS;
     this.chains = WALLET_CHAINS[config.SERVICE_ENV];
     this.stellarChain = STELLAR_CHAINS[config.SERVICE_ENV];
     this.allChains = [...this.chains, this.stellarChain];
     this.seed = addressSeed(config.WALLET_ADDRESS_SEED, config.SERVICE_ENV);
     this.sandbox = config.SERVICE_ENV === 'sandbox';
     this.timeScale = config.WALLET_YIELD_TIME_SCALE;
+  }
+
+  /** Sandbox: what `WALLET_CLOCK_OFFSET_MS` adds to the wall clock. */
+  readonly clockOffsetMs: number;
+
+  private pinned: Date | null = null;
+
+  /** The service's clock: the wall clock, moved by `WALLET_CLOCK_OFFSET_MS` in the sandbox (or where {@link pinClock} stopped it). */
+  now(): Date {
+    return this.pinned ? new Date(this.pinned.getTime()) : new Date(Date.now() + this.clockOffsetMs);
+  }
+
+  /** Sandbox only (tests in process): the clock stands at `at` until pinned elsewhere; null lets it run again. */
+  pinClock(at: Date | null): void {
+    if (!this.sandbox) throw new Error('The clock can be pinned in the sandbox only');
+    this.pinned = at;
   }
 
   /** Sandbox: the sources whose payout legs fail; none in production. */

@@ -1,5 +1,7 @@
 import type { Rebalance } from '../../generated/prisma/client.js';
 import { rebalanceChanged } from '../domain/wallet-events.js';
+import { recordAccounting } from '../accounting/record-accounting.js';
+import { addLedger } from '../repositories/positions.repository.js';
 import { addRebalance, type NewRebalance } from '../repositories/rebalances.repository.js';
 import type { WalletTx } from '../repositories/wallet-sql.js';
 import { Writes } from '../repositories/writes.js';
@@ -10,6 +12,9 @@ import { Writes } from '../repositories/writes.js';
  */
 export function addNewRebalance(writes: Writes, input: NewRebalance): Rebalance {
   const row = addRebalance(writes, input);
+  // The held positions, with the accrual settled into them.
+  recordAccounting(writes, input.ledger, input.wallet.orgId);
+  addLedger(writes, input.ledger);
   writes.addEvent(rebalanceChanged(row, input.now));
   return row;
 }

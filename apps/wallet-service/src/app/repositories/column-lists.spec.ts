@@ -27,6 +27,8 @@ const report = checkColumnLists(fileURLToPath(new URL('../../..', import.meta.ur
     // `ledgerQuery` and `positionsJson`: a position's every column but its wallet's.
     { file: 'app/repositories/positions.repository.ts', kind: 'select', table: 'positions', every: true, except: { wallet_id: NOT_READ } },
     { file: 'app/repositories/positions.repository.ts', kind: 'insert', table: 'positions' },
+    { file: 'app/repositories/market-figures.repository.ts', kind: 'select', table: 'market_figures' },
+    { file: 'app/repositories/market-figures.repository.ts', kind: 'insert', table: 'market_figures' },
   ],
   // The withdrawal's read carries its wallet's approval policy beside it, prefixed.
   renames: ['withdrawals AS policyWithdrawals', 'threshold AS policyThreshold', 'quorum AS policyQuorum', 'updated_at AS policyUpdatedAt'],

@@ -52,6 +52,18 @@ export async function lockWalletAndClaimThen<T>(
   return { ...(await claimed(tx, walletId, key, row)), then: read };
 }
 
+/** {@link lockWalletAndClaimThen} with a second read, `also`, in the same round trip. */
+export async function lockWalletAndClaimThenAlso<T, U>(
+  tx: WalletTx,
+  walletId: string,
+  key: ClaimedKey,
+  then: Query<T>,
+  also: Query<U>,
+): Promise<{ wallet: Wallet; claim: KeyClaim; then: T; also: U }> {
+  const [row, read, alsoRead] = await runQueries(tx, [claimAndLock(walletId, key), then, also]);
+  return { ...(await claimed(tx, walletId, key, row)), then: read, also: alsoRead };
+}
+
 type ClaimRow = Wallet & { fresh: boolean };
 
 async function claimed(

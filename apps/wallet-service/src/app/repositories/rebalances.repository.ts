@@ -5,11 +5,19 @@ import type { Valuation } from '../domain/chains.js';
 import { instructionsView, type Move, reserveOutflows } from '../domain/instructions.js';
 import type { Ledger } from '../domain/ledger.js';
 import type { RebalanceStatus } from '../domain/rebalance-view.js';
-import { addLedger, ledgersForRebalancesQuery } from './positions.repository.js';
+import { ledgersForRebalancesQuery } from './positions.repository.js';
 import type { Running } from '../domain/wallet-status.js';
 import type { Writes } from './writes.js';
 
-export type NewRebalance = { wallet: { id: string; orgId: string }; ledger: Ledger; moves: Move[]; requestId?: string; now: Date };
+export type NewRebalance = {
+  wallet: { id: string; orgId: string };
+  ledger: Ledger;
+  moves: Move[];
+  requestId?: string;
+  now: Date;
+  /** A risk exit's source: its remainder is swept with the moves when the rebalance completes. */
+  exitSource?: string;
+};
 
 /**
  * A workflow in `created`, holding what each source gives up (as much as it has free now; a
@@ -30,21 +38,23 @@ export function addRebalance(writes: Writes, input: NewRebalance): Rebalance {
     nextRunAt: now,
     createdAt: now,
     completedAt: null,
+    exitSource: input.exitSource ?? null,
   };
   const { bind } = writes;
   writes.add(
-    `INSERT INTO rebalances (id, wallet_id, org_id, request_id, status, allocations, reservations, next_run_at, created_at)
+    `INSERT INTO rebalances (id, wallet_id, org_id, request_id, status, allocations, reservations, next_run_at, created_at, exit_source)
      VALUES (${bind(row.id, '::uuid')}, ${bind(row.walletId, '::uuid')}, ${bind(row.orgId, '::text')}, ${bind(row.requestId, '::uuid')}, ${bind(row.status, '::text')},
-             ${bind(JSON.stringify(row.allocations), '::jsonb')}, ${bind(JSON.stringify(row.reservations), '::jsonb')}, ${bind(now.toISOString(), '::timestamptz')}, ${bind(now.toISOString(), '::timestamptz')})`,
+             ${bind(JSON.stringify(row.allocations), '::jsonb')}, ${bind(JSON.stringify(row.reservations), '::jsonb')}, ${bind(now.toISOString(), '::timestamptz')}, ${bind(now.toISOString(), '::timestamptz')},
+             ${bind(row.exitSource, '::text')})`,
   );
-  addLedger(writes, ledger);
   return row;
 }
 
 /** The rebalance as one JSON object: times as epoch milliseconds (what a Date holds). */
 const REBALANCE_JSON = `json_build_object('id', id::text, 'walletId', wallet_id::text, 'orgId', org_id, 'requestId', request_id::text, 'status', status,
   'allocations', allocations, 'reservations', reservations, 'nextRunAtMs', floor(extract(epoch FROM next_run_at) * 1000),
-  'createdAtMs', floor(extract(epoch FROM created_at) * 1000), 'completedAtMs', floor(extract(epoch FROM completed_at) * 1000))`;
+  'createdAtMs', floor(extract(epoch FROM created_at) * 1000), 'completedAtMs', floor(extract(epoch FROM completed_at) * 1000),
+  'exitSource', exit_source)`;
 
 type RebalanceJson = Omit<Rebalance, 'nextRunAt' | 'createdAt' | 'completedAt'> & {
   nextRunAtMs: number;
@@ -111,6 +121,17 @@ export function addFinish(writes: Writes, row: Rebalance, status: RebalanceStatu
   const { bind } = writes;
   writes.add(
     `UPDATE rebalances SET status = ${bind(status, '::text')}, completed_at = ${bind(now.toISOString(), '::timestamptz')} WHERE id = ${bind(row.id, '::uuid')}`,
+  );
+  return done;
+}
+
+/** A completed risk exit whose instructions gained the sweep of its source's remainder. */
+export function addFinishWithAllocations(writes: Writes, row: Rebalance, now: Date): Rebalance {
+  const done: Rebalance = { ...row, status: 'completed', completedAt: now };
+  const { bind } = writes;
+  writes.add(
+    `UPDATE rebalances SET status = 'completed', completed_at = ${bind(now.toISOString(), '::timestamptz')},
+            allocations = ${bind(JSON.stringify(row.allocations), '::jsonb')} WHERE id = ${bind(row.id, '::uuid')}`,
   );
   return done;
 }

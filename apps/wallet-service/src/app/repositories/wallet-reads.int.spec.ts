@@ -96,6 +96,7 @@ describe('WalletReads', () => {
           reserved: 0n,
           earned: 0n,
           accruedAt: new Date('2026-11-24T10:00:02.000Z'),
+          viewOnly: true,
         },
         {
           walletId: first,
@@ -105,6 +106,7 @@ describe('WalletReads', () => {
           reserved: 0n,
           earned: 0n,
           accruedAt: new Date('2026-11-24T10:00:02.000Z'),
+          viewOnly: true,
         },
       ],
     });

@@ -10,6 +10,8 @@ import type { Running } from '../domain/wallet-status.js';
 import type { Tx } from './db.js';
 import type { WalletDb, WalletTx } from './wallet-sql.js';
 import { addForgetProvision } from './due-work.repository.js';
+import type { RunningTotals } from '../domain/accounting-ledger/entries.js';
+import type { Lot } from '../domain/accounting-ledger/lots.js';
 import { positionsJson, positionsOf, runningColumns, type StoredPositions } from './positions.repository.js';
 import { Writes } from './writes.js';
 
@@ -61,11 +63,12 @@ const WALLET_FIELDS = `w.id::text AS id, w.org_id AS "orgId", w.label, w.status,
 /** The wallets table's columns under their model names, for raw statements. */
 export const WALLET_COLUMNS = `${WALLET_FIELDS}, w.created_at AS "createdAt", w.updated_at AS "updatedAt"`;
 
-export type WalletWithPositions = Wallet & { positions: Position[] };
+/** A wallet with its positions (each with its open FIFO lots, read from `positions.lots`). */
+export type WalletWithPositions = Wallet & { positions: (Omit<Position, 'lots' | 'totals'> & { lots?: Lot[]; totals?: RunningTotals })[] };
 
 /** A wallet read with its positions, one row per wallet: its times as epoch milliseconds and its positions as {@link positionsJson} reads them. */
 const WALLET_READ_COLUMNS = `${WALLET_FIELDS},
-  ${epochMs('w.created_at')} AS "createdAtMs", ${epochMs('w.updated_at')} AS "updatedAtMs", ${positionsJson('w.id')} AS positions`;
+  ${epochMs('w.created_at')} AS "createdAtMs", ${epochMs('w.updated_at')} AS "updatedAtMs", ${positionsJson('w.id', { accounting: false })} AS positions`;
 
 function epochMs(column: string): string {
   return `floor(extract(epoch FROM ${column}) * 1000)::float8`;

@@ -16,6 +16,7 @@ import { WalletFeature } from '../environment/wallet-feature.js';
 import { claimRequestId, rememberResponse } from '../repositories/idempotency-keys.repository.js';
 import { openLedger } from '../repositories/positions.repository.js';
 import { createRebalance } from '../rebalances/rebalance-changes.js';
+import { blockedSources } from '../repositories/risk-blocks.repository.js';
 import { WalletReads } from '../repositories/wallet-reads.js';
 import type { WalletTx } from '../repositories/wallet-sql.js';
 import {
@@ -57,7 +58,7 @@ export class WalletsService extends WalletFeature {
       if (!claim.fresh) return { created: false, walletId: claim.resourceId, answer: claim.response as WalletDto | null };
       await this.checkLimit(tx, ctx.orgId);
       const record = await insertWallet(tx, { id, orgId: ctx.orgId, ...wanted });
-      const answer = this.view(record, [], new Date());
+      const answer = this.view(record, [], this.env.now());
       await rememberResponse(tx, key, answer);
       return { created: true, walletId: record.id, answer };
     });
@@ -70,7 +71,7 @@ export class WalletsService extends WalletFeature {
     const filters = listFiltersOf(input);
     const page = new KeysetPage(LIST, filters.bound, input, { order: filters.order });
     const rows = await this.pages.read(listWalletsQuery(ctx.orgId, filters.where, page));
-    const now = new Date();
+    const now = this.env.now();
     // The same rows (the organization's), the same question and the same instant: the same page.
     return this.pageViews.of(rows, `${now.getTime()} ${JSON.stringify(input)}`, () =>
       page.page(rows, (row) => this.view(row, row.positions, now)),
@@ -79,7 +80,7 @@ export class WalletsService extends WalletFeature {
 
   async get(ctx: RequestContext, walletId: string): Promise<WalletDto> {
     const row = await this.reads.find(ctx.orgId, walletId);
-    return this.view(row, row.positions, new Date());
+    return this.view(row, row.positions, this.env.now());
   }
 
   async updateLabel(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.walletsUpdate>): Promise<WalletDto> {
@@ -91,7 +92,7 @@ export class WalletsService extends WalletFeature {
   /** New targets; on an autoRebalance wallet, also the rebalance that reaches them. */
   async updateStrategy(ctx: RequestContext, input: RequestOf<typeof SUBJECTS.wallet.strategyUpdate>): Promise<WalletDto> {
     const strategy = parseStrategy(input.allocations, this.env.catalogue);
-    const now = new Date();
+    const now = this.env.now();
     // PgPoolSql: the lock, the key; then the new targets and, on an autoRebalance wallet, the rebalance.
     const changed = await this.sql.$transaction(async (tx) => {
       const wallet = await lockWallet(tx, ctx.orgId, input.walletId);
@@ -115,7 +116,7 @@ export class WalletsService extends WalletFeature {
   /** What the wallet has earned and earns in a year at the sources' current rates. */
   async yield(ctx: RequestContext, walletId: string): Promise<WalletYieldDto> {
     const row = await this.reads.find(ctx.orgId, walletId);
-    return yieldView(row.id, valuePositions(row.positions, this.env.catalogue, this.env.timeScale, new Date()), this.env.catalogue);
+    return yieldView(row.id, valuePositions(row.positions, this.env.catalogue, this.env.timeScale, this.env.now()), this.env.catalogue);
   }
 
   /**
@@ -126,7 +127,8 @@ export class WalletsService extends WalletFeature {
     await updateStrategy(tx, wallet.id, strategy, now, [strategyChanged(wallet, strategy, now)]);
     if (!wallet.autoRebalance || wallet.status === 'creating') return;
     const ledger = await openLedger(tx, wallet.id, this.env, now);
-    const moves = planToTargets(strategy, ledger.positions(), this.env);
+    // A source a risk action blocks is not bought: its share stays cash.
+    const moves = planToTargets(strategy, ledger.positions(), this.env, await blockedSources(tx, wallet.id));
     if (moves.length > 0) await createRebalance(tx, { wallet, ledger, moves, now });
   }
 

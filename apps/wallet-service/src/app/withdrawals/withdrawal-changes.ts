@@ -19,6 +19,7 @@ import { FAILED } from '../domain/customer-approvals/activities.js';
 import { addEndActivity } from '../repositories/approvals.repository.js';
 import { payoutLegChanged, withdrawalChanged } from '../domain/wallet-events.js';
 import { addLedger } from '../repositories/positions.repository.js';
+import { recordAccounting } from '../accounting/record-accounting.js';
 import type { Running } from '../domain/wallet-status.js';
 import { addLegChanges, addReopen, addWakeWallet, addWithdrawal } from '../repositories/withdrawals.repository.js';
 import type { WalletTx } from '../repositories/wallet-sql.js';
@@ -124,6 +125,7 @@ export async function createWithdrawal(
   );
   writes.addEvent(withdrawalChanged(row, now));
   for (const leg of legsOf(row)) writes.addEvent(payoutLegChanged(row, leg, now));
+  recordAccounting(writes, ledger, step.wallet.orgId);
   addLedger(writes, ledger);
   // What else ran was read with the positions under the lock; this withdrawal runs too.
   addStatusOf(writes, wallet, { ...input.running, withdrawals: true }, now);
@@ -143,6 +145,7 @@ export async function cancelWithdrawal(step: WithdrawalStep, row: Withdrawal): P
     ledger.release(leg.from.id, parseUsd(leg.amountUsd));
     skipLeg(leg, now);
   }
+  recordAccounting(writes, ledger, step.wallet.orgId);
   addLedger(writes, ledger);
   const nextRunAt = nextRunOf(legs, now, env.config.WALLET_PAYOUT_STEP_MS);
   return writeLegs(step, writes, { row, legs, changed: new Set(legs), nextRunAt, settled: 'cancelled', wake: false });
@@ -187,6 +190,7 @@ export async function retryLeg(step: WithdrawalStep, row: Withdrawal, payoutId: 
   ledger.reserve(leg.from.id, amount);
   restartLeg(leg, now);
   const writes = new Writes();
+  recordAccounting(writes, ledger, step.wallet.orgId);
   addLedger(writes, ledger);
   if (row.status === 'processing') {
     const withdrawal = await writeLegs(step, writes, { row, legs, changed: new Set([leg]), nextRunAt: now, settled: null, wake: false });
@@ -212,6 +216,7 @@ export async function cancelLeg(step: WithdrawalStep, row: Withdrawal, payoutId:
   closeApproval(writes, leg, now);
   ledger.release(leg.from.id, parseUsd(leg.amountUsd));
   skipLeg(leg, now, 'cancelled');
+  recordAccounting(writes, ledger, step.wallet.orgId);
   addLedger(writes, ledger);
   // An approval slot on the chain may have freed up: the wallet's other withdrawals look again.
   const nextRunAt = nextRunOf(legs, now, env.config.WALLET_PAYOUT_STEP_MS);

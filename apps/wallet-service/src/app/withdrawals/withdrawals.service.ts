@@ -50,7 +50,7 @@ export class WithdrawalsService extends WalletFeature {
     const destination = this.destination(input, null);
     const wanted = input.amountUsd === undefined || input.amountUsd === null ? null : this.amountOf(input.amountUsd);
     const wallet = await findWallet(this.sql, ctx.orgId, input.walletId);
-    const now = new Date();
+    const now = this.env.now();
     const valued = valuePositions(wallet.positions, this.env.catalogue, this.env.timeScale, now);
     const ledger = Ledger.fromRows(
       wallet.id,
@@ -82,7 +82,7 @@ export class WithdrawalsService extends WalletFeature {
       throw new ServiceError('validation_error', `amountUsd must be more than the withdrawal fee of ${formatUsd(fee)} USD.`);
     const policy = policyOf(this.env.config.WALLET_WITHDRAWAL_POLICIES, ctx.orgId, this.env.sandbox);
     checkLimit(policy, amount, this.env.sandbox);
-    const now = new Date();
+    const now = this.env.now();
     const id = randomUUID();
     // PgPoolSql, two round trips (three with a whitelist): BEGIN, the key claimed, the wallet locked
     // and its positions read with what else runs on it; then every write (the wallet's status
@@ -171,7 +171,7 @@ export class WithdrawalsService extends WalletFeature {
     input: WithdrawalRef,
     apply: (step: WithdrawalStep, row: Withdrawal) => Promise<T>,
   ): Promise<T> {
-    const now = new Date();
+    const now = this.env.now();
     const found = await findWithdrawal(tx, wallet.id, input.withdrawalId);
     const ledger = await openLedger(tx, wallet.id, this.env, now);
     return apply({ tx, wallet, ledger, env: this.env, now }, found);

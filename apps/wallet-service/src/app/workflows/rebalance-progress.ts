@@ -1,10 +1,13 @@
 import type { Rebalance, Wallet } from '../../generated/prisma/client.js';
-import { movesOf, releaseReservations } from '../domain/instructions.js';
+import { recordAccounting } from '../accounting/record-accounting.js';
+import type { WalletChains } from '../domain/chains.js';
+import { instructionsView, movesOf, releaseReservations } from '../domain/instructions.js';
+import { exitRemainder } from '../domain/rebalance-plans.js';
 import type { Ledger } from '../domain/ledger.js';
 import type { RebalanceStatus } from '../domain/rebalance-view.js';
 import { balanceUpdated, positionsUpdated, rebalanceChanged } from '../domain/wallet-events.js';
 import { addLedger } from '../repositories/positions.repository.js';
-import { addFinish, addStartProcessing } from '../repositories/rebalances.repository.js';
+import { addFinish, addFinishWithAllocations, addStartProcessing } from '../repositories/rebalances.repository.js';
 import type { Running } from '../domain/wallet-status.js';
 import type { Writes } from '../repositories/writes.js';
 import { addStatusOf } from '../wallets/wallet-status-changes.js';
@@ -21,7 +24,7 @@ import { addStatusOf } from '../wallets/wallet-status-changes.js';
  */
 export function addRebalanceStep(
   writes: Writes,
-  input: { wallet: Wallet; ledger: Ledger; row: Rebalance; others: Running; now: Date; processingMs: number },
+  input: { wallet: Wallet; ledger: Ledger; row: Rebalance; others: Running; now: Date; processingMs: number; env: WalletChains },
 ): void {
   const { wallet, ledger, row, others, now } = input;
   const scope = { orgId: wallet.orgId, observedAt: now };
@@ -31,10 +34,20 @@ export function addRebalanceStep(
     addStatusOf(writes, wallet, { ...others, rebalances: true }, now);
   } else {
     releaseReservations(ledger, row.reservations);
-    const status: RebalanceStatus = ledger.applyAll(movesOf(row.allocations as never)) ? 'completed' : 'failed';
-    const done = addFinish(writes, row, status, now);
+    const reference = { type: 'rebalance', id: row.id } as const;
+    const status: RebalanceStatus = ledger.applyAll(movesOf(row.allocations as never), reference) ? 'completed' : 'failed';
+    const sweep = status === 'completed' && row.exitSource !== null ? exitRemainder(ledger, row.exitSource, input.env) : undefined;
+    if (sweep) ledger.applyAll([sweep], reference);
+    const done = sweep
+      ? addFinishWithAllocations(
+          writes,
+          { ...row, allocations: [...(row.allocations as never[]), ...instructionsView([sweep])] as never },
+          now,
+        )
+      : addFinish(writes, row, status, now);
     writes.addEvent(rebalanceChanged(done, now));
     for (const event of positionsUpdated(ledger, scope)) writes.addEvent(event);
+    recordAccounting(writes, ledger, wallet.orgId);
     addLedger(writes, ledger);
     if (status === 'completed') writes.addEvent(balanceUpdated(ledger, scope));
     addStatusOf(writes, wallet, others, now);

@@ -1,6 +1,7 @@
 import type { PayoutLeg } from '@service/contracts';
 import { parseUsd } from '@service/money';
 import type { Withdrawal } from '../../generated/prisma/client.js';
+import { recordAccounting } from '../accounting/record-accounting.js';
 import type { ActivitySubject } from '../domain/customer-approvals/activities.js';
 import { FAILED } from '../domain/customer-approvals/activities.js';
 import { type ApprovalPolicyRecord, withdrawalNeedsApproval } from '../domain/customer-approvals/policy.js';
@@ -55,9 +56,11 @@ export async function advanceWithdrawal(step: WithdrawalStep, state: PayoutStepS
   const scope = { orgId: row.orgId, observedAt: now };
   if (movedMoney(ran)) {
     for (const event of positionsUpdated(ledger, scope)) writes.addEvent(event);
+    recordAccounting(writes, ledger, row.orgId);
     addLedger(writes, ledger);
     writes.addEvent(balanceUpdated(ledger, scope));
   } else if (expired.size > 0) {
+    recordAccounting(writes, ledger, row.orgId);
     addLedger(writes, ledger);
   }
   if (settled) {

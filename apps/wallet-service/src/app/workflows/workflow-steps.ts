@@ -47,7 +47,7 @@ export class WorkflowSteps {
         return;
       }
       const depositAddresses = deriveDepositAddresses(this.env.seed, wallet.id, this.env.chains);
-      await setWalletStatus(tx, wallet, 'idle', new Date(), { depositAddresses });
+      await setWalletStatus(tx, wallet, 'idle', this.env.now(), { depositAddresses });
     });
   }
 
@@ -56,7 +56,7 @@ export class WorkflowSteps {
     return this.sql.$transaction(async (tx) => {
       const wallet = await lockWallet(tx, due.orgId, due.walletId);
       const deposit = await getDeposit(tx, due.id);
-      const now = new Date();
+      const now = this.env.now();
       if (deposit.status !== 'processing' || deposit.settleAt > now) return;
       const ledger = await openLedger(tx, wallet.id, this.env, now);
       await settleDeposit(tx, { wallet, deposit, ledger, env: this.env, now });
@@ -82,7 +82,7 @@ export class WorkflowSteps {
   async advanceRebalances(due: readonly Due[], options: { skipLocked: boolean }): Promise<Due[]> {
     if (new Set(due.map((item) => item.walletId)).size !== due.length) throw new Error('advanceRebalances takes one step per wallet');
     return this.sql.$transaction(async (tx) => {
-      const now = new Date();
+      const now = this.env.now();
       // The reads of wallets another transaction holds are thrown away.
       const [wallets, states] = await runQueries(tx, [
         lockWalletsQuery(due, options),
@@ -104,7 +104,7 @@ export class WorkflowSteps {
         // A statement per wallet, each of the few shapes a single step has, so each is prepared
         // once per connection; they wait for the COMMIT's round trip together.
         const writes = new Writes();
-        addRebalanceStep(writes, { wallet, ...state, now, processingMs: this.env.config.WALLET_REBALANCE_PROCESSING_MS });
+        addRebalanceStep(writes, { wallet, ...state, now, processingMs: this.env.config.WALLET_REBALANCE_PROCESSING_MS, env: this.env });
         await writes.run(tx);
       }
       return missing;
@@ -119,7 +119,7 @@ export class WorkflowSteps {
   advanceWithdrawal(due: Due): Promise<void> {
     return this.sql.$transaction(async (tx) => {
       const [wallet, state] = await runQueries(tx, [lockWalletQuery(due.orgId, due.walletId), payoutStepQuery(due.id)]);
-      const now = new Date();
+      const now = this.env.now();
       if (state.row.status !== 'processing' || state.row.nextRunAt > now) return;
       const ledger = Ledger.settled(wallet.id, state.positions, this.env, now);
       await advanceWithdrawal({ tx, wallet, ledger, env: this.env, now }, state, policyFrom(state.policy, this.env, wallet.orgId));
@@ -131,7 +131,7 @@ export class WorkflowSteps {
     return this.sql.$transaction(async (tx) => {
       await lockWallet(tx, due.orgId, due.walletId);
       const row = await getApproval(tx, due.id);
-      const now = new Date();
+      const now = this.env.now();
       if (row.status !== 'pending' || row.dueAt > now) return;
       await expireSetup(tx, row, now);
     });
@@ -145,7 +145,7 @@ export class WorkflowSteps {
     return this.sql.$transaction(async (tx) => {
       await lockApprovalsSql(tx, due.orgId);
       const row = await getChange(tx, due.id);
-      const now = new Date();
+      const now = this.env.now();
       if (row.status !== 'pending' || row.dueAt > now) return;
       await expireChange(tx, row, now);
     });

@@ -22,7 +22,7 @@ function workerWith(options: { held?: string[]; batchFails?: boolean }) {
   };
   const worker = new WorkflowWorker(
     null as never,
-    { config: { WALLET_WORKER_POLL_MS: 50 } } as never,
+    { config: { WALLET_WORKER_POLL_MS: 50 }, now: () => new Date(Date.now()) } as never,
     steps as never,
     { wake: () => undefined } as never,
     createLogger('wallet', 'silent'),
@@ -69,7 +69,7 @@ describe('WorkflowWorker look for unlisted provisions', () => {
     };
     const worker = new WorkflowWorker(
       sql as never,
-      { config: { WALLET_WORKER_POLL_MS: 50 } } as never,
+      { config: { WALLET_WORKER_POLL_MS: 50 }, now: () => new Date(Date.now()) } as never,
       {} as never,
       { wake: () => undefined } as never,
       createLogger('wallet', 'silent'),

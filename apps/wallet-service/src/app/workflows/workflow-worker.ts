@@ -39,7 +39,7 @@ export class WorkflowWorker implements OnApplicationBootstrap, BeforeApplication
 
   constructor(
     @Inject(WalletSql) private readonly sql: WalletSql,
-    @Inject(WalletEnvironment) env: WalletEnvironment,
+    @Inject(WalletEnvironment) private readonly env: WalletEnvironment,
     @Inject(WorkflowSteps) private readonly steps: WorkflowSteps,
     @Inject(OutboxRelayService) private readonly relay: OutboxRelayService,
     @Inject(SERVICE_LOGGER) private readonly logger: Logger,
@@ -70,7 +70,7 @@ export class WorkflowWorker implements OnApplicationBootstrap, BeforeApplication
       if (added > 0) this.logger.info({ wallets: added }, 'creating wallets without a provisioning row found; queued');
       this.listedProvisionsAt = Date.now();
     }
-    const due = await findDueWork(this.sql, new Date(), BATCH);
+    const due = await findDueWork(this.sql, this.env.now(), BATCH);
     const changed =
       (await this.provisionWallets(due)) +
       (await this.each(due.deposits, (item) => this.steps.settleDeposit(item))) +

@@ -2,13 +2,22 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { jetstream } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { type DomainEvent, eventSubject, type RequestContext, type WebhookDeliveryEventDto } from '@service/contracts';
+import {
+  ALL_ORGANIZATIONS,
+  type DomainEvent,
+  eventSubject,
+  PORTFOLIO_WALLET_WEBHOOK_EVENTS,
+  type RequestContext,
+  type WebhookDeliveryEventDto,
+} from '@service/contracts';
 import { type InProcessService, startServiceInProcess } from '@service/service-testing';
 import { webhookConfigSpec } from '../../config.js';
 import { AppModule } from '../app.module.js';
 import { DeliveriesService } from '../deliveries/deliveries.service.js';
+import { PrismaService } from '../prisma.service.js';
+import { DELIVERIES_DURABLE } from '../workers/event-consumer.js';
 import { RegistrationsService } from './registrations.service.js';
 
 /**
@@ -271,5 +280,59 @@ describe('the delivery feed', () => {
       message: 'Webhook event not found.',
     });
     await expect(deliveries.test(ctxOf(), { family: 'webhooks', id: reg.id })).rejects.toMatchObject(NOT_FOUND);
+  });
+});
+
+describe('internal events', () => {
+  it('are acked without a delivery or a processed row, even for an organization subscribed to everything', async () => {
+    const ctx = ctxOf();
+    const reg = await registrations.create(ctx, { family: 'webhooks', url: freshUrl(), events: [...PORTFOLIO_WALLET_WEBHOOK_EVENTS] });
+    const observed = (orgId: string): DomainEvent => ({
+      id: randomUUID(),
+      type: 'risk.metrics.observed',
+      orgId,
+      source: 'risk',
+      occurredAt: new Date().toISOString(),
+      payload: {
+        observationId: randomUUID(),
+        yieldSourceId: 'service-ustb-vault',
+        orgId: orgId === ALL_ORGANIZATIONS ? null : orgId,
+        metrics: { apy_bps: 400, tvl_usd: 1_000_000, available_withdrawal_liquidity_usd: 10_000 },
+        recordedAt: new Date().toISOString(),
+        expiresAt: null,
+      },
+    });
+    const internal = [observed(ALL_ORGANIZATIONS), observed(ctx.orgId)];
+    for (const event of internal) {
+      await jetstream(nats).publish(
+        eventSubject(service.env.EVENTS_SUBJECT_PREFIX!, 'risk', 'risk.metrics.observed'),
+        JSON.stringify(event),
+        {
+          msgID: event.id,
+        },
+      );
+    }
+    // A webhook event after them: once it is delivered, the consumer has passed them.
+    const after = await publish(ctx.orgId, {
+      event: WITHDRAWAL,
+      observedAt: new Date().toISOString(),
+      walletId: randomUUID(),
+      withdrawal: {},
+    });
+    await waitFor(async () => (received.some((request) => request.url === new URL(reg.url).pathname) ? true : undefined));
+    const { data } = await deliveries.list(ctx, { family: 'webhooks', id: reg.id });
+    expect(data.map((item) => item.eventType)).toEqual([WITHDRAWAL]);
+    const prisma = service.running.app.get(PrismaService);
+    const processed = await prisma.$queryRawUnsafe<{ event_id: string }[]>(
+      'SELECT event_id::text FROM processed_events WHERE event_id = ANY ($1::uuid[])',
+      [...internal, after].map((event) => event.id),
+    );
+    expect(processed).toEqual([{ event_id: after.id }]);
+    const jsm = await jetstreamManager(nats);
+    const info = await waitFor(async () => {
+      const consumer = await jsm.consumers.info(service.env.EVENTS_STREAM!, DELIVERIES_DURABLE);
+      return consumer.num_pending === 0 && consumer.num_ack_pending === 0 ? consumer : undefined;
+    });
+    expect(info.delivered.stream_seq).toBeGreaterThanOrEqual(3);
   });
 });

@@ -1,6 +1,7 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
+import { isInternalEvent } from '@service/contracts';
 import { type ConsumedEvent, DurableConsumer } from '@service/events';
 import { NATS_CONNECTION, SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
 import { traceparentOf } from '@service/tracing';
@@ -73,8 +74,14 @@ export class EventConsumerService implements OnApplicationBootstrap, BeforeAppli
     await this.consumer?.stop();
   }
 
-  /** Records a batch's deliveries and processed events in one statement; once acked, wakes the dispatcher for them. */
-  private async record(events: readonly ConsumedEvent[]): Promise<(() => void) | undefined> {
+  /**
+   * Records a batch's deliveries and processed events in one statement; once acked, wakes the
+   * dispatcher for them. Internal events (`INTERNAL_EVENTS`: risk-service's observations), which
+   * no registration can subscribe to, are only acked: no statement, no row.
+   */
+  private async record(batch: readonly ConsumedEvent[]): Promise<(() => void) | undefined> {
+    const events = batch.filter(({ event }) => !isInternalEvent(event.type));
+    if (events.length === 0) return undefined;
     const registrations = await fanOut(
       this.sql,
       DELIVERIES_DURABLE,
