@@ -68,7 +68,7 @@ SELECT EXISTS (SELECT w.id FROM wallets w WHERE w.org_id = $1::text AND ($2::uui
       e.realized::text AS realized, e.rate_bps AS "rateBps", e.reference_type AS "referenceType", e.reference_id AS "referenceId",
       e.chain, e.token, e.tx_hash AS "txHash", e.occurred_at AS "occurredAt", e.created_at AS "createdAt"
  FROM (SELECT 1) one
- LEFT JOIN accounting_events e ON e.wallet_id IN (SELECT w.id FROM wallets w WHERE w.org_id = $1::text AND ($2::uuid IS NULL OR w.id = $2::uuid))
+ LEFT JOIN accounting_events e ON e.org_id = $1::text AND e.wallet_id IN (SELECT w.id FROM wallets w WHERE w.org_id = $1::text AND ($2::uuid IS NULL OR w.id = $2::uuid))
       AND ($3::timestamptz IS NULL OR e.occurred_at >= $3::timestamptz) AND ($4::timestamptz IS NULL OR e.occurred_at < $4::timestamptz)
       AND ($5::text[] IS NULL OR e.type = ANY($5::text[])) AND ($6::bigint IS NULL OR e.seq < $6::bigint)
  LEFT JOIN wallets w ON w.id = e.wallet_id

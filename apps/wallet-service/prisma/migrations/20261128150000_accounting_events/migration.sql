@@ -36,14 +36,17 @@ CREATE TABLE "accounting_events" (
     "occurred_at" TIMESTAMPTZ(3) NOT NULL,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
-    CONSTRAINT "accounting_events_pkey" PRIMARY KEY ("seq")
+    CONSTRAINT "accounting_events_pkey" PRIMARY KEY ("id")
 );
-
--- CreateIndex
-CREATE UNIQUE INDEX "accounting_events_id_key" ON "accounting_events"("id");
 
 -- CreateIndex
 CREATE INDEX "accounting_events_wallet_id_position_id_occurred_at_seq_idx" ON "accounting_events"("wallet_id", "position_id", "occurred_at", "seq");
 
 -- CreateIndex
 CREATE INDEX "accounting_events_wallet_id_seq_idx" ON "accounting_events"("wallet_id", "seq");
+
+-- CreateIndex
+CREATE INDEX "accounting_events_wallet_id_position_id_seq_idx" ON "accounting_events"("wallet_id", "position_id", "seq");
+
+-- CreateIndex
+CREATE INDEX "accounting_events_org_id_seq_idx" ON "accounting_events"("org_id", "seq");

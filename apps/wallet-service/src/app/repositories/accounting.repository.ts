@@ -108,7 +108,8 @@ function boundaryOf([walletId, positionId, kind, amount, accruedAtMs, openCost, 
  * at its start and at its end, and every position now beside its last event. The flows of the
  * period are the differences of the running totals (`flowsBetween`), so the cost is three index
  * probes per position (`accounting_events (wallet_id, position_id, occurred_at, seq)`, and the
- * last by `seq`), whatever the number of events in or before the period.
+ * last by `(wallet_id, position_id, seq)`), whatever the number of events in or before the period
+ * or of other wallets.
  */
 export async function readPeriod(
   db: WalletDb,
@@ -194,7 +195,7 @@ export async function listAccountingEvents(
             e.realized::text AS realized, e.rate_bps AS "rateBps", e.reference_type AS "referenceType", e.reference_id AS "referenceId",
             e.chain, e.token, e.tx_hash AS "txHash", e.occurred_at AS "occurredAt", e.created_at AS "createdAt"
        FROM (SELECT 1) one
-       LEFT JOIN accounting_events e ON e.wallet_id IN (${SCOPE})
+       LEFT JOIN accounting_events e ON e.org_id = $1::text AND e.wallet_id IN (${SCOPE})
             AND ($3::timestamptz IS NULL OR e.occurred_at >= $3::timestamptz) AND ($4::timestamptz IS NULL OR e.occurred_at < $4::timestamptz)
             AND ($5::text[] IS NULL OR e.type = ANY($5::text[])) AND ($6::bigint IS NULL OR e.seq < $6::bigint)
        LEFT JOIN wallets w ON w.id = e.wallet_id
