@@ -11,6 +11,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { REPO_ROOT, startTestSystem, TEST_REDIS_URL, type TestSystem } from '@service/testing';
 import type { Result } from 'autocannon';
+import { accountingEventsOf, accountingOptionsFromEnv, benchAccounting } from './accounting.js';
 import { benchActivity } from './activity.js';
 import { type HostileLoad, type HostileStats, startHostileBodies } from './hostile-bodies.js';
 import {
@@ -26,6 +27,7 @@ import {
   suiteCleanups,
 } from './load.js';
 import { collectProfile, CPU_PROFILE, profilerEnv, startProfile } from './profiling.js';
+import { benchRisk, riskOptionsFromEnv } from './risk.js';
 import { benchWallets, walletsPartsOf } from './wallets.js';
 import { benchWebhooks } from './webhooks.js';
 
@@ -52,16 +54,22 @@ const BACKGROUND_WARNING = 0.1;
 /**
  * Which parts run: `gateway` (the scenarios above), `wallets` (wallet reads and writes against
  * the NATS route and pgbench),
- * `webhooks` (signed deliveries) and `activity` (feed pages over a million items). BENCH_SUITES=gateway runs the first alone.
+ * `webhooks` (signed deliveries), `activity` (feed pages over a million items), `risk` (rule
+ * evaluation at 10,000 rules, breach to webhook) and `accounting` (period summaries over 100,000
+ * ledger events). BENCH_SUITES=gateway runs the first alone.
  */
-const SUITES = new Set((process.env['BENCH_SUITES'] ?? 'gateway,wallets,webhooks,activity').split(',').map((name) => name.trim()));
+const SUITES = new Set(
+  (process.env['BENCH_SUITES'] ?? 'gateway,wallets,webhooks,activity,risk,accounting').split(',').map((name) => name.trim()),
+);
 /** Generous bound on the whole run: start-up, the gateway scenarios, the service suites and shutdown. */
 const RUN_BUDGET_MS =
   (5 * ROUNDS * (WARMUP_S + DURATION_S) +
     180 +
     (SUITES.has('wallets') ? 180 + 10 * ROUNDS * (DURATION_S + 2) + 300 * ROUNDS : 0) +
     (SUITES.has('webhooks') ? 180 : 0) +
-    (SUITES.has('activity') ? 300 : 0)) *
+    (SUITES.has('activity') ? 300 : 0) +
+    (SUITES.has('risk') ? 300 + 60 * (riskOptionsFromEnv().rounds ?? 2) : 0) +
+    (SUITES.has('accounting') ? 300 + Math.ceil(accountingEventsOf(accountingOptionsFromEnv()) / 2_000) : 0)) *
   1000;
 /**
  * Each scenario's principal spends its own read budget, far above what 50 connections can send in
@@ -211,6 +219,8 @@ async function serviceSuites(): Promise<void> {
     wallets: () => benchWallets({ durationS: DURATION_S, rounds: ROUNDS, parts: walletsPartsOf(process.env['BENCH_WALLET_PARTS']) }),
     webhooks: () => benchWebhooks(),
     activity: () => benchActivity(),
+    risk: () => benchRisk(riskOptionsFromEnv()),
+    accounting: () => benchAccounting(accountingOptionsFromEnv()),
   } as const;
   for (const [name, run] of Object.entries(suites)) {
     if (!SUITES.has(name)) continue;

@@ -19,12 +19,14 @@ interface Tally {
   received: number;
   /** Arrival minus the body's `observedAt`, ms, in arrival order. */
   readonly latencies: number[];
+  /** Arrival times (epoch ms, the receiver's clock: this machine's), in arrival order. */
+  readonly arrivedAt: number[];
 }
 
 /** What the receiver's process tells the bench: arrivals since its last message, or that a reset is done. */
 type ReceiverMessage =
   | { readonly kind: 'listening'; readonly port: number }
-  | { readonly kind: 'arrived'; readonly latencies: Record<string, number[]> }
+  | { readonly kind: 'arrived'; readonly latencies: Record<string, number[]>; readonly arrivedAt: Record<string, number[]> }
   | { readonly kind: 'reset' };
 
 /** How often the receiver's process reports its arrivals (ms): the latencies are measured there, on arrival. */
@@ -38,7 +40,7 @@ const REPORT_MS = 20;
  * reported every {@link REPORT_MS} ms.
  */
 export class TimingReceiver {
-  private readonly tallies = new Map<DeliveryTag, Tally>(TAGS.map((tag) => [tag, { received: 0, latencies: [] }]));
+  private readonly tallies = new Map<DeliveryTag, Tally>(TAGS.map((tag) => [tag, { received: 0, latencies: [], arrivedAt: [] }]));
   private child: ChildProcess | undefined;
   private waiters: { tag: DeliveryTag; count: number; resolve: () => void }[] = [];
   private resetDone: (() => void) | undefined;
@@ -64,6 +66,11 @@ export class TimingReceiver {
   /** Latencies (ms) of the deliveries of `tag` since the last reset, sorted. */
   latencies(tag: DeliveryTag): number[] {
     return [...this.tally(tag).latencies].sort((a, b) => a - b);
+  }
+
+  /** Arrival times (epoch ms) of the deliveries of `tag` since the last reset, in arrival order. */
+  arrivals(tag: DeliveryTag): number[] {
+    return [...this.tally(tag).arrivedAt];
   }
 
   until(tag: DeliveryTag, count: number, timeoutMs: number): Promise<void> {
@@ -102,6 +109,7 @@ export class TimingReceiver {
       // Every report sent before the reset came before this answer (one ordered channel).
       for (const tally of this.tallies.values()) {
         tally.latencies.length = 0;
+        tally.arrivedAt.length = 0;
         tally.received = 0;
       }
       this.resetDone?.();
@@ -112,6 +120,7 @@ export class TimingReceiver {
     for (const [tag, latencies] of Object.entries(message.latencies)) {
       const tally = this.tally(tag as DeliveryTag);
       tally.latencies.push(...latencies);
+      tally.arrivedAt.push(...(message.arrivedAt[tag] ?? []));
       tally.received += latencies.length;
     }
     this.waiters = this.waiters.filter((waiter) => (this.tally(waiter.tag).received >= waiter.count ? (waiter.resolve(), false) : true));
@@ -130,11 +139,13 @@ const RECEIVER_ARG = '--webhook-receiver';
 function runReceiver(): void {
   const send = (message: ReceiverMessage) => process.send?.(message);
   let pending: Record<string, number[]> = {};
+  let arrivedAt: Record<string, number[]> = {};
   let any = false;
   const report = () => {
     if (!any) return;
-    send({ kind: 'arrived', latencies: pending });
+    send({ kind: 'arrived', latencies: pending, arrivedAt });
     pending = {};
+    arrivedAt = {};
     any = false;
   };
   const server = createServer((request, response) => {
@@ -143,7 +154,9 @@ function runReceiver(): void {
     request.on('end', () => {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { observedAt: string; bench?: DeliveryTag };
       const tag = body.bench ?? 'event';
-      (pending[tag] ??= []).push(Date.now() - Date.parse(body.observedAt));
+      const now = Date.now();
+      (pending[tag] ??= []).push(now - Date.parse(body.observedAt));
+      (arrivedAt[tag] ??= []).push(now);
       any = true;
       response.writeHead(200).end();
     });
