@@ -81,6 +81,12 @@ export const walletConfigSpec = {
     default: '86400000',
     parse: parsers.integer(1_000, 30 * 86_400_000),
   },
+  WALLET_EVENT_ACK_WAIT_MS: {
+    description:
+      'how long a risk event (wallet-risk, wallet-market-data) handed to a replica that died, or to a consumer that stopped, stays unacknowledged before it comes again',
+    default: '30000',
+    parse: parsers.integer(500, 600_000),
+  },
   WALLET_YIELD_TIME_SCALE: {
     description: 'sandbox: simulated seconds of yield accrual per real second (1 = real time)',
     default: '1',

@@ -36,6 +36,8 @@ beforeAll(async () => {
       WALLET_DEPOSIT_SETTLEMENT_MS: '100',
       WALLET_REBALANCE_PROCESSING_MS: '100',
       WALLET_WORKER_POLL_MS: '25',
+      // A consumer stopped with a pull outstanding: what the server hands to it comes again after this.
+      WALLET_EVENT_ACK_WAIT_MS: '1000',
     },
   });
   wallets = service.running.app.get(WalletsService);

@@ -42,6 +42,7 @@ export class MarketDataConsumer implements OnApplicationBootstrap, BeforeApplica
       filterSubject: eventSubject(this.config.EVENTS_SUBJECT_PREFIX, 'risk', 'risk.metrics.observed'),
       stream: this.config.EVENTS_STREAM,
       subjectPrefix: this.config.EVENTS_SUBJECT_PREFIX,
+      ackWaitMs: this.config.WALLET_EVENT_ACK_WAIT_MS,
       db: this.sql,
       js: jetstream(this.connection),
       jsm: await jetstreamManager(this.connection),

@@ -47,6 +47,7 @@ export class RiskConsumer implements OnApplicationBootstrap, BeforeApplicationSh
       filterSubject: `${this.config.EVENTS_SUBJECT_PREFIX}.risk.portfolio_wallet.>`,
       stream: this.config.EVENTS_STREAM,
       subjectPrefix: this.config.EVENTS_SUBJECT_PREFIX,
+      ackWaitMs: this.config.WALLET_EVENT_ACK_WAIT_MS,
       db: this.wakingSql(),
       js: jetstream(this.connection),
       jsm: await jetstreamManager(this.connection),
