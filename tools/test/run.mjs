@@ -88,6 +88,7 @@ const FIRST_LANE = [
   'microvault-service-e2e',
   'sdk',
   'chaos',
+  'identity-service-e2e',
 ];
 const lane = (selection) => [
   'run-many',
