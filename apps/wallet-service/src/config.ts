@@ -99,6 +99,12 @@ export const walletConfigSpec = {
     default: '{}',
     parse: parseRateChanges,
   },
+  WALLET_CLOCK_CONTROL: {
+    description:
+      "sandbox only: the operator subject wallet.sandbox.pin-clock may stop this replica's clock at an instant (end-to-end tests); false in any shared environment",
+    default: 'false',
+    parse: parsers.boolean,
+  },
   WALLET_CLOCK_OFFSET_MS: {
     description:
       "sandbox only: milliseconds added to the wall clock for every time the service stamps (money movements, accrual, the accounting reports' now); 0 in production",

@@ -175,6 +175,7 @@ export interface WalletContract {
   'wallet.accounting.activity': Rpc<AccountingActivityQueryDto, AccountingActivityPageDto>;
   'wallet.activity.list': Rpc<WalletRef & WalletActivityQueryDto, WalletActivityPageDto>;
   'wallet.sandbox.fail-next-payout': Rpc<NoInput, { orgId: string; armedAt: string }>;
+  'wallet.sandbox.pin-clock': Rpc<{ readonly at: string | null }, { pinnedAt: string | null }>;
 }
 
 export interface GVaultContract {

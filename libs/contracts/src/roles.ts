@@ -72,6 +72,7 @@ export const SUBJECT_ROLES: { readonly [S in Subject]: RoleRule } = {
   'wallet.turnkey.approval-request': EVERY_ROLE,
   'wallet.turnkey.vote': EVERY_ROLE,
   'wallet.sandbox.fail-next-payout': EVERY_ROLE,
+  'wallet.sandbox.pin-clock': EVERY_ROLE,
   'gvault.health.check': EVERY_ROLE,
   'gvault.yield-sources.list': EVERY_ROLE,
   'gvault.allowlist.check': EVERY_ROLE,

@@ -57,6 +57,8 @@ export const SUBJECTS = {
     walletActivityList: 'wallet.activity.list',
     /** Operator subject (admin CLI), not routed by the gateway: the sandbox fails an organization's next payout retryably. */
     sandboxFailNextPayout: 'wallet.sandbox.fail-next-payout',
+    /** Operator, sandbox with WALLET_CLOCK_CONTROL only: stops the replica's clock at an instant (tests), or lets it run. */
+    sandboxPinClock: 'wallet.sandbox.pin-clock',
   },
   gvault: {
     health: healthSubjectOf('gvault'),

@@ -3,7 +3,7 @@ import { ServiceError } from '@service/errors';
 import { createApiKey, isRole } from './api-keys.js';
 import { createVault, enableOrganization } from './microvaults.js';
 import { operatorNatsFromEnv } from './operator.js';
-import { failNextPayout } from './wallets.js';
+import { failNextPayout, pinClock } from './wallets.js';
 
 /**
  * Operator commands (`npm run -s admin -- <area> <command> [options]`). They talk to the services
@@ -16,13 +16,20 @@ const USAGE = `usage:
   npm run -s admin -- microvaults create-vault --org <orgId>   deploy and register a vault; prints its id
   npm run -s admin -- api-keys create --org <orgId> --role <owner|admin|member> --name <name> [--expires-at <ISO 8601>]
                                                                create an API key; prints the key (shown only once)
-  npm run -s admin -- wallets fail-next-payout --org <orgId>   sandbox only: the organization's next payout leg fails retryably`;
+  npm run -s admin -- wallets fail-next-payout --org <orgId>   sandbox only: the organization's next payout leg fails retryably
+  npm run -s admin -- wallets pin-clock --at <ISO 8601|now>    sandbox with WALLET_CLOCK_CONTROL only: a replica's clock stops there (now: runs again)`;
 
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { org: { type: 'string' }, role: { type: 'string' }, name: { type: 'string' }, 'expires-at': { type: 'string' } },
+    options: {
+      org: { type: 'string' },
+      role: { type: 'string' },
+      name: { type: 'string' },
+      'expires-at': { type: 'string' },
+      at: { type: 'string' },
+    },
   });
   const [area, command] = positionals;
   const nats = operatorNatsFromEnv();
@@ -34,6 +41,11 @@ async function main(argv: string[]): Promise<number> {
   if (area === 'wallets' && command === 'fail-next-payout' && values.org) {
     const armed = await failNextPayout(nats, values.org);
     console.log(`the next payout of organization ${armed.orgId} fails retryably (armed ${armed.armedAt})`);
+    return 0;
+  }
+  if (area === 'wallets' && command === 'pin-clock' && values.at) {
+    const { pinnedAt } = await pinClock(nats, values.at === 'now' ? null : values.at);
+    console.log(pinnedAt ? `the clock stands at ${pinnedAt}` : 'the clock runs');
     return 0;
   }
   if (area !== 'microvaults' || !values.org || (command !== 'enable' && command !== 'create-vault')) {

@@ -12,6 +12,7 @@ const CONFIG = readWorkspaceFile('k8s/base/nats/nats-server.conf');
 /** Subjects the operator CLI (tools/admin) sends and the gateway never does. */
 const OPERATOR_SUBJECTS: readonly Subject[] = [
   SUBJECTS.wallet.sandboxFailNextPayout,
+  SUBJECTS.wallet.sandboxPinClock,
   SUBJECTS.microvault.organizationsEnable,
   SUBJECTS.microvault.vaultsCreate,
 ];

@@ -37,6 +37,7 @@ const OTHER_CALLERS: Partial<Record<Subject, { readonly caller: string; readonly
   [SUBJECTS.microvault.organizationsEnable]: { caller: 'tools/admin/src', reason: 'operator subject, sent by `npm run admin`' },
   [SUBJECTS.microvault.vaultsCreate]: { caller: 'tools/admin/src', reason: 'operator subject, sent by `npm run admin`' },
   [SUBJECTS.wallet.sandboxFailNextPayout]: { caller: 'tools/admin/src', reason: 'sandbox operator subject, sent by `npm run admin`' },
+  [SUBJECTS.wallet.sandboxPinClock]: { caller: 'tools/admin/src', reason: 'sandbox operator subject, sent by `npm run admin`' },
 };
 
 const serviceSources = new Map<ServiceName, string>(SERVICES.map((service) => [service, sources(`apps/${service}-service/src`)]));

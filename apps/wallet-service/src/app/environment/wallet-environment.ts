@@ -27,6 +27,9 @@ export class WalletEnvironment implements WalletChains, Valuation {
     if (config.SERVICE_ENV !== 'sandbox' && config.WALLET_CLOCK_OFFSET_MS !== 0) {
       throw new Error('WALLET_CLOCK_OFFSET_MS is sandbox only; production keeps 0');
     }
+    if (config.SERVICE_ENV !== 'sandbox' && config.WALLET_CLOCK_CONTROL) {
+      throw new Error('WALLET_CLOCK_CONTROL is sandbox only; production keeps false');
+    }
     this.clockOffsetMs = config.WALLET_CLOCK_OFFSET_MS;
     this.chains = WALLET_CHAINS[config.SERVICE_ENV];
     this.stellarChain = STELLAR_CHAINS[config.SERVICE_ENV];

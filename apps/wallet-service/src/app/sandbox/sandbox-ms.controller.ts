@@ -12,4 +12,10 @@ export class SandboxMsController {
   failNextPayout({ ctx }: WireRequestOf<typeof SUBJECTS.wallet.sandboxFailNextPayout>): Promise<{ orgId: string; armedAt: string }> {
     return this.sandbox.failNextPayout(ctx.orgId);
   }
+
+  /** Operator subject (the admin CLI, end-to-end tests): this replica's clock stops at `at`, or runs again. */
+  @Handles(SUBJECTS.wallet.sandboxPinClock)
+  pinClock({ at }: WireRequestOf<typeof SUBJECTS.wallet.sandboxPinClock>): { pinnedAt: string | null } {
+    return this.sandbox.pinClock(at);
+  }
 }

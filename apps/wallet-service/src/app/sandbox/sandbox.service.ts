@@ -15,6 +15,25 @@ export class SandboxService extends WalletFeature implements OnApplicationBootst
     for (const orgId of this.env.config.WALLET_SANDBOX_FAIL_NEXT_PAYOUT) await armPayoutFailure(this.prisma, orgId, new Date());
   }
 
+  /**
+   * Stops this replica's clock at `at` (null lets it run again): money movements, accrual and the
+   * accounting reports then happen at instants a test chose. Only where WALLET_CLOCK_CONTROL is on.
+   */
+  pinClock(at: string | null): { pinnedAt: string | null } {
+    if (!this.env.sandbox || !this.env.config.WALLET_CLOCK_CONTROL) {
+      throw new ServiceError(
+        'operation_not_supported',
+        'The clock can be pinned only in a sandbox started with WALLET_CLOCK_CONTROL=true.',
+      );
+    }
+    const instant = at === null ? null : new Date(at);
+    if (instant !== null && (typeof at !== 'string' || Number.isNaN(instant.getTime()))) {
+      throw new ServiceError('validation_error', 'at must be an ISO 8601 date-time or null.');
+    }
+    this.env.pinClock(instant);
+    return { pinnedAt: instant?.toISOString() ?? null };
+  }
+
   async failNextPayout(orgId: string): Promise<{ orgId: string; armedAt: string }> {
     if (!this.env.sandbox) throw new ServiceError('operation_not_supported', 'Simulated payout failures exist only in the sandbox.');
     return { orgId, armedAt: (await armPayoutFailure(this.prisma, orgId, new Date())).toISOString() };
