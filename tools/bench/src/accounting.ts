@@ -33,7 +33,7 @@ import type { RequestContext } from '@service/contracts';
 import { NatsRequester, SubjectClient } from '@service/nats';
 import { startTestSystem, TEST_DATABASE_URL } from '@service/testing';
 import pg from 'pg';
-import { cpuMsOf, cpuMsOfCommand, machineBusyMs, progress, runCleanups, suiteCleanups } from './load.js';
+import { cpuMsOf, cpuMsOfCommand, machineBusyMs, progress, runCleanups, suiteCleanups, wholeNumberSetting } from './load.js';
 import { percentile } from './webhook-receiver.js';
 
 export interface AccountingBenchOptions {
@@ -409,13 +409,7 @@ export async function benchAccounting(options: AccountingBenchOptions = {}): Pro
   }
 }
 
-const wholeNumber = (name: string): number | undefined => {
-  const value = process.env[name];
-  if (value === undefined || value === '') return undefined;
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new Error(`${name} must be a whole number above 0, got ${value}`);
-  return number;
-};
+const wholeNumber = (name: string) => wholeNumberSetting(name, 1);
 
 /** The suite's settings from the environment (README: "accounting"). */
 export function accountingOptionsFromEnv(): AccountingBenchOptions {

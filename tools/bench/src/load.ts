@@ -197,3 +197,12 @@ export function pidOf(name: string, argument?: string): number | undefined {
   }
   return best?.pid;
 }
+
+/** A suite's optional whole-number setting: undefined when unset, an error below `min` or not whole. */
+export function wholeNumberSetting(name: string, min: number): number | undefined {
+  const value = process.env[name];
+  if (value === undefined || value === '') return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < min) throw new Error(`${name} must be a whole number of at least ${min}, got ${value}`);
+  return number;
+}

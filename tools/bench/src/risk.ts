@@ -30,7 +30,7 @@ import type { RequestContext } from '@service/contracts';
 import { NatsRequester, SubjectClient } from '@service/nats';
 import { startTestSystem, TEST_DATABASE_URL, type TestSystem } from '@service/testing';
 import pg from 'pg';
-import { cpuMsOf, cpuMsOfCommand, cpuMsOfSelf, machineBusyMs, progress, runCleanups, suiteCleanups } from './load.js';
+import { cpuMsOf, cpuMsOfCommand, cpuMsOfSelf, machineBusyMs, progress, runCleanups, suiteCleanups, wholeNumberSetting } from './load.js';
 import { percentile, TimingReceiver } from './webhook-receiver.js';
 
 export interface RiskBenchOptions {
@@ -627,13 +627,7 @@ export async function benchRisk(options: RiskBenchOptions = {}): Promise<RiskBen
   }
 }
 
-const wholeNumber = (name: string): number | undefined => {
-  const value = process.env[name];
-  if (value === undefined || value === '') return undefined;
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 0) throw new Error(`${name} must be a whole number, got ${value}`);
-  return number;
-};
+const wholeNumber = (name: string) => wholeNumberSetting(name, 0);
 
 /** The suite's settings from the environment (README: "risk"). */
 export function riskOptionsFromEnv(): RiskBenchOptions {
