@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { type NatsConnection, PermissionViolationError } from '@nats-io/transport-node';
 import {
+  ALL_ORGANIZATIONS,
   API_KEY_HASH_FORMAT,
   BROADCASTS,
   type DomainEvent,
@@ -237,6 +238,57 @@ describe('the event stream', () => {
     expect(delivered.join()).not.toContain(depositIdOf(forged));
   });
 
+  it("counts an event only on its publisher's subject: a wallet event for every organization from another service's user is refused", async () => {
+    const org = `org_sources_${randomUUID().slice(0, 8)}`;
+    const url = `${receiver.url}/${org}`;
+    const registered = await gateway(await token(org, 'admin'), 'POST', '/v2/webhooks', { url, events: [DEPOSIT] });
+    expect(registered.status).toBe(200);
+    const eventOf = (orgId: string, source: string, status: string): DomainEvent => ({
+      id: randomUUID(),
+      type: DEPOSIT,
+      orgId,
+      source,
+      occurredAt: new Date().toISOString(),
+      payload: {
+        event: DEPOSIT,
+        observedAt: new Date().toISOString(),
+        walletId: randomUUID(),
+        deposit: { id: randomUUID(), status, amountUsd: '1000000.000000' },
+      },
+    });
+
+    // identity-service's user may publish under its own prefix, and the server stores the event;
+    // before events were bound to their publisher, webhook-service signed it for every organization.
+    const forged = eventOf(ALL_ORGANIZATIONS, 'wallet', 'completed');
+    const stored = await jetstream(await as('identity')).publish(
+      eventSubject(system.stream.EVENTS_SUBJECT_PREFIX, 'identity', DEPOSIT),
+      JSON.stringify(forged),
+      { msgID: forged.id },
+    );
+
+    // The control, published after it: the wallet relay's user, on the wallet subject, for the organization.
+    const genuine = eventOf(org, 'wallet', 'processing');
+    const walletSubject = eventSubject(system.stream.EVENTS_SUBJECT_PREFIX, 'wallet', DEPOSIT);
+    await jetstream(await as('wallet')).publish(walletSubject, JSON.stringify(genuine), { msgID: genuine.id });
+    const deliveredTo = () => receiver.requests.filter((request) => request.path === `/hook/${org}`).map((request) => request.body);
+    await eventually(deliveredTo, (bodies) => bodies.length > 0, 10_000);
+    // webhook-service has taken the forged event off the stream (terminated: below the ack floor) without delivering it.
+    const ops = await jetstreamManager(await as('ops'));
+    await eventually(
+      () => ops.consumers.info(system.stream.EVENTS_STREAM, 'webhook-deliveries'),
+      (info) => info.ack_floor.stream_seq >= stored.seq,
+    );
+    const delivered = deliveredTo();
+    expect(delivered).toHaveLength(1);
+    expect(delivered[0]).toContain(depositIdOf(genuine));
+    expect(receiver.requests.map((request) => request.body).join()).not.toContain(depositIdOf(forged));
+    // Nor recorded: the organization's delivery events hold the genuine one alone.
+    const recorded = await gateway(await token(org, 'admin'), 'GET', '/v2/webhooks/events');
+    expect(recorded).toMatchObject({ status: 200, body: { data: [{ eventType: DEPOSIT }] } });
+    expect(JSON.stringify(recorded.body)).toContain(depositIdOf(genuine));
+    expect(JSON.stringify(recorded.body)).not.toContain(depositIdOf(forged));
+  });
+
   it('is managed through the JetStream API only by the users that need it, each for its own stream and consumer', async () => {
     const gatewayUser = await as('gateway');
     await expect(jetstreamManager(gatewayUser, { timeout: 1_000 })).rejects.toThrow();
@@ -249,6 +301,19 @@ describe('the event stream', () => {
     await expect(jsm.streams.delete(system.stream.EVENTS_STREAM)).rejects.toThrow();
     await refused(wallet, 'publish', `$JS.API.STREAM.DELETE.${system.stream.EVENTS_STREAM}`);
     await expect(jsm.consumers.add(system.stream.EVENTS_STREAM, { durable_name: 'snoop' })).rejects.toThrow();
+  });
+
+  it("keeps its configuration from every service's user: a 1 s max_age (every unconsumed event dropped) is refused", async () => {
+    const stream = system.stream.EVENTS_STREAM;
+    for (const user of ['wallet', 'webhook', 'activity'] as const) {
+      const connection = await as(user);
+      const jsm = await jetstreamManager(connection, { timeout: 1_000 });
+      await expect(jsm.streams.update(stream, { max_age: 1_000_000_000 })).rejects.toThrow();
+      await refused(connection, 'publish', `$JS.API.STREAM.UPDATE.${stream}`);
+    }
+    // Only the operator's user (`npm run -s admin -- streams ensure`) may change it.
+    const ops = await jetstreamManager(await as('ops'));
+    expect((await ops.streams.info(stream)).config.max_age).toBe(0);
   });
 });
 
@@ -276,5 +341,66 @@ describe('inboxes', () => {
     wallet.subscribe('_INBOX_gateway.>');
     await refused(wallet, 'subscription', '_INBOX.>');
     await refused(wallet, 'subscription', '_INBOX_gateway.>');
+  });
+});
+
+describe("risk-service's user", () => {
+  const ACTION = 'portfolio_wallet.risk.action.status_changed';
+  const actionEvent = (orgId: string): DomainEvent => ({
+    id: randomUUID(),
+    type: ACTION,
+    orgId,
+    source: 'risk',
+    occurredAt: new Date().toISOString(),
+    // A proposal: wallet-service acts only on an executing exit or a decided block.
+    payload: {
+      event: ACTION,
+      observedAt: new Date().toISOString(),
+      walletId: randomUUID(),
+      action: { id: randomUUID(), status: 'proposed' },
+    },
+  });
+
+  it('alone publishes risk actions, on which wallet-service exits positions', async () => {
+    const subject = eventSubject(system.stream.EVENTS_SUBJECT_PREFIX, 'risk', ACTION);
+    const forged = actionEvent(`org_risk_${randomUUID().slice(0, 8)}`);
+    for (const user of ['gateway', 'webhook', 'wallet'] as const) {
+      const connection = await as(user);
+      await expect(jetstream(connection).publish(subject, JSON.stringify(forged), { msgID: forged.id, timeout: 1_000 })).rejects.toThrow();
+      await refused(connection, 'publish', subject);
+    }
+
+    // The control: the risk user's own event is stored (a proposal, which nobody acts on).
+    const genuine = actionEvent(`org_risk_${randomUUID().slice(0, 8)}`);
+    await expect(jetstream(await as('risk')).publish(subject, JSON.stringify(genuine), { msgID: genuine.id })).resolves.toMatchObject({
+      stream: system.stream.EVENTS_STREAM,
+    });
+  });
+
+  it("publishes no wallet event, asks no wallet subject and cannot create or read wallet-service's risk consumer", async () => {
+    const risk = await as('risk');
+    const walletSubject = eventSubject(system.stream.EVENTS_SUBJECT_PREFIX, 'wallet', DEPOSIT);
+    await expect(jetstream(risk).publish(walletSubject, '{}', { msgID: randomUUID(), timeout: 1_000 })).rejects.toThrow();
+    await refused(risk, 'publish', walletSubject);
+
+    await expect(
+      requester(risk).request(SUBJECTS.wallet.walletsList, { ctx: ownerOf('org_other'), limit: 10 } as never),
+    ).rejects.toMatchObject({
+      code: 'service_temporarily_unavailable',
+    });
+    await refused(risk, 'publish', SUBJECTS.wallet.walletsList);
+
+    const stream = system.stream.EVENTS_STREAM;
+    const jsm = await jetstreamManager(risk, { timeout: 1_000 });
+    await expect(jsm.consumers.info(stream, 'wallet-risk')).rejects.toThrow();
+    await refused(risk, 'publish', `$JS.API.CONSUMER.INFO.${stream}.wallet-risk`);
+    await expect(
+      jsm.consumers.add(stream, { durable_name: 'wallet-risk', filter_subject: `${system.stream.EVENTS_SUBJECT_PREFIX}.>` }),
+    ).rejects.toThrow();
+    const creates = /^\$JS\.API\.CONSUMER\.(DURABLE\.)?CREATE\..*wallet-risk/;
+    await eventually(
+      () => violations.get(risk) ?? [],
+      (seen) => seen.some((violation) => violation.operation === 'publish' && creates.test(violation.subject)),
+    );
   });
 });

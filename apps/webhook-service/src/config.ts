@@ -76,7 +76,7 @@ export const webhookConfigSpec = {
   },
   WEBHOOK_MAX_REGISTRATIONS_PER_ORGANIZATION: {
     description:
-      "active registrations one organization may hold in each family (`webhooks`, `webhook-endpoints`, gvault's); one more is refused with 409 webhook_limit_reached",
+      "active registrations per organization and family (three families: `webhooks`, `webhook-endpoints`, gvault's; so at most 48 per organization at the default 16); one more in a family is refused with 409 webhook_limit_reached",
     // Stripe's limit on webhook endpoints per account.
     default: '16',
     parse: parsers.integer(1, 1_000),

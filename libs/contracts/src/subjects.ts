@@ -119,6 +119,19 @@ export const SUBJECTS = {
 } as const satisfies Record<ServiceName, Record<string, string>>;
 
 /**
+ * Subjects only the operator CLI (tools/admin, NATS user `admin`) sends: the gateway routes none,
+ * and k8s/base/nats/nats-server.conf denies them to its user (tools/manifests checks both, and
+ * that the gateway may send nothing it does not route). `identity.api-keys.create` is not one:
+ * the CLI sends it, and so does the gateway (`POST /v2/api-keys`).
+ */
+export const OPERATOR_SUBJECTS = [
+  SUBJECTS.wallet.sandboxFailNextPayout,
+  SUBJECTS.wallet.sandboxPinClock,
+  SUBJECTS.microvault.organizationsEnable,
+  SUBJECTS.microvault.vaultsCreate,
+] as const;
+
+/**
  * Messages without a reply (core NATS publish, not request/reply): the subject and its JSON
  * payload. Not in {@link SUBJECTS}, which lists request subjects only.
  */

@@ -1,12 +1,12 @@
 import type { ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg } from '@nats-io/jetstream';
 import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
-import type { AnyDomainEvent } from '@service/contracts';
+import { ALL_ORGANIZATIONS, ALL_ORGANIZATIONS_EVENTS, type AnyDomainEvent, eventSubject, publisherOf } from '@service/contracts';
 import { endSpan, type Span, SpanKind, type SpanOptions, startSpan, TRACEPARENT, tracingEnabled } from '@service/tracing';
 import { GroupCommit, type SqlExecutor, type TransactionalSql } from '@service/sql';
 import type { EventLogger } from './event-logger.js';
-import { type EventStreamConfig, ensureEventStream, isNotFound } from './stream.js';
-import { watchConsumer } from './metrics.js';
+import { type EventStreamConfig, ensureEventStream, isNotFound, warnOfStreamDifferences } from './stream.js';
+import { refusedEvents, watchConsumer } from './metrics.js';
 
 /** Where a durable consumer's events come from and how they are batched. */
 export interface ConsumerStreamOptions extends EventStreamConfig {
@@ -91,7 +91,8 @@ const MAX_RETRY_DELAY_MS = 60_000;
  *
  * A batch that fails is retried event by event, so every other event is applied at once and the
  * one that fails is given back with a growing delay ({@link redeliveryDelayMs}); a message that is
- * not a domain event is terminated.
+ * not a domain event, or an event its type's publisher did not send ({@link refusalOf}), is
+ * terminated before any handler sees it.
  */
 export class DurableConsumer<Tx extends SqlExecutor = SqlExecutor> {
   private messages: ConsumerMessages | undefined;
@@ -119,7 +120,7 @@ export class DurableConsumer<Tx extends SqlExecutor = SqlExecutor> {
 
   async start(): Promise<void> {
     const { jsm, js, stream, durable } = this.options;
-    await ensureEventStream(jsm, this.options);
+    warnOfStreamDifferences(this.options.logger, this.options, await ensureEventStream(jsm, this.options));
     await ensureDurableConsumer(jsm, {
       stream,
       durable,
@@ -145,8 +146,8 @@ export class DurableConsumer<Tx extends SqlExecutor = SqlExecutor> {
   }
 
   private async process(batch: readonly JsMsg[]): Promise<void> {
-    const { durable, logger } = this.options;
-    const parsed = domainEventsOf(batch, logger);
+    const { durable, logger, subjectPrefix } = this.options;
+    const parsed = domainEventsOf(batch, logger, { subjectPrefix, durable });
     if (parsed.length === 0) return;
     // A consumer span per event continuing the trace of the request that wrote it (tracing on).
     const tracing = tracingEnabled();
@@ -262,7 +263,8 @@ export function redeliveryDelayMs(message: JsMsg): number {
 
 /**
  * The domain event a message carries, or undefined when it is not one (to be terminated, not
- * retried). Its payload is trusted as the type's: only our outboxes publish on the stream.
+ * retried). Its payload is trusted as the type's once {@link refusalOf} finds nothing wrong: only
+ * the type's publisher may publish on its subject.
  */
 export function parseDomainEvent(message: JsMsg): AnyDomainEvent | undefined {
   try {
@@ -274,17 +276,57 @@ export function parseDomainEvent(message: JsMsg): AnyDomainEvent | undefined {
   }
 }
 
-/** The domain events of a batch of messages; a message that is not one is logged and terminated (not retried). */
-export function domainEventsOf(batch: readonly JsMsg[], logger: EventLogger): { message: JsMsg; event: AnyDomainEvent }[] {
+/**
+ * Why an event that came on `subject` must not be acted on, or undefined when it may. The subject
+ * is the only part the server vouches for (each service's user publishes only under
+ * `<prefix>.<service>.>`), so an event counts only on the exact subject its type's publisher uses
+ * (`EVENT_PUBLISHERS` of `@service/contracts`), and only the types of `ALL_ORGANIZATIONS_EVENTS`
+ * may name every organization (`orgId` `*`). Otherwise any service's credential could publish a
+ * wallet event, for every organization, that webhook-service would sign and deliver.
+ */
+export function refusalOf(
+  subject: string,
+  event: { readonly type: string; readonly orgId: string },
+  subjectPrefix: string,
+): string | undefined {
+  const publisher = publisherOf(event.type);
+  if (!publisher) return 'unknown event type';
+  if (subject !== eventSubject(subjectPrefix, publisher, event.type as AnyDomainEvent['type'])) return `not published by ${publisher}`;
+  if (event.orgId === ALL_ORGANIZATIONS && !(ALL_ORGANIZATIONS_EVENTS as readonly string[]).includes(event.type)) {
+    return 'all organizations for an event of one';
+  }
+  return undefined;
+}
+
+/**
+ * The domain events of a batch of messages; a message that is not one, or an event refused by
+ * {@link refusalOf}, is logged (subject and type, never the payload), counted and terminated (not
+ * retried).
+ */
+export function domainEventsOf(
+  batch: readonly JsMsg[],
+  logger: EventLogger,
+  { subjectPrefix, durable }: { readonly subjectPrefix: string; readonly durable: string },
+): { message: JsMsg; event: AnyDomainEvent }[] {
   const events: { message: JsMsg; event: AnyDomainEvent }[] = [];
   for (const message of batch) {
     const event = parseDomainEvent(message);
-    if (event) {
-      events.push({ message, event });
-    } else {
+    if (!event) {
       logger.error({ subject: message.subject, seq: message.seq }, 'dropping a message that is not a domain event');
       message.term();
+      continue;
     }
+    const refusal = refusalOf(message.subject, event, subjectPrefix);
+    if (refusal) {
+      logger.warn(
+        { subject: message.subject, type: event.type, seq: message.seq, durable, refusal },
+        'refusing an event its publisher did not send',
+      );
+      refusedEvents.labels(durable).inc();
+      message.term();
+      continue;
+    }
+    events.push({ message, event });
   }
   return events;
 }

@@ -20,10 +20,13 @@ import {
   enqueueEvent,
   ensureDurableConsumer,
   ensureEventStream,
+  ENSURE_EVENT_STREAM_COMMAND,
   NEXT_BATCH_SQL,
   OutboxMetrics,
   OutboxRelay,
   unpublishedOutboxRows,
+  updateEventStream,
+  warnOfStreamDifferences,
   watchConsumer,
 } from './index.js';
 
@@ -35,6 +38,7 @@ let db: PgPoolSql;
 let nc: NatsConnection;
 let js: JetStreamClient;
 let jsm: JetStreamManager;
+const topics = new Map<string, IsolatedStream & { config: { stream: string; subjectPrefix: string } }>();
 
 beforeAll(async () => {
   schema = await migratedSchema('wallet-service', runId);
@@ -50,6 +54,7 @@ afterAll(async () => {
   await db?.end();
   await schema?.drop();
   await stream?.destroy();
+  for (const topic of topics.values()) await topic.destroy();
 });
 
 const relayOf = () => new OutboxRelay({ source: 'wallet', db, js, jsm, logger, pollIntervalMs: 50, ...streamConfig() });
@@ -94,10 +99,23 @@ async function unpublished(): Promise<number> {
 
 const enqueued = (n: number) => (tx: SqlExecutor) =>
   enqueueEvent(tx, { type: 'portfolio_wallet.status_changed', orgId: 'org_a', payload: statusChanged(n) });
-/** Publishes a domain event straight to the stream (no outbox), under `<prefix>.<topic>.`. */
+/**
+ * A stream of its own for a topic (one test's events): consumers take an event only on its
+ * publisher's subject (`<prefix>.wallet.<type>` here), so topics cannot share one stream's subjects.
+ */
+function topicStream(topic: string): IsolatedStream & { config: { stream: string; subjectPrefix: string } } {
+  let topicOf = topics.get(topic);
+  if (!topicOf) {
+    const isolated = isolatedEventStream(`${runId}_${topic}`);
+    topicOf = { ...isolated, config: { stream: isolated.EVENTS_STREAM, subjectPrefix: isolated.EVENTS_SUBJECT_PREFIX } };
+    topics.set(topic, topicOf);
+  }
+  return topicOf;
+}
+/** Publishes a domain event straight to the topic's stream (no outbox), as the wallet relay would. */
 const publishStatusChanged = (topic: string, id: string, n: number) =>
   js.publish(
-    `${stream.EVENTS_SUBJECT_PREFIX}.${topic}.portfolio_wallet.status_changed`,
+    `${topicStream(topic).EVENTS_SUBJECT_PREFIX}.wallet.portfolio_wallet.status_changed`,
     JSON.stringify({
       id,
       type: 'portfolio_wallet.status_changed',
@@ -270,16 +288,15 @@ const consumerOf = (handle: (event: DomainEvent, tx: SqlExecutor) => Promise<voi
     handle,
   });
 
-/** A consumer of `<prefix>.<topic>.>` (durable `<topic>-<run>`) in batches of up to 16. */
+/** A consumer of the topic's stream (durable `<topic>-<run>`) in batches of up to 16. */
 const batchConsumerOf = (topic: string, options: Pick<DurableConsumerOptions<SqlExecutor>, 'handleBatch' | 'idempotentHandler'>) =>
   new DurableConsumer({
     durable: `${topic}-${runId}`,
-    filterSubject: `${stream.EVENTS_SUBJECT_PREFIX}.${topic}.>`,
     db,
     js,
     jsm,
     logger,
-    ...streamConfig(),
+    ...topicStream(topic).config,
     batchSize: 16,
     handle: () => Promise.reject(new Error('handleBatch is given')),
     ...options,
@@ -353,7 +370,7 @@ describe('durable consumer', () => {
 describe('durable consumer in batches', () => {
   it('records a batch in one transaction, applies each event once (an id twice in a batch too), and retries only the event that fails', async () => {
     await db.$executeRawUnsafe('CREATE TABLE IF NOT EXISTS applied_batches (event_id uuid, batch int)');
-    await ensureEventStream(jsm, streamConfig());
+    await ensureEventStream(jsm, topicStream('batches').config);
     const ids = Array.from({ length: 40 }, () => randomUUID());
     const poison = ids[17] ?? '';
     const publish = (id: string, n: number) => publishStatusChanged('batches', id, n);
@@ -399,7 +416,7 @@ describe('durable consumer in batches', () => {
 describe('durable consumer with an idempotent handler', () => {
   it('applies every event, in batches, without a processed_events row; a redelivery is applied again', async () => {
     await db.$executeRawUnsafe('CREATE TABLE IF NOT EXISTS converged (event_id uuid PRIMARY KEY, applications int NOT NULL)');
-    await ensureEventStream(jsm, streamConfig());
+    await ensureEventStream(jsm, topicStream('converging').config);
     const ids = Array.from({ length: 30 }, () => randomUUID());
     for (const [n, id] of ids.entries()) await publishStatusChanged('converging', id, n);
     const durable = `converging-${runId}`;
@@ -420,7 +437,7 @@ describe('durable consumer with an idempotent handler', () => {
     const applications = async () =>
       (await db.$queryRawUnsafe<{ n: number }[]>('SELECT coalesce(sum(applications), 0)::int AS n FROM converged'))[0]?.n;
     const settled = async () => {
-      const info = await jsm.consumers.info(stream.EVENTS_STREAM, durable);
+      const info = await jsm.consumers.info(topicStream('converging').EVENTS_STREAM, durable);
       return info.num_ack_pending === 0 && info.num_pending === 0;
     };
     const first = consumerOfBatches();
@@ -435,7 +452,7 @@ describe('durable consumer with an idempotent handler', () => {
     expect(processed[0]?.n).toBe(0);
 
     // Delivered again from the start (as after a lost ack): nothing remembers it, so it is applied again.
-    await jsm.consumers.delete(stream.EVENTS_STREAM, durable);
+    await jsm.consumers.delete(topicStream('converging').EVENTS_STREAM, durable);
     const again = consumerOfBatches();
     await again.start();
     await waitFor(async () => (await applications()) === 2 * ids.length && (await settled()));
@@ -450,7 +467,7 @@ describe('durable consumer with an idempotent handler', () => {
 
 describe('durable consumer that records its own batches', () => {
   it('acks a batch once its commit resolves, then runs what the commit returned; a failed commit is retried event by event', async () => {
-    await ensureEventStream(jsm, streamConfig());
+    await ensureEventStream(jsm, topicStream('recording').config);
     const ids = Array.from({ length: 30 }, () => randomUUID());
     const poison = ids[11] ?? '';
     for (const [n, id] of ids.entries()) await publishStatusChanged('recording', id, n);
@@ -460,11 +477,10 @@ describe('durable consumer that records its own batches', () => {
     let failures = 2;
     const consumer = new DurableConsumer({
       durable,
-      filterSubject: `${stream.EVENTS_SUBJECT_PREFIX}.recording.>`,
       js,
       jsm,
       logger,
-      ...streamConfig(),
+      ...topicStream('recording').config,
       batchSize: 16,
       commit: async (events) => {
         expect(events.every(({ message, event, span }) => message.subject.endsWith(event.type) && span === undefined)).toBe(true);
@@ -477,7 +493,7 @@ describe('durable consumer that records its own batches', () => {
       },
     });
     const settled = async () => {
-      const info = await jsm.consumers.info(stream.EVENTS_STREAM, durable);
+      const info = await jsm.consumers.info(topicStream('recording').EVENTS_STREAM, durable);
       return info.num_ack_pending === 0 && info.num_pending === 0;
     };
     await consumer.start();
@@ -521,5 +537,30 @@ describe('metrics', () => {
     unwatch();
     expect(text).toContain(`jetstream_consumer_pending_messages{consumer="${durable}"} ${messages}`);
     expect(text).toContain(`jetstream_consumer_redelivered_messages{consumer="${durable}"} 0`);
+  });
+});
+
+describe('the event stream', () => {
+  it('is created by a service when missing and never changed by one; the operator command brings it up to date', async () => {
+    const own = isolatedEventStream(newRunId());
+    const config = { stream: own.EVENTS_STREAM, subjectPrefix: own.EVENTS_SUBJECT_PREFIX };
+    const minute = 60_000_000_000;
+    try {
+      expect(await ensureEventStream(jsm, config)).toEqual([]);
+      // Changed behind the services' back (or by an older release): they report it and leave it.
+      await jsm.streams.update(config.stream, { duplicate_window: minute });
+      const differences = await ensureEventStream(jsm, config);
+      expect(differences).toEqual([expect.stringContaining('duplicate_window')]);
+      expect((await jsm.streams.info(config.stream)).config.duplicate_window).toBe(minute);
+      const warnings: (string | undefined)[] = [];
+      warnOfStreamDifferences({ ...logger, warn: (_object, message) => void warnings.push(message) }, config, differences);
+      expect(warnings).toEqual([expect.stringContaining(ENSURE_EVENT_STREAM_COMMAND)]);
+
+      expect(await updateEventStream(jsm, config)).toBe('updated');
+      expect(await ensureEventStream(jsm, config)).toEqual([]);
+      expect(await updateEventStream(jsm, config)).toBe('unchanged');
+    } finally {
+      await own.destroy();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import type { JetStreamManager } from '@nats-io/jetstream';
-import { DELAY_BUCKETS, gauge, histogram, onScrape, throttled } from '@service/metrics';
+import { counter, DELAY_BUCKETS, gauge, histogram, onScrape, throttled } from '@service/metrics';
 import type { SqlExecutor } from '@service/sql';
 import { unpublishedOutboxRows } from './outbox.js';
 
@@ -56,6 +56,13 @@ export class OutboxMetrics {
     for (const row of rows) this.lag.observe(Math.max(0, now - row.occurred_at.getTime()) / 1000);
   }
 }
+
+/** Events a durable consumer terminated unread: not on the subject of their type's publisher, or for all organizations when their type is of one. */
+export const refusedEvents = counter({
+  name: 'domain_events_refused_total',
+  help: "Events a durable consumer refused (terminated, not processed) because their subject is not their type's publisher's, or their orgId is * for a type of one organization, by consumer.",
+  labelNames: ['consumer'] as const,
+});
 
 const pending = gauge({
   name: 'jetstream_consumer_pending_messages',

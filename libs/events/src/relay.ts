@@ -6,7 +6,7 @@ import { TRACEPARENT } from '@service/tracing';
 import type { SqlExecutor } from '@service/sql';
 import type { EventLogger } from './event-logger.js';
 import { PollingLoop } from './polling-loop.js';
-import { type EventStreamConfig, ensureEventStream } from './stream.js';
+import { type EventStreamConfig, ensureEventStream, warnOfStreamDifferences } from './stream.js';
 import { OutboxMetrics } from './metrics.js';
 
 /** A row of the outbox as the relay reads it: its position, and the event's JSON parts as text. */
@@ -112,7 +112,7 @@ export class OutboxRelay {
   }
 
   async start(): Promise<void> {
-    await ensureEventStream(this.options.jsm, this.options);
+    warnOfStreamDifferences(this.options.logger, this.options, await ensureEventStream(this.options.jsm, this.options));
     // The migration that creates the table records where publishing starts; should the row be
     // gone, starting over from the beginning re-publishes (consumers drop what they applied)
     // where the lack of it would publish nothing, silently.

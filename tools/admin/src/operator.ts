@@ -17,23 +17,24 @@ export function operatorContext(orgId: string): WireRequestOf<Subject>['ctx'] {
 /**
  * Where the CLI connects and as whom: NATS_URL and the NATS_* credentials of its own user, `admin`
  * by default, the only user k8s/base/nats/nats-server.conf lets request operator subjects
- * (NATS_PASSWORD or NATS_PASSWORD_FILE, or NATS_CREDS; see @service/service-runtime's config).
+ * (NATS_PASSWORD or NATS_PASSWORD_FILE, or NATS_CREDS; see @service/service-runtime's config);
+ * `ops` for the stream commands, the only user that may change the event stream.
  */
-export function operatorNatsFromEnv(env: Record<string, string | undefined> = process.env): OperatorNats {
+export function operatorNatsFromEnv(env: Record<string, string | undefined> = process.env, user: 'admin' | 'ops' = 'admin'): OperatorNats {
   const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
-  const config = loadConfig(commonConfigSpec, { ...devStackEnv(env), ...given });
-  return { url: config.NATS_URL, auth: natsClientAuthOf(config, 'admin') };
+  const config = loadConfig(commonConfigSpec, { ...devStackEnv(env, user), ...given });
+  return { url: config.NATS_URL, auth: natsClientAuthOf(config, user) };
 }
 
 /**
  * Without NATS_URL nor credentials: the NATS server `npm start` runs (127.0.0.1:DEV_NATS_PORT,
- * default 4223) with its admin password from `.dev/nats/passwords.json`, when that file exists.
+ * default 4223) with the user's password from `.dev/nats/passwords.json`, when that file exists.
  */
-function devStackEnv(env: Record<string, string | undefined>): Record<string, string> {
+function devStackEnv(env: Record<string, string | undefined>, user: 'admin' | 'ops'): Record<string, string> {
   const given = ['NATS_URL', 'NATS_PASSWORD', 'NATS_PASSWORD_FILE', 'NATS_CREDS'].some((name) => env[name]);
   const file = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../../.dev/nats/passwords.json');
   if (given || !existsSync(file)) return {};
-  const password = (JSON.parse(readFileSync(file, 'utf8')) as { admin?: string }).admin;
+  const password = (JSON.parse(readFileSync(file, 'utf8')) as Partial<Record<'admin' | 'ops', string>>)[user];
   return password ? { NATS_URL: `nats://127.0.0.1:${env['DEV_NATS_PORT'] ?? '4223'}`, NATS_PASSWORD: password } : {};
 }
 

@@ -10,7 +10,7 @@ import { type DevNats, devNats, natsUserOfApp } from './dev-nats.js';
 
 /**
  * `npm start`: the whole system on this machine. Checks PostgreSQL, NATS and Redis, applies every
- * migration, builds the apps, starts the gateway and the six services, waits until the gateway is
+ * migration, builds the apps, starts the gateway and the seven services, waits until the gateway is
  * ready and prints an API key and a token for the demo organization. An app that dies is started
  * again after a backoff, as an orchestrator would (see {@link restartDelayMs}); Ctrl-C stops every
  * child and restarts nothing.
@@ -272,6 +272,10 @@ step('applying migrations', [process.execPath, '--import', 'tsx', 'tools/migrate
   DATABASE_URL: settings.DATABASE_URL,
 });
 step('building the apps', [path.join(REPO_ROOT, 'node_modules', '.bin', 'nx'), 'run-many', '-t', 'build', `--projects=${APPS.join(',')}`]);
+// The services create the event stream on a new server but may not change it: the operator's
+// command (as the NATS user ops, once the libraries it imports are built) brings the stream of a
+// kept .dev/nats store up to date.
+step('ensuring the event stream', [process.execPath, '--import', 'tsx', 'tools/admin/src/cli.ts', 'streams', 'ensure'], nats.envOf('ops'));
 const keys = ensureDevKeys();
 
 const chainEnv = await localChainEnv();

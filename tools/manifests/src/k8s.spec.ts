@@ -3,6 +3,7 @@ import type { IContainer, IPodSpec, IProbe, IService } from 'kubernetes-models/v
 import type { IDeployment } from 'kubernetes-models/apps/v1';
 import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import type { IJob } from 'kubernetes-models/batch/v1';
+import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import {
   APPS,
@@ -286,5 +287,104 @@ describe('k8s environment differences', () => {
       (o) => !(o.kind === 'ConfigMap' && o.metadata.name.startsWith('nats-config')),
     );
     expect(objects.some((o) => JSON.stringify(o).includes('sandbox'))).toBe(false);
+  });
+});
+
+describe('k8s network policies', () => {
+  const objects = render('sandbox');
+  const policies = findAll<INetworkPolicy>(objects, 'NetworkPolicy');
+  const policy = (name: string) => findOne<INetworkPolicy>(objects, 'NetworkPolicy', name);
+  /** The pod labels of each Deployment, and of each migration Job. */
+  const deployments = findAll<IDeployment>(objects, 'Deployment').map((d) => podLabels(d));
+  const migrationJobs = findAll<IJob>(objects, 'Job').map((job) => job.spec?.template.metadata?.labels ?? {});
+  const appOf = (labels: Record<string, string>) => labels['app.kubernetes.io/name'] ?? '';
+
+  /** Whether a label selector (matchLabels and `In` expressions) selects pods with these labels. */
+  function matches(selector: NonNullable<INetworkPolicy['spec']>['podSelector'] | undefined, labels: Record<string, string>): boolean {
+    if (!selector) return false;
+    const byLabel = Object.entries(selector.matchLabels ?? {}).every(([key, value]) => labels[key] === value);
+    const byExpression = (selector.matchExpressions ?? []).every((expression) => {
+      if (expression.operator !== 'In') throw new Error(`selector operator ${expression.operator} is not evaluated here`);
+      return (expression.values ?? []).includes(labels[expression.key] ?? '');
+    });
+    return byLabel && byExpression;
+  }
+  const ingressFrom = (name: string, labels: Record<string, string>) =>
+    (policy(name).spec?.ingress ?? []).some((rule) => (rule.from ?? []).some((peer) => matches(peer.podSelector, labels)));
+  const egressOf = (name: string, labels: Record<string, string>) => matches(policy(name).spec?.podSelector, labels);
+
+  /** Egress to the internet: an ipBlock of every IPv4 address, less the closed ranges. */
+  const internetPolicies = policies.filter((p) =>
+    (p.spec?.egress ?? []).some((rule) => (rule.to ?? []).some((peer) => peer.ipBlock?.cidr === '0.0.0.0/0')),
+  );
+  const CLOSED_RANGES = [
+    '0.0.0.0/8',
+    '10.0.0.0/8',
+    '100.64.0.0/10',
+    '127.0.0.0/8',
+    '169.254.0.0/16',
+    '172.16.0.0/12',
+    '192.0.0.0/24',
+    '192.168.0.0/16',
+    '198.18.0.0/15',
+    '224.0.0.0/4',
+    '240.0.0.0/4',
+  ];
+
+  /** The settings of an app's src/config.ts that make it call out: chain RPC endpoints, a JWKS endpoint. */
+  const outboundSettingsOf = (app: string) => [
+    ...new Set(readWorkspaceFile(`apps/${app}/src/config.ts`).match(/\b[A-Z][A-Z0-9_]*(?:RPC_URL|JWKS_URL)[A-Z0-9_]*\b/g) ?? []),
+  ];
+
+  it('covers every app that has a Deployment, and only those', () => {
+    expect(deployments.map(appOf).sort()).toEqual([...APPS].sort());
+  });
+
+  it.each(APPS)('lets %s reach NATS, and NATS take its connections, and probes and metrics reach it', (app) => {
+    const labels = podLabels(deploymentOf('sandbox', app));
+    expect(ingressFrom('nats', labels)).toBe(true);
+    expect(egressOf('apps-egress', labels)).toBe(true);
+    expect(matches(policy('probes-and-metrics').spec?.podSelector, labels)).toBe(true);
+  });
+
+  it('lets every app with a migration Job, its Job too, reach PostgreSQL, and no other', () => {
+    const migrated = new Set(migrationJobs.map(appOf));
+    expect([...migrated].sort()).toEqual([...SERVICES].sort());
+    for (const labels of [...deployments, ...migrationJobs]) {
+      const app = appOf(labels);
+      expect([app, egressOf('postgresql-egress', labels), ingressFrom('postgresql', labels)]).toEqual([
+        app,
+        migrated.has(app),
+        migrated.has(app),
+      ]);
+    }
+  });
+
+  it.each(APPS)('lets %s reach the internet exactly when it has an outbound URL setting (or delivers webhooks)', (app) => {
+    const labels = podLabels(deploymentOf('sandbox', app));
+    const outbound = outboundSettingsOf(app);
+    const reaching = internetPolicies.filter((p) => matches(p.spec?.podSelector, labels)).map((p) => p.metadata.name);
+    expect({ app, outbound, internet: reaching.length > 0 }).toEqual({
+      app,
+      outbound,
+      internet: outbound.length > 0 || app === 'webhook-service',
+    });
+  });
+
+  it.each(internetPolicies.map((p) => [p.metadata.name, p] as const))(
+    '%s keeps private, shared, loopback and reserved IPv4 ranges closed',
+    (_name, p) => {
+      for (const rule of p.spec?.egress ?? []) {
+        for (const peer of rule.to ?? []) expect([...(peer.ipBlock?.except ?? [])].sort()).toEqual([...CLOSED_RANGES].sort());
+      }
+    },
+  );
+
+  it('names the eight apps in its header, as k8s/README.md does', () => {
+    expect(APPS).toHaveLength(8);
+    expect(readWorkspaceFile('k8s/base/network-policies.yaml')).toContain('the eight apps');
+    expect(readWorkspaceFile('k8s/base/network-policies.yaml')).not.toMatch(/seven apps|six services/);
+    expect(readWorkspaceFile('k8s/README.md')).toContain('eight apps');
+    expect(readWorkspaceFile('k8s/README.md')).not.toMatch(/seven apps|six services/);
   });
 });

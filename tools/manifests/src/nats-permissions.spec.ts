@@ -3,19 +3,32 @@
 // those, each service serves its own subjects and publishes its own events, identity-service alone
 // publishes revocations. apps/gateway/test/nats-permissions.e2e.spec.ts shows the refusals on a
 // running server; this keeps the file in step with libs/contracts when a subject is added.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { ALL_SUBJECTS, BROADCASTS, SERVICES, SUBJECTS, type Subject } from '@service/contracts';
-import { readWorkspaceFile } from './support.js';
+import { ALL_SUBJECTS, BROADCASTS, OPERATOR_SUBJECTS as OPERATOR_SUBJECT_LIST, SERVICES, SUBJECTS, type Subject } from '@service/contracts';
+import { readWorkspaceFile, workspaceRoot } from './support.js';
 
 const CONFIG = readWorkspaceFile('k8s/base/nats/nats-server.conf');
 
-/** Subjects the operator CLI (tools/admin) sends and the gateway never does. */
-const OPERATOR_SUBJECTS: readonly Subject[] = [
-  SUBJECTS.wallet.sandboxFailNextPayout,
-  SUBJECTS.wallet.sandboxPinClock,
-  SUBJECTS.microvault.organizationsEnable,
-  SUBJECTS.microvault.vaultsCreate,
-];
+/** Subjects the operator CLI (tools/admin) sends and the gateway never does (libs/contracts). */
+const OPERATOR_SUBJECTS: readonly Subject[] = OPERATOR_SUBJECT_LIST;
+
+/** The gateway's production sources (no specs), where a subject it routes is named `SUBJECTS.<service>.<key>`. */
+function gatewaySources(dir = path.join(workspaceRoot, 'apps/gateway/src')): string {
+  return readdirSync(dir, { withFileTypes: true })
+    .map((entry) => {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) return entry.name === 'generated' ? '' : gatewaySources(full);
+      return entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') ? readFileSync(full, 'utf8') : '';
+    })
+    .join('\n');
+}
+const constantOf = new Map<Subject, string>(
+  SERVICES.flatMap((service) =>
+    Object.entries(SUBJECTS[service]).map(([key, subject]) => [subject as Subject, `SUBJECTS.${service}.${key}`]),
+  ),
+);
 
 interface Permissions {
   readonly publishAllow: string[];
@@ -79,6 +92,18 @@ describe('the shipped NATS configuration', () => {
     expect(mayPublish(admin, subject)).toBe(true);
   });
 
+  it('lets the gateway send only what it routes: a subject it may send is named in its sources (or a health subject, asked by /readyz)', () => {
+    // A new operator subject under a prefix the gateway may use (`wallet.>`) fails here until it is
+    // in OPERATOR_SUBJECTS and the gateway's deny list.
+    const sources = gatewaySources();
+    const health = new Set<Subject>(SERVICES.map((service) => SUBJECTS[service].health));
+    const unrouted = ALL_SUBJECTS.filter(
+      (subject) => mayPublish(gateway, subject) && !health.has(subject) && !sources.includes(constantOf.get(subject) ?? subject),
+    );
+    expect(unrouted).toEqual([]);
+    expect(OPERATOR_SUBJECTS.filter((subject) => sources.includes(constantOf.get(subject) ?? subject))).toEqual([]);
+  });
+
   it('lets the operator CLI send nothing the gateway routes but key creation', () => {
     const routed = ALL_SUBJECTS.filter((subject) => !OPERATOR_SUBJECTS.includes(subject) && subject !== SUBJECTS.identity.apiKeysCreate);
     expect(routed.filter((subject) => mayPublish(admin, subject))).toEqual([]);
@@ -132,6 +157,25 @@ describe('the shipped NATS configuration', () => {
     expect(mayPublish(risk, '$JS.ACK.DOMAIN_EVENTS.risk-executions.1.2.3.4.5.6.7')).toBe(true);
     expect(mayPublish(risk, '$JS.API.CONSUMER.MSG.NEXT.DOMAIN_EVENTS.wallet-risk')).toBe(false);
     expect(mayPublish(risk, '$JS.API.CONSUMER.DELETE.DOMAIN_EVENTS.risk-executions')).toBe(false);
+  });
+
+  it.each(services)(
+    'lets %s-service create the event stream on a new server but never change, delete or purge it',
+    (_service, permissions) => {
+      expect(mayPublish(permissions, '$JS.API.STREAM.INFO.DOMAIN_EVENTS')).toBe(true);
+      expect(mayPublish(permissions, '$JS.API.STREAM.CREATE.DOMAIN_EVENTS')).toBe(true);
+      for (const api of ['UPDATE', 'DELETE', 'PURGE', 'MSG.DELETE', 'SNAPSHOT', 'RESTORE'])
+        expect([api, mayPublish(permissions, `$JS.API.STREAM.${api}.DOMAIN_EVENTS`)]).toEqual([api, false]);
+      expect(permissions.publishAllow.filter((pattern) => pattern.startsWith('$JS.API.STREAM.'))).toEqual([
+        '$JS.API.STREAM.INFO.DOMAIN_EVENTS',
+        '$JS.API.STREAM.CREATE.DOMAIN_EVENTS',
+      ]);
+    },
+  );
+
+  it('lets ops alone change the event stream (`npm run -s admin -- streams ensure`), and neither the gateway nor the operator CLI user', () => {
+    expect(mayPublish(permissionsOf('OPS'), '$JS.API.STREAM.UPDATE.DOMAIN_EVENTS')).toBe(true);
+    for (const permissions of [gateway, admin]) expect(mayPublish(permissions, '$JS.API.STREAM.UPDATE.DOMAIN_EVENTS')).toBe(false);
   });
 
   it("gives every user its own inbox and no one another's", () => {

@@ -1,3 +1,5 @@
+import type { ServiceName } from '../subjects.js';
+
 /**
  * Event types of the interface. `/v2/webhooks` subscribes to the first list,
  * `/v2/webhook-endpoints` to the second; gtoken registrations to the gtoken catalogue.
@@ -68,3 +70,42 @@ export const ALL_ORGANIZATIONS = '*';
 export const DOMAIN_EVENT_TYPES: readonly WebhookEventType[] = [
   ...new Set<WebhookEventType>([...PORTFOLIO_WALLET_WEBHOOK_EVENTS, ...WEBHOOK_ENDPOINT_EVENTS, ...GTOKEN_EVENTS]),
 ];
+
+/**
+ * The one service whose outbox relay publishes each event type, on
+ * `<prefix>.<publisher>.<type>` (`eventSubject`). Each service's NATS user may publish only under
+ * `<prefix>.<its name>.>`, so the subject proves who sent an event, and every durable consumer
+ * refuses (terminates) an event on any other subject: a service's credential cannot pass off a
+ * wallet event, or another service's, as genuine. A new event type does not compile until it is
+ * given its publisher here.
+ */
+export const EVENT_PUBLISHERS: Readonly<Record<DomainEventType, ServiceName>> = {
+  'portfolio_wallet.status_changed': 'wallet',
+  'portfolio_wallet.balance.updated': 'wallet',
+  'portfolio_wallet.deposit.status_changed': 'wallet',
+  'portfolio_wallet.withdrawal.status_changed': 'wallet',
+  'portfolio_wallet.withdrawal.payout.status_changed': 'wallet',
+  'portfolio_wallet.position.updated': 'wallet',
+  'portfolio_wallet.approval.status_changed': 'wallet',
+  'portfolio_wallet.strategy.status_changed': 'wallet',
+  'portfolio_wallet.rebalance.status_changed': 'wallet',
+  'portfolio_wallet.risk.alert.triggered': 'risk',
+  'portfolio_wallet.risk.alert.resolved': 'risk',
+  'portfolio_wallet.risk.action.status_changed': 'risk',
+  'portfolio_wallet.risk.unwind.completed': 'risk',
+  'gvault.allowlist.updated': 'gvault',
+  'risk.metrics.observed': 'risk',
+};
+
+/**
+ * Event types whose `orgId` may be {@link ALL_ORGANIZATIONS}: gtoken allowlist changes (shared
+ * onchain state, delivered to every organization's registrations) and risk-service's provider
+ * readings (internal, never delivered). An event of any other type for all organizations is
+ * refused by every consumer.
+ */
+export const ALL_ORGANIZATIONS_EVENTS: readonly DomainEventType[] = [...GTOKEN_EVENTS, 'risk.metrics.observed'];
+
+/** The publisher of an event type, or undefined for a string that is no event type. */
+export function publisherOf(type: string): ServiceName | undefined {
+  return Object.hasOwn(EVENT_PUBLISHERS, type) ? EVENT_PUBLISHERS[type as DomainEventType] : undefined;
+}
