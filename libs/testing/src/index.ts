@@ -13,3 +13,4 @@ export * from './shared-edge.js';
 export * from './sql-columns.js';
 export * from './sql-text.js';
 export * from './rpc-proxy.js';
+export * from './prisma-queries.js';
