@@ -8,6 +8,24 @@ import { type ConnectionOptions, connect, type NatsConnection } from '@nats-io/t
  */
 export type NatsClientAuth = Pick<ConnectionOptions, 'user' | 'pass' | 'authenticator' | 'tls' | 'inboxPrefix'>;
 
+/**
+ * Where a connection opened by our code carries the inbox prefix it was opened with, for
+ * `NatsRequester`'s replies. A registered symbol (`Symbol.for`), so the testing lib, whose
+ * connections the specs of this lib use, sets it without importing this lib.
+ */
+export const INBOX_PREFIX = Symbol.for('@service/nats.inboxPrefix');
+
+/** Records on `connection` the inbox prefix it was opened with ({@link INBOX_PREFIX}; none: the client's `_INBOX`); returns it. */
+export function withInboxPrefix<C extends NatsConnection>(connection: C, inboxPrefix: string | undefined): C {
+  if (inboxPrefix) Object.defineProperty(connection, INBOX_PREFIX, { value: inboxPrefix });
+  return connection;
+}
+
+/** The inbox prefix recorded on `connection` by whoever opened it ({@link withInboxPrefix}), undefined for the client's default. */
+export function inboxPrefixOf(connection: NatsConnection): string | undefined {
+  return (connection as NatsConnection & { [INBOX_PREFIX]?: string })[INBOX_PREFIX];
+}
+
 export interface NatsConnectOptions {
   /** One or more comma-separated server URLs. */
   readonly url: string;
@@ -68,7 +86,7 @@ export async function connectNats(options: NatsConnectOptions): Promise<NatsConn
     );
   }
   if (options.coalesceWrites) coalesceWrites(connection);
-  return connection;
+  return withInboxPrefix(connection, options.auth?.inboxPrefix);
 }
 
 /** The part of nats.js's connection internals that {@link coalesceWrites} relies on. */

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import type { Msg, NatsConnection } from '@nats-io/transport-node';
 import { ServiceError } from '@service/errors';
-import { connectNats } from './connection.js';
+import { natsAccess } from '@service/testing';
+import { connectNats, inboxPrefixOf } from './connection.js';
 import { ForwardedJson, NatsRequester } from './requester.js';
 
 const NATS_URL = process.env['TEST_NATS_URL'] ?? 'nats://127.0.0.1:4222';
@@ -156,6 +157,28 @@ describe('NatsRequester', () => {
     await client.flush();
     // The next request still gets its own answer, not the late one.
     await expect(requester.request(topic, { second: true })).resolves.toEqual({ second: true });
+  });
+
+  it('takes its replies under the inbox prefix its connection was opened with, by connectNats or the testing lib', async () => {
+    const own = await connectNats({ url: NATS_URL, name: 'requester-spec-prefix', auth: { inboxPrefix: '_INBOX_requester_spec' } });
+    const tested = await natsAccess(NATS_URL).connect('gateway');
+    try {
+      expect([inboxPrefixOf(own), inboxPrefixOf(tested), inboxPrefixOf(client)]).toEqual([
+        '_INBOX_requester_spec',
+        '_INBOX_gateway',
+        undefined,
+      ]);
+      const replyTo: string[] = [];
+      const topic = await respond('prefix', (_data, message) => {
+        replyTo.push(message.reply ?? '');
+        return { response: 'ok' };
+      });
+      await expect(new NatsRequester(own, 2_000).request(topic, {})).resolves.toBe('ok');
+      await expect(new NatsRequester(tested, 2_000).request(topic, {})).resolves.toBe('ok');
+      expect(replyTo.map((reply) => reply.split('.')[0])).toEqual(['_INBOX_requester_spec', '_INBOX_gateway']);
+    } finally {
+      await Promise.all([own.close(), tested.close()]);
+    }
   });
 
   it('answers 503 when the connection is closed', async () => {

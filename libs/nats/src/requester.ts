@@ -3,6 +3,7 @@ import { createInbox, headers, type PublishOptions } from '@nats-io/transport-no
 import { isRpcErrorPayload, ServiceError } from '@service/errors';
 import { endSpan, type Span, SpanKind, startSpan, TRACEPARENT, traceparentOf, tracingEnabled } from '@service/tracing';
 import { errorOutcome } from '@service/metrics';
+import { inboxPrefixOf } from './connection.js';
 import type { NatsClientMetrics, NatsClientOutcome } from './metrics.js';
 
 /** Nest's NATS wire format: requests are `{pattern, data, id}`, replies `{id, response | err, isDisposed}`. */
@@ -33,7 +34,7 @@ interface Pending {
  * also builds a request object, a timeout promise and an `Error` for every reply it hands back).
  */
 export class NatsRequester {
-  /** `<the connection's inbox prefix>.<unique>.`: the server lets only this connection's user read it. */
+  /** `<the connection's inbox prefix ({@link inboxPrefixOf})>.<unique>.`: the server lets only this connection's user read it. */
   private readonly inbox: string;
   private readonly pending = new Map<string, Pending>();
   private sequence = 0;
@@ -237,9 +238,4 @@ function unwrapReply<T>(text: string): T {
     throw new Error(`A service replied with an unrecognised error: ${JSON.stringify(reply.err)}`);
   }
   return reply.response as T;
-}
-
-/** The inbox prefix the connection was opened with (`inboxPrefix`), undefined for the client's default. */
-export function inboxPrefixOf(connection: NatsConnection): string | undefined {
-  return (connection as NatsConnection & { options?: { inboxPrefix?: string } }).options?.inboxPrefix || undefined;
 }

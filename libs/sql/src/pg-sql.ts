@@ -194,6 +194,13 @@ async function answered<T>(outcome: Promise<T>, connection: PooledConnection, ti
 }
 
 /**
+ * What a repository function that runs on postgres.js takes: a {@link PgPoolSql} (on its pool) or
+ * one of its transactions. A Prisma client fits `SqlExecutor` but not this, so such a function runs
+ * on `PgPoolSql` whoever calls it: its driver is a fact of its signature, not of its caller.
+ */
+export type PgSqlExecutor = PgPoolSql | PipelinedSqlExecutor;
+
+/**
  * Errors after which the connection's session is gone or unknown (closed, refused, timed out,
  * ended by the server: what `@service/errors` answers 503 for, and our own answer deadline), so
  * neither ROLLBACK nor the connection is worth trying again.

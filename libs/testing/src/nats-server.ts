@@ -59,7 +59,13 @@ export function natsAccess(url: string, passwords?: Readonly<Record<NatsUser, st
     envOf: (user): Record<string, string> =>
       passwords ? { NATS_URL: url, NATS_USER: user, NATS_PASSWORD: passwords[user] } : { NATS_URL: url },
     authOf,
-    connect: (user, options = {}) => connect({ servers: url, ...authOf(user), ...options }),
+    connect: async (user, options = {}) => {
+      const connection = await connect({ servers: url, ...authOf(user), ...options });
+      // The prefix as connectNats (@service/nats) records it, for NatsRequester's replies; by its
+      // registered symbol, since the nats lib's specs import this lib.
+      const inboxPrefix = options.inboxPrefix ?? authOf(user).inboxPrefix;
+      return Object.defineProperty(connection, Symbol.for('@service/nats.inboxPrefix'), { value: inboxPrefix });
+    },
   };
 }
 

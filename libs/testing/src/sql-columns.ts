@@ -128,7 +128,17 @@ export function columnListsIn(sql: string, tables: ReadonlyMap<string, PrismaTab
     if (tables.has(table)) lists.push({ kind: 'insert', table, columns: listedColumns(list), text });
   }
   for (const match of sql.matchAll(/\bSELECT\s/gi)) {
-    const start = (match.index ?? 0) + match[0].length;
+    const listStart = (match.index ?? 0) + match[0].length;
+    let start = listStart;
+    // `SELECT DISTINCT ON (expressions) list`: the expressions name columns too; the list follows them.
+    const distinctOn = /^\s*DISTINCT\s+ON\s*\(/i.exec(sql.slice(start));
+    let onList = '';
+    if (distinctOn) {
+      const open = start + distinctOn[0].length;
+      const close = scanTo(sql, open, /(?!)/);
+      onList = sql.slice(open, close);
+      start = close + 1;
+    }
     const end = scanTo(sql, start, CLAUSE_END);
     if (!/^FROM\b/i.test(sql.slice(end, end + 4))) continue;
     const sources = sql.slice(end + 4, scanTo(sql, end + 4, /^(WHERE|UNION|ORDER|GROUP|LIMIT|HAVING|FOR|WINDOW)\b/i));
@@ -143,10 +153,11 @@ export function columnListsIn(sql: string, tables: ReadonlyMap<string, PrismaTab
     }
     if (aliases.size === 0) continue;
     const list = sql.slice(start, end);
+    const text = sql.slice(listStart, end).trim();
     const only = plainSources === 1 ? [...aliases.values()][0] : undefined;
     const byTable = new Map<string, ListedColumn[]>();
     const add = (table: string, column: ListedColumn) => byTable.set(table, [...(byTable.get(table) ?? []), column]);
-    for (const column of listedColumns(list)) {
+    for (const column of [...listedColumns(onList), ...listedColumns(list)]) {
       const table = column.qualifier ? aliases.get(column.qualifier) : only;
       if (table) add(table, column);
     }
@@ -154,7 +165,7 @@ export function columnListsIn(sql: string, tables: ReadonlyMap<string, PrismaTab
     for (const { qualifier, column } of qualifiedReferences(sql.slice(start, scanTo(sql, start, /^UNION\b/i)), aliases))
       if (!byTable.get(aliases.get(qualifier) as string)?.some((listed) => listed.column === column))
         add(aliases.get(qualifier) as string, { qualifier, column });
-    for (const [table, columns] of byTable) lists.push({ kind: 'select', table, columns, text: list.trim() });
+    for (const [table, columns] of byTable) lists.push({ kind: 'select', table, columns, text });
   }
   // An upsert's `ON CONFLICT ... DO UPDATE SET` names columns of the INSERT's table.
   for (const match of sql.matchAll(/\bINSERT\s+INTO\s+(\w+)[\s\S]*?\bDO\s+UPDATE\s+SET\s/gi)) {

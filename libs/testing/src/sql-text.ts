@@ -1,5 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import ts from 'typescript';
+import { sourceFiles } from './sql-columns.js';
 
 /** A statement as a repository function ran it: its text (`$1`, `$2`, ... placeholders) and values. */
 export interface RecordedStatement {
@@ -262,4 +264,142 @@ export async function queriesFileDifferences(
   for (const name of stray)
     differences.push(`${relative(process.cwd(), join(dir, name))} is the file of no module the spec renders: delete it.`);
   return differences;
+}
+
+/**
+ * A call that runs raw SQL (or adds a statement to one): Prisma's raw calls and tagged templates,
+ * the pipelined executor's batches and deferred writes, wallet-service's `Writes`, `runQuery` /
+ * `runQueries` / `executeWrite` of @service/sql, the outbox insert of @service/events, and
+ * postgres.js's `unsafe`.
+ */
+export const RAW_SQL_CALL =
+  /\$(?:queryRawUnsafe|executeRawUnsafe|queryBatch|executeDeferred)\b|\$(?:queryRaw|executeRaw)(?:<[^>`]*>)?`|\bwrites\.(?:add\w*|run)\(|\b(?:runQuery|runQueries|executeWrite|enqueueEvent|outboxInsert)\(|\.unsafe\(/;
+
+/** A function a module exports (`name`, or `Class.method` for a public method of an exported class) that runs raw SQL. */
+export interface RawSqlFunction {
+  /** The module, relative to the service's `src` (`app/repositories/risk.repository.ts`). */
+  readonly file: string;
+  readonly name: string;
+}
+
+/**
+ * The exported functions of the modules under `<srcDir>/app` (specs, declarations and generated
+ * code left out, {@link sourceFiles}) that run raw SQL: those whose body has a
+ * {@link RAW_SQL_CALL}, or calls (by name, or as `this.name`) a function or method of the same
+ * module that does. Public methods of an exported class count as its exports. A module with no
+ * such call exports none.
+ */
+export function rawSqlFunctions(srcDir: string): RawSqlFunction[] {
+  const found: RawSqlFunction[] = [];
+  for (const path of sourceFiles(join(srcDir, 'app'))) {
+    const text = readFileSync(path, 'utf8');
+    if (!RAW_SQL_CALL.test(text)) continue;
+    const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
+    // Every function of the module by the name a call reaches it by: `name` (top level) or `this.name` (a method of its class).
+    const members: { key: string; exported?: string; body: string }[] = [];
+    const exported = (node: ts.Node) =>
+      ts.getModifiers(node as ts.HasModifiers)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword) ?? false;
+    for (const statement of source.statements) {
+      if (ts.isFunctionDeclaration(statement) && statement.name && statement.body)
+        members.push({
+          key: statement.name.text,
+          ...(exported(statement) ? { exported: statement.name.text } : {}),
+          body: statement.body.getText(source),
+        });
+      else if (ts.isVariableStatement(statement))
+        for (const declaration of statement.declarationList.declarations)
+          if (
+            ts.isIdentifier(declaration.name) &&
+            declaration.initializer &&
+            (ts.isArrowFunction(declaration.initializer) || ts.isFunctionExpression(declaration.initializer))
+          )
+            members.push({
+              key: declaration.name.text,
+              ...(exported(statement) ? { exported: declaration.name.text } : {}),
+              body: declaration.initializer.body.getText(source),
+            });
+      if (ts.isClassDeclaration(statement) && statement.name) {
+        const className = statement.name.text;
+        for (const member of statement.members) {
+          if (!(ts.isMethodDeclaration(member) || ts.isPropertyDeclaration(member)) || !ts.isIdentifier(member.name)) continue;
+          const body = ts.isMethodDeclaration(member) ? member.body : member.initializer;
+          if (!body) continue;
+          const hidden = ts
+            .getModifiers(member)
+            ?.some((m) => m.kind === ts.SyntaxKind.PrivateKeyword || m.kind === ts.SyntaxKind.ProtectedKeyword);
+          members.push({
+            key: `this.${member.name.text}`,
+            ...(exported(statement) && !hidden && !member.name.text.startsWith('#')
+              ? { exported: `${className}.${member.name.text}` }
+              : {}),
+            body: body.getText(source),
+          });
+        }
+      }
+    }
+    const raw = new Set(members.filter(({ body }) => RAW_SQL_CALL.test(body)).map(({ key }) => key));
+    for (let grown = true; grown;) {
+      grown = false;
+      for (const { key, body } of members) {
+        if (raw.has(key)) continue;
+        const calls = [...raw].some((callee) => new RegExp(`(?<![\\w.$])${callee.replace(/[.$]/g, '\\$&')}\\s*[(<]`).test(body));
+        if (calls) {
+          raw.add(key);
+          grown = true;
+        }
+      }
+    }
+    for (const { key, exported: name } of members) if (name && raw.has(key)) found.push({ file: relative(srcDir, path), name });
+  }
+  return found;
+}
+
+/**
+ * The functions the entry headers of the `.sql` files under `dir` (its subdirectories too) name:
+ * what comes before `(` in each `-- call(...)`, with the names of the files that name it.
+ */
+export function recordedCalls(dir: string): Map<string, string[]> {
+  const named = new Map<string, string[]>();
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isDirectory()) {
+      for (const [name, files] of recordedCalls(join(dir, entry.name))) named.set(name, [...(named.get(name) ?? []), ...files]);
+      continue;
+    }
+    if (!entry.name.endsWith('.sql')) continue;
+    for (const [, name] of readFileSync(join(dir, entry.name), 'utf8').matchAll(/^-- ([\w.$]+)\(/gm) as IterableIterator<[string, string]>)
+      named.set(name, [...(named.get(name) ?? []), entry.name]);
+  }
+  return named;
+}
+
+/**
+ * What makes the queries files of a service (`<appRoot>/src/queries`) incomplete: each exported
+ * function under `<appRoot>/src/app` that runs raw SQL ({@link rawSqlFunctions}) and that no entry
+ * header of those files names ({@link recordedCalls}: `name(`, or for `Class.method` either
+ * `Class.method(` or, in the module's own file, `method(`), unless `elsewhere` lists it
+ * (`'file: name'`, e.g. `'app/repositories/writes.ts: Writes.run'`) with the reason its statements
+ * are recorded under another entry. A name of `elsewhere` that is not such a function is reported
+ * too, so the list cannot go stale.
+ */
+export function unrecordedRawSqlFunctions(appRoot: string, elsewhere: Readonly<Record<string, string>> = {}): string[] {
+  const recorded = recordedCalls(join(appRoot, 'src/queries'));
+  const functions = rawSqlFunctions(join(appRoot, 'src'));
+  const problems: string[] = [];
+  for (const { file, name } of functions) {
+    const key = `${file}: ${name}`;
+    if (key in elsewhere) continue;
+    const module = file.replace(/^.*\//, '').replace(/\.ts$/, '');
+    const method = name.includes('.') ? name.slice(name.indexOf('.') + 1) : undefined;
+    const named =
+      recorded.has(name) ||
+      (method !== undefined && (recorded.get(method) ?? []).some((sql) => sql === `${module}.sql` || sql.startsWith(`${module}.`)));
+    if (!named)
+      problems.push(
+        `${key} runs raw SQL but no entry of src/queries/*.sql names it: record it in src/queries/queries.spec.ts (UPDATE_SQL=1), or list it as covered elsewhere with the reason.`,
+      );
+  }
+  for (const key of Object.keys(elsewhere))
+    if (!functions.some(({ file, name }) => `${file}: ${name}` === key))
+      problems.push(`${key} is listed as covered elsewhere but runs no raw SQL (or is gone): drop it.`);
+  return problems;
 }

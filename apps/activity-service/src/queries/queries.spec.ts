@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
-import { queriesFileDifferences, RecordingSql, type SqlFileEntry } from '@service/testing';
+import { queriesFileDifferences, RecordingSql, type SqlFileEntry, unrecordedRawSqlFunctions } from '@service/testing';
 import type { ProjectedItem } from '../app/domain/activity-item.js';
 import { feedPage, type FeedFilters } from '../app/domain/feed-filters.js';
 import { upsertItem, upsertItems } from '../app/repositories/activity-items.repository.js';
@@ -12,6 +12,8 @@ import { feedQuery } from '../app/repositories/feed.repository.js';
  * ran is compared with `src/queries/<module>.sql` (`UPDATE_SQL=1` writes the files).
  */
 const sql = new RecordingSql();
+/** The recorder where a function takes `PgPoolSql` or its transaction (`PgSqlExecutor` of @service/sql), which it stands in for. */
+const pg = sql as never;
 const ran = (call: string, work: () => Promise<unknown>) => sql.entry(call, work);
 
 const WALLET = '5b1d9c3e-0c6a-4f57-9d3b-2f0f1c7a8e11';
@@ -53,13 +55,13 @@ function feedShapes(): SqlFileEntry[] {
 
 const files: Record<string, () => Promise<SqlFileEntry[]>> = {
   'activity-items.repository': async () => [
-    await ran('upsertItem(tx, item)', () => upsertItem(sql, item(ONE))),
-    await ran('upsertItems(tx, [two items of two rows]): one statement for the batch', () => upsertItems(sql, [item(ONE), item(TWO)])),
+    await ran('upsertItem(tx, item)', () => upsertItem(pg, item(ONE))),
+    await ran('upsertItems(tx, [two items of two rows]): one statement for the batch', () => upsertItems(pg, [item(ONE), item(TWO)])),
     await ran('upsertItems(tx, [two items of one row]): reduced to the one kept, upserted alone', () =>
-      upsertItems(sql, [item(ONE), item(ONE, { status: 'completed', statusRank: 2 })]),
+      upsertItems(pg, [item(ONE), item(ONE, { status: 'completed', statusRank: 2 })]),
     ),
     await ran('upsertItems(tx, [two items of one row with different types]): one by one, as they came', () =>
-      upsertItems(sql, [item(ONE), item(ONE, { type: 'withdrawal' })]),
+      upsertItems(pg, [item(ONE), item(ONE, { type: 'withdrawal' })]),
     ),
   ],
   'feed.repository': async () => feedShapes(),
@@ -68,5 +70,9 @@ const files: Record<string, () => Promise<SqlFileEntry[]>> = {
 describe('the statements of activity-service, as text in src/queries', () => {
   it("are those of the files, and every file is a module's (UPDATE_SQL=1 rewrites them)", async () => {
     expect(await queriesFileDifferences(fileURLToPath(new URL('.', import.meta.url)), 'src/queries/queries.spec.ts', files)).toEqual([]);
+  });
+
+  it('name every exported function of src/app that runs raw SQL', () => {
+    expect(unrecordedRawSqlFunctions(fileURLToPath(new URL('../..', import.meta.url)))).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
-import { queriesFileDifferences, RecordingSql, type SqlFileEntry } from '@service/testing';
+import { queriesFileDifferences, RecordingSql, type SqlFileEntry, unrecordedRawSqlFunctions } from '@service/testing';
 import { ApiKeysRepository } from '../app/repositories/api-keys.repository.js';
 
 /**
@@ -21,5 +21,9 @@ const files: Record<string, () => Promise<SqlFileEntry[]>> = {
 describe('the statements of identity-service, as text in src/queries', () => {
   it("are those of the files, and every file is a module's (UPDATE_SQL=1 rewrites them)", async () => {
     expect(await queriesFileDifferences(fileURLToPath(new URL('.', import.meta.url)), 'src/queries/queries.spec.ts', files)).toEqual([]);
+  });
+
+  it('name every exported function of src/app that runs raw SQL', () => {
+    expect(unrecordedRawSqlFunctions(fileURLToPath(new URL('../..', import.meta.url)))).toEqual([]);
   });
 });

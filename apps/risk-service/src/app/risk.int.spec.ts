@@ -19,9 +19,10 @@ import { riskConfigSpec } from '../config.js';
 import { AppModule } from './app.module.js';
 import { sourceOf } from './domain/catalogue.js';
 import type { MetricFigures } from './domain/rules.js';
+import { observedEventOf } from './domain/views.js';
 import { MarketDataService } from './market-data/market-data.service.js';
 import { EngineService } from './risk/engine.service.js';
-import { RiskRepository } from './repositories/risk.repository.js';
+import { type NewObservation, RiskRepository } from './repositories/risk.repository.js';
 import { PrismaService } from './prisma.service.js';
 
 /**
@@ -464,7 +465,7 @@ describe('evaluation', () => {
     const repository = service.running.app.get(RiskRepository);
     const engine = service.running.app.get(EngineService);
     const evaluated = await repository.inSourceTransaction([USTB], async (tx) => {
-      const observation = await repository.insertObservation(tx, {
+      const reading: NewObservation = {
         id: randomUUID(),
         yieldSourceId: USTB,
         orgId: null,
@@ -475,7 +476,8 @@ describe('evaluation', () => {
         source: 'simulated',
         recordedAt: new Date(),
         expiresAt: null,
-      });
+      };
+      const observation = await repository.insertObservation(tx, reading, observedEventOf(reading));
       return engine.onObservation(tx, observation);
     });
     expect(onUstb).toBeLessThan(active.reduce((sum, group) => sum + group._count, 0));

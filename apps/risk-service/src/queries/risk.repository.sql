@@ -18,3 +18,9 @@ SELECT id FROM risk_rules WHERE id = $1::uuid AND org_id = $2 AND deleted_at IS 
 
 -- RiskRepository.lockAction('org', id)
 SELECT id FROM risk_actions WHERE id = $1::uuid AND org_id = $2 FOR UPDATE;
+
+-- RiskRepository.enqueue(tx, event): the outbox insert
+INSERT INTO outbox_events (id, type, org_id, payload, trace_context, occurred_at) VALUES ($1::uuid, $2, $3, $4::jsonb, $5::text, clock_timestamp());
+
+-- RiskRepository.insertObservation(tx, reading, observedEventOf(reading)): the row through Prisma (its model API, not here), then its event
+INSERT INTO outbox_events (id, type, org_id, payload, trace_context, occurred_at) VALUES ($1::uuid, $2, $3, $4::jsonb, $5::text, clock_timestamp());

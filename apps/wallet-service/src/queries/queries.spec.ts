@@ -6,7 +6,13 @@ import { loadConfig, serviceConfigSpec } from '@service/service-runtime';
 import { ALL_ORGANIZATIONS } from '@service/contracts';
 import { KeysetPage } from '@service/pagination';
 import { runQueries, runQuery } from '@service/sql';
-import { queriesFileDifferences, RecordingPipelinedSql, type RecordedStatement, type SqlFileEntry } from '@service/testing';
+import {
+  queriesFileDifferences,
+  RecordingPipelinedSql,
+  type RecordedStatement,
+  type SqlFileEntry,
+  unrecordedRawSqlFunctions,
+} from '@service/testing';
 import { withWalletDefaults } from '../config.js';
 import type {
   ApprovalActivity,
@@ -1225,8 +1231,52 @@ async function listShapes(): Promise<SqlFileEntry[]> {
   return entries;
 }
 
+/**
+ * Functions that run raw SQL (through `Writes`) without an entry of their own: each is a step of
+ * a use case whose entries, named here, hold its statements.
+ */
+const RECORDED_ELSEWHERE: Record<string, string> = {
+  'app/repositories/writes.ts: Writes.addEvent': "the statement builder: every `..., alone` entry and createDeposit's event",
+  'app/repositories/writes.ts: Writes.run': 'the statement builder: every `..., alone` entry runs it',
+  'app/repositories/due-work.repository.ts: addForgetProvision': 'forgetProvision(tx, walletId); addStatusUpdate (creating -> idle)',
+  'app/repositories/idempotency-keys.repository.ts: addResponse': 'rememberResponse; allocate(ctx, ...); applyRiskEvent (exit)',
+  'app/approvals/approval-changes.ts: applyChange':
+    'createApprover / deleteApprover / putPolicy (applied at once); vote(ctx, approve) on a change',
+  'app/approvals/approval-changes.ts: governChange':
+    'approvals.service.sql (createApprover, deleteApprover, putPolicy), address-book.service.sql',
+  'app/approvals/approval-changes.ts: decideChange': 'turnkey.service.sql: vote(ctx, approve | reject) on a change',
+  'app/approvals/approval-changes.ts: expireChange': 'workflow-steps.sql: expireApprovalChange(due)',
+  'app/deposit-addresses/setup-changes.ts: approveSetup': 'turnkey.service.sql: vote(ctx, approve) on a Stellar setup',
+  'app/deposit-addresses/setup-changes.ts: rejectSetup': 'turnkey.service.sql: vote(ctx, reject) on a Stellar setup',
+  'app/deposit-addresses/setup-changes.ts: expireSetup': 'workflow-steps.sql: expireDepositAddressSetup(due)',
+  'app/rebalances/rebalance-changes.ts: addNewRebalance':
+    'rebalances.service.sql: allocate(ctx, ...); risk-projection.sql: the exit rebalance',
+  'app/rebalances/rebalance-changes.ts: createRebalance':
+    'wallets.service.sql: updateStrategy on an autoRebalance wallet; settleDeposit(due) on one',
+  'app/wallets/wallet-status-changes.ts: addWalletStatus': 'through setWalletStatus and addStatusOf (below)',
+  'app/wallets/wallet-status-changes.ts: setWalletStatus': 'workflow-steps.sql: provisionWallet (creating -> idle)',
+  'app/wallets/wallet-status-changes.ts: addStatusOf':
+    'withdrawals.service.sql: create; workflow-steps.sql: advanceRebalance, advanceWithdrawal',
+  'app/wallets/wallet-status-changes.ts: refreshWalletStatus': 'withdrawals.service.sql: cancel, cancelPayout (the withdrawal settles)',
+  'app/withdrawals/withdrawal-changes.ts: addLegEvents':
+    'workflow-steps.sql: advanceWithdrawal(due); withdrawals.service.sql: cancel, retryPayout',
+  'app/withdrawals/withdrawal-changes.ts: createWithdrawal': 'withdrawals.service.sql: create(ctx, ...)',
+  'app/withdrawals/withdrawal-changes.ts: cancelWithdrawal': 'withdrawals.service.sql: cancel(ctx, ...)',
+  'app/withdrawals/withdrawal-changes.ts: releaseApprovedLeg': 'turnkey.service.sql: vote(ctx, approve, quorum 1) on a payout leg',
+  'app/withdrawals/withdrawal-changes.ts: retryLeg': 'withdrawals.service.sql: retryPayout(ctx, ...)',
+  'app/withdrawals/withdrawal-changes.ts: cancelLeg':
+    'withdrawals.service.sql: cancelPayout; turnkey.service.sql: vote(ctx, reject) on a payout leg',
+  'app/workflows/rebalance-progress.ts: addRebalanceStep': 'workflow-steps.sql: advanceRebalance(due), advanceRebalances',
+  'app/workflows/risk-consumer.ts: RiskConsumer.onApplicationBootstrap':
+    "hands the durable consumer (libs/events) the pool's raw calls; its handler's statements are risk-projection.sql's applyRiskEvent",
+};
+
 describe('the statements of wallet-service, as text in src/queries', () => {
   it("are those of the files, and every file is a module's (UPDATE_SQL=1 rewrites them)", async () => {
     expect(await queriesFileDifferences(fileURLToPath(new URL('.', import.meta.url)), 'src/queries/queries.spec.ts', files)).toEqual([]);
+  });
+
+  it('name every exported function of src/app that runs raw SQL, or it is recorded under the entries of a use case', () => {
+    expect(unrecordedRawSqlFunctions(fileURLToPath(new URL('../..', import.meta.url)), RECORDED_ELSEWHERE)).toEqual([]);
   });
 });

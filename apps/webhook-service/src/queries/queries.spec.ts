@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
 import { ALL_ORGANIZATIONS, type DomainEvent } from '@service/contracts';
 import { metricsText } from '@service/metrics';
-import { queriesFileDifferences, RecordingSql, type SqlFileEntry } from '@service/testing';
+import { queriesFileDifferences, RecordingSql, type SqlFileEntry, unrecordedRawSqlFunctions } from '@service/testing';
 import { DeliveriesRepository } from '../app/repositories/deliveries.repository.js';
 import { type ClaimedDelivery, claimDue, recordAttempt, recordAttempts } from '../app/repositories/delivery-store.js';
 import { fanOut, UnsubscribedPairs } from '../app/repositories/fan-out.js';
@@ -15,6 +15,8 @@ import { watchDueBacklog } from '../app/workers/delivery-metrics.js';
  * (`UPDATE_SQL=1` writes the files). Prisma's model API (registrations, the feed) is not here.
  */
 const sql = new RecordingSql();
+/** The recorder where a function takes `PgPoolSql` or its transaction (`PgSqlExecutor` of @service/sql), which it stands in for. */
+const pg = sql as never;
 const ran = (call: string, work: () => Promise<unknown>) => sql.entry(call, work);
 
 const REGISTRATION = '3f6c1d2e-8a4b-4c5d-9e6f-7a8b9c0d1e2f';
@@ -52,7 +54,7 @@ const files: Record<string, () => Promise<SqlFileEntry[]>> = {
   'fan-out': async () => [
     await ran("fanOut(db, 'webhook-deliveries', [an event of org_a, one of ALL_ORGANIZATIONS], traceContexts, unsubscribed)", () =>
       fanOut(
-        sql,
+        pg,
         'webhook-deliveries',
         [
           event('org_a', 'portfolio_wallet.deposit.status_changed'),
@@ -65,16 +67,16 @@ const files: Record<string, () => Promise<SqlFileEntry[]>> = {
   ],
   'delivery-store': async () => [
     await ran('claimDue(db, limit 64, caps {perEndpoint 8, perOrganization 32}, leaseMs 30000, answered [one delivery])', () =>
-      claimDue(sql, 64, { perEndpoint: 8, perOrganization: 32 }, 30_000, [DELIVERY]),
+      claimDue(pg, 64, { perEndpoint: 8, perOrganization: 32 }, 30_000, [DELIVERY]),
     ),
     await ran('recordAttempts(db, [an attempt answered 200: completed, one answered 503: retry in 5 s])', () =>
-      recordAttempts(sql, [
+      recordAttempts(pg, [
         { attempt: attempt(200), completion: { kind: 'completed' } },
         { attempt: attempt(503), completion: { kind: 'retry', delayMs: 5_000 } },
       ]),
     ),
     await ran('recordAttempt(db, an attempt answered 410, failed and disabling the registration)', () =>
-      recordAttempt(sql, attempt(410), { kind: 'failed', disableRegistration: true }),
+      recordAttempt(pg, attempt(410), { kind: 'failed', disableRegistration: true }),
     ),
   ],
   'deliveries.repository': async () => {
@@ -120,5 +122,9 @@ const files: Record<string, () => Promise<SqlFileEntry[]>> = {
 describe('the statements of webhook-service, as text in src/queries', () => {
   it("are those of the files, and every file is a module's (UPDATE_SQL=1 rewrites them)", async () => {
     expect(await queriesFileDifferences(fileURLToPath(new URL('.', import.meta.url)), 'src/queries/queries.spec.ts', files)).toEqual([]);
+  });
+
+  it('name every exported function of src/app that runs raw SQL', () => {
+    expect(unrecordedRawSqlFunctions(fileURLToPath(new URL('../..', import.meta.url)))).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { executeWrite, type SqlExecutor } from '@service/sql';
+import { executeWrite, type PgSqlExecutor } from '@service/sql';
 import type { ProjectedItem } from '../domain/activity-item.js';
 
 const INSERT_ITEM =
@@ -40,7 +40,7 @@ function furtherAlong(a: ProjectedItem, b: ProjectedItem): boolean {
  * whichever type came first) are applied one by one, as they arrived. In a pipelined transaction
  * (the projection's) the statements go with the COMMIT rather than in a round trip of their own.
  */
-export async function upsertItems(tx: SqlExecutor, items: readonly ProjectedItem[]): Promise<void> {
+export async function upsertItems(tx: PgSqlExecutor, items: readonly ProjectedItem[]): Promise<void> {
   if (items.length === 0) return;
   const winners = new Map<string, ProjectedItem>();
   for (const item of items) {
@@ -74,7 +74,7 @@ export async function upsertItems(tx: SqlExecutor, items: readonly ProjectedItem
   );
 }
 
-export async function upsertItem(tx: SqlExecutor, item: ProjectedItem): Promise<void> {
+export async function upsertItem(tx: PgSqlExecutor, item: ProjectedItem): Promise<void> {
   await executeWrite(
     tx,
     UPSERT_ITEM,

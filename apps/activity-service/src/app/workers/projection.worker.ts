@@ -3,7 +3,7 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { DomainEvent } from '@service/contracts';
 import { DurableConsumer } from '@service/events';
-import type { SqlExecutor } from '@service/sql';
+import type { PipelinedSqlExecutor } from '@service/sql';
 import { NATS_CONNECTION, SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
 import type { Logger } from 'pino';
 import type { ActivityConfig } from '../../config.js';
@@ -26,7 +26,7 @@ const WRITERS = 2;
  */
 @Injectable()
 export class ProjectionWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private consumer: DurableConsumer<SqlExecutor> | undefined;
+  private consumer: DurableConsumer<PipelinedSqlExecutor> | undefined;
 
   constructor(
     private readonly sql: ProjectionSql,
@@ -36,7 +36,7 @@ export class ProjectionWorker implements OnApplicationBootstrap, BeforeApplicati
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.consumer = new DurableConsumer<SqlExecutor>({
+    this.consumer = new DurableConsumer<PipelinedSqlExecutor>({
       durable: PROJECTION_DURABLE,
       filterSubject: `${this.config.EVENTS_SUBJECT_PREFIX}.wallet.${PROJECTED_EVENTS_FILTER}`,
       stream: this.config.EVENTS_STREAM,
@@ -62,7 +62,7 @@ export class ProjectionWorker implements OnApplicationBootstrap, BeforeApplicati
     await this.consumer?.stop();
   }
 
-  private async apply(events: readonly DomainEvent[], tx: SqlExecutor): Promise<void> {
+  private async apply(events: readonly DomainEvent[], tx: PipelinedSqlExecutor): Promise<void> {
     const items: ProjectedItem[] = [];
     for (const event of events) {
       const projection = projectEvent(event);

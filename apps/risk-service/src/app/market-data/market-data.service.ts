@@ -17,8 +17,8 @@ import type { RiskConfig } from '../../config.js';
 import { type RiskSource, sourceOf, sourcesOf } from '../domain/catalogue.js';
 import type { MetricFigures } from '../domain/rules.js';
 import { simulatedFigures } from '../domain/simulation.js';
-import { figuresOf, toObservationDto } from '../domain/views.js';
-import { RiskRepository } from '../repositories/risk.repository.js';
+import { figuresOf, observedEventOf, toObservationDto } from '../domain/views.js';
+import { type NewObservation, RiskRepository } from '../repositories/risk.repository.js';
 import { EngineService } from '../risk/engine.service.js';
 import { Erc4626Reader } from './erc4626.reader.js';
 
@@ -90,7 +90,7 @@ export class MarketDataService {
         const last = await this.repository.latestReading(tx, source.id, new Date(at.getTime() + minAgeMs));
         if (last && Math.abs(at.getTime() - last.recordedAt.getTime()) < minAgeMs) return null;
       }
-      const row = await this.repository.insertObservation(tx, {
+      const reading: NewObservation = {
         id: randomUUID(),
         yieldSourceId: source.id,
         orgId: null,
@@ -101,7 +101,8 @@ export class MarketDataService {
         source: provider,
         recordedAt: at,
         expiresAt: null,
-      });
+      };
+      const row = await this.repository.insertObservation(tx, reading, observedEventOf(reading));
       await this.engine.onObservation(tx, row);
       return row;
     });
@@ -132,7 +133,7 @@ export class MarketDataService {
         ...(seen ? figuresOf(seen) : { apy_bps: null, tvl_usd: null, available_withdrawal_liquidity_usd: null }),
         ...Object.fromEntries(given),
       };
-      const row = await this.repository.insertObservation(tx, {
+      const injection: NewObservation = {
         id: randomUUID(),
         yieldSourceId: source.id,
         orgId: ctx.orgId,
@@ -143,7 +144,8 @@ export class MarketDataService {
         source: 'sandbox_injection',
         recordedAt: at,
         expiresAt,
-      });
+      };
+      const row = await this.repository.insertObservation(tx, injection, observedEventOf(injection));
       await this.engine.onObservation(tx, row);
       return row;
     });

@@ -4,7 +4,6 @@ import { enqueueEvent, type NewEvent } from '@service/events';
 import type { DomainEventType } from '@service/contracts';
 import type { KeysetPage } from '@service/pagination';
 import type { MetricObservation, Prisma, RiskAction, RiskAlert, RiskRule } from '../../generated/prisma/client.js';
-import { observedEventOf } from '../domain/views.js';
 import { PrismaService } from '../prisma.service.js';
 
 /** The client or a transaction of it. */
@@ -42,12 +41,12 @@ export class RiskRepository {
   // --- observations ---------------------------------------------------------------------------
 
   /**
-   * Records an observation and, in the same transaction (`db` is one), its `risk.metrics.observed`
-   * event in the outbox: one event per observation, for wallet-service's catalogue figures.
+   * Records an observation and, in the same transaction (`db` is one), the `risk.metrics.observed`
+   * event its caller announces it with (`observedEventOf`), in the outbox.
    */
-  async insertObservation(db: Db, row: NewObservation): Promise<MetricObservation> {
+  async insertObservation(db: Db, row: NewObservation, event: NewEvent<'risk.metrics.observed'>): Promise<MetricObservation> {
     const observation = await db.metricObservation.create({ data: row });
-    await enqueueEvent(db, observedEventOf(observation));
+    await enqueueEvent(db, event);
     return observation;
   }
 

@@ -1,5 +1,5 @@
-import type { PipelinedSqlExecutor, SqlExecutor, Statement } from '@service/sql';
-import type { WalletTx } from './wallet-sql.js';
+import type { PipelinedSqlExecutor, Statement } from '@service/sql';
+import type { WalletDb, WalletTx } from './wallet-sql.js';
 import { Writes } from './writes.js';
 
 /**
@@ -87,7 +87,7 @@ export function dueWorkStatement(now: Date, take: number): Statement {
  * every wallet (nothing indexes the status), so the worker runs it when it starts and then every
  * ten minutes; how many it added.
  */
-export function addUnlistedProvisions(db: SqlExecutor): Promise<number> {
+export function addUnlistedProvisions(db: WalletDb): Promise<number> {
   return db.$executeRawUnsafe(
     `INSERT INTO wallet_provisions (wallet_id, org_id, created_at) SELECT id, org_id, created_at FROM wallets WHERE status = 'creating' ON CONFLICT (wallet_id) DO NOTHING`,
   );

@@ -1,5 +1,5 @@
 import { ALL_ORGANIZATIONS } from '@service/contracts';
-import { type Query, runQuery, type SqlExecutor } from '@service/sql';
+import { type Query, runQuery } from '@service/sql';
 import type { MarketFigures } from '../domain/catalogue/market-figures.js';
 import type { WalletDb } from './wallet-sql.js';
 
@@ -31,7 +31,7 @@ export function marketFiguresOf(db: WalletDb, orgId: string): Promise<MarketFigu
  * nothing, in any order. `figures` holds at most one observation per source and scope (the newest
  * of a batch: {@link newestPerScope}).
  */
-export async function recordMarketFigures(db: SqlExecutor, figures: readonly MarketFigures[]): Promise<void> {
+export async function recordMarketFigures(db: WalletDb, figures: readonly MarketFigures[]): Promise<void> {
   if (figures.length === 0) return;
   await db.$executeRawUnsafe(
     `INSERT INTO market_figures (yield_source_id, org_id, observation_id, apy_bps, tvl_usd, available_withdrawal_liquidity_usd, recorded_at, expires_at)

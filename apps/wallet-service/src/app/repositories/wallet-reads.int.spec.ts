@@ -1,20 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { PgPoolSql, type SqlExecutor } from '@service/sql';
+import { PgPoolSql, type PgSqlExecutor } from '@service/sql';
 import { type IsolatedSchema, migratedSchema, newRunId, TEST_DATABASE_URL } from '@service/testing';
 import { WalletReads } from './wallet-reads.js';
 
 let schema: IsolatedSchema;
 let db: PgPoolSql;
 const statements: string[] = [];
-/** The real pool, counting the statements the reader sends. */
-const counted: SqlExecutor = {
+/** The real pool, counting the statements the reader sends (standing in for a `PgPoolSql`: each call runs on `db`). */
+const counted = {
   $queryRawUnsafe: <T>(query: string, ...values: unknown[]) => {
     statements.push(query);
     return db.$queryRawUnsafe<T>(query, ...values);
   },
   $executeRawUnsafe: (query: string, ...values: unknown[]) => db.$executeRawUnsafe(query, ...values),
-};
+} as PgSqlExecutor;
 
 const ORG = 'org_reads';
 const OTHER_ORG = 'org_reads_other';

@@ -1,5 +1,5 @@
-import type { SqlExecutor } from '@service/sql';
 import { walletNotFound } from '../domain/errors.js';
+import type { WalletDb } from './wallet-sql.js';
 import { readWallets, type WalletReadRow, type WalletWithPositions, withPositions } from './wallets.repository.js';
 
 /** Most wallets one statement reads; a larger turn's reads go in several. */
@@ -26,7 +26,7 @@ interface Waiting {
 export class WalletReads {
   private waiting: Waiting[] = [];
 
-  constructor(private readonly db: SqlExecutor) {}
+  constructor(private readonly db: WalletDb) {}
 
   /** The organization's wallet with its positions; `wallet_not_found` otherwise. */
   find(orgId: string, walletId: string): Promise<WalletWithPositions> {

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { PgPoolSql, type PipelinedSqlExecutor } from '@service/sql';
+import { PgPoolSql, type PgSqlExecutor, type PipelinedSqlExecutor } from '@service/sql';
 import { SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
 import type { Logger } from 'pino';
 import type { WalletConfig } from '../../config.js';
@@ -12,8 +12,8 @@ import type { WalletConfig } from '../../config.js';
  */
 export type WalletTx = PipelinedSqlExecutor;
 
-/** `PgPoolSql` in a transaction ({@link WalletTx}) or on the pool, for a read of the money path's rows. */
-export type WalletDb = WalletTx | PgPoolSql;
+/** `PgPoolSql` in a transaction ({@link WalletTx}) or on the pool (`PgSqlExecutor` of @service/sql), for a read of the money path's rows. */
+export type WalletDb = PgSqlExecutor;
 
 /**
  * `PgPoolSql` (postgres.js, every value bound) for the routes users call most (a wallet read, an
@@ -21,8 +21,8 @@ export type WalletDb = WalletTx | PgPoolSql;
  * transaction goes through Prisma's query interpreter and transaction machinery, a large share of
  * the service's CPU on these routes (profiles: tools/bench/README.md), and every statement under
  * the wallet's row lock keeps the next request on that wallet waiting. Same database and schema
- * as the Prisma client; models and migrations stay Prisma's, and the repositories' raw statements
- * run on either.
+ * as the Prisma client; models and migrations stay Prisma's. A repository function runs on one of
+ * the two, and says which in its signature: `WalletTx`/`WalletDb` here, Prisma's `Tx` (./db.ts).
  */
 @Injectable()
 export class WalletSql extends PgPoolSql implements OnApplicationShutdown {

@@ -1,6 +1,6 @@
 import type { WalletStatus } from '@service/contracts';
 import type { KeysetPage } from '@service/pagination';
-import { type Query, runQuery, type SqlExecutor } from '@service/sql';
+import { type Query, runQuery } from '@service/sql';
 import type { Position, Wallet } from '../../generated/prisma/client.js';
 import { walletNotFound } from '../domain/errors.js';
 import type { ListWhere } from '../domain/list-filters.js';
@@ -146,7 +146,7 @@ export async function findWallet(db: WalletDb, orgId: string, walletId: string):
  * The wallets of `ids`, whichever organization holds them (the caller checks), in no order: one
  * statement for a batch of single-wallet reads ({@link WalletReads}). Ids must be UUIDs.
  */
-export function readWallets(db: SqlExecutor, ids: readonly string[]): Promise<WalletReadRow[]> {
+export function readWallets(db: WalletDb, ids: readonly string[]): Promise<WalletReadRow[]> {
   return db.$queryRawUnsafe<WalletReadRow[]>(`SELECT ${WALLET_READ_COLUMNS} FROM wallets w WHERE w.id = ANY($1::uuid[])`, ids);
 }
 

@@ -1,4 +1,4 @@
-import type { TransactionalSql } from '@service/sql';
+import type { PgPoolSql } from '@service/sql';
 import { type AttemptRecord, type Completion, type FinishedAttempt, recordAttempt, recordAttempts } from './delivery-store.js';
 
 interface Queued extends FinishedAttempt {
@@ -33,7 +33,7 @@ export class AttemptRecorder {
   private scheduled: NodeJS.Immediate | undefined;
 
   constructor(
-    private readonly db: TransactionalSql,
+    private readonly db: PgPoolSql,
     private readonly options: AttemptRecorderOptions,
   ) {}
 

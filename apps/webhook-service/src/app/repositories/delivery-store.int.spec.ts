@@ -496,7 +496,7 @@ describe('AttemptRecorder', () => {
       $executeRawUnsafe: () => new Promise<never>(() => undefined),
       $transaction: undefined as never,
     };
-    void new AttemptRecorder(dead, { maxBatch: 128 }).record(ok(first), { kind: 'completed' });
+    void new AttemptRecorder(dead as never, { maxBatch: 128 }).record(ok(first), { kind: 'completed' });
 
     // Not final, not lost: still pending and leased, its emission open.
     expect(await delivery(id!)).toMatchObject({ status: 'pending', attempt_count: 1, lease_until: expect.any(Date) });

@@ -1,4 +1,4 @@
-import type { SqlExecutor, TransactionalSql } from '@service/sql';
+import type { PgPoolSql, PgSqlExecutor } from '@service/sql';
 
 export interface ClaimedDelivery {
   id: string;
@@ -149,7 +149,7 @@ export interface ClaimCaps {
  * registration's and organization's caps (their leases still keep them from being claimed again).
  */
 export async function claimDue(
-  db: SqlExecutor,
+  db: PgSqlExecutor,
   limit: number,
   caps: ClaimCaps,
   leaseMs: number,
@@ -218,7 +218,7 @@ WITH input AS (
 SELECT i.delivery_id::text AS id FROM input i WHERE NOT EXISTS (SELECT 1 FROM locked l WHERE l.id = i.delivery_id)`;
 
 /** Records finished attempts; returns those whose row was locked by someone else, to record again. */
-export async function recordAttempts(db: SqlExecutor, finished: readonly FinishedAttempt[]): Promise<FinishedAttempt[]> {
+export async function recordAttempts(db: PgSqlExecutor, finished: readonly FinishedAttempt[]): Promise<FinishedAttempt[]> {
   if (finished.length === 0) return [];
   const column = <T>(pick: (entry: FinishedAttempt) => T) => finished.map(pick);
   const skipped = await db.$queryRawUnsafe<{ id: string }[]>(
@@ -244,7 +244,7 @@ const CANCEL_PENDING = `UPDATE deliveries SET status = 'failed', next_attempt_at
   WHERE registration_id = $1::uuid AND status IN ('pending', 'retry_scheduled')`;
 
 /** Records attempts, again after a pause for rows another transaction had locked. */
-async function recordAll(db: SqlExecutor, finished: FinishedAttempt[]): Promise<void> {
+async function recordAll(db: PgSqlExecutor, finished: FinishedAttempt[]): Promise<void> {
   for (let pending = finished; pending.length > 0;) {
     pending = await recordAttempts(db, pending);
     // Rows of a delivery in flight are locked only by recording or cancelling, both brief.
@@ -256,7 +256,7 @@ async function recordAll(db: SqlExecutor, finished: FinishedAttempt[]): Promise<
  * Records one attempt at once. A 410 also deletes the registration and cancels what it still had
  * pending, in one transaction with the attempt's own record.
  */
-export async function recordAttempt(db: TransactionalSql, attempt: AttemptRecord, completion: Completion): Promise<void> {
+export async function recordAttempt(db: PgPoolSql, attempt: AttemptRecord, completion: Completion): Promise<void> {
   if (completion.kind !== 'failed' || !completion.disableRegistration) return recordAll(db, [{ attempt, completion }]);
   await db.$transaction(async (tx) => {
     await tx.$executeRawUnsafe(DISABLE_REGISTRATION, attempt.delivery.registration_id);

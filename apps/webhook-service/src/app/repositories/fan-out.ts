@@ -1,5 +1,5 @@
 import { ALL_ORGANIZATIONS, type DomainEvent } from '@service/contracts';
-import type { SqlExecutor } from '@service/sql';
+import type { PgSqlExecutor } from '@service/sql';
 import { deliveryBody } from '../domain/delivery-body.js';
 
 /**
@@ -108,7 +108,7 @@ interface FanOutRow {
  * statement finds.
  */
 export async function fanOut(
-  db: SqlExecutor,
+  db: PgSqlExecutor,
   consumer: string,
   events: readonly DomainEvent[],
   traceContexts?: ReadonlyMap<string, string>,
