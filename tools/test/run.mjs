@@ -89,6 +89,7 @@ const FIRST_LANE = [
   'sdk',
   'chaos',
   'identity-service-e2e',
+  'risk-service-e2e',
 ];
 const lane = (selection) => [
   'run-many',
