@@ -162,7 +162,7 @@ describe('access rules', () => {
     expectError(await http(`/v2/microvaults/tasks/${UNKNOWN_V4}`), 404, 'task_not_found');
   });
 
-  it("refuses a member the vault's strategy (403 forbidden, no task); an admin submits it", async () => {
+  it("refuses a member the vault's strategy and its pause (403 forbidden, no task); an admin submits it", async () => {
     const member = await mv.system.auth.token({ org: 'org_a', role: 'member', sub: 'user_a_member' });
     const admin = await mv.system.auth.token({ org: 'org_a', role: 'admin', sub: 'user_a_admin' });
     const before = await http(`/v2/microvaults/vaults/${vaultA.id}/tasks`);
@@ -170,6 +170,10 @@ describe('access rules', () => {
     expect(refused).toEqual({
       status: 403,
       body: { error: 'forbidden', message: 'Only organization owners and admins may change a strategy.' },
+    });
+    expect(await putPause(vaultA.id, { operation: 'subscriptions', paused: true }, { token: member })).toEqual({
+      status: 403,
+      body: { error: 'forbidden', message: 'Only organization owners and admins may pause or resume a vault.' },
     });
     expect((await http(`/v2/microvaults/vaults/${vaultA.id}/tasks`)).body['data']).toEqual(before.body['data']);
     expect((await pauseStatus(vaultA.id, member)).status).toBe(200);

@@ -78,7 +78,7 @@ export const SUBJECT_ROLES: { readonly [S in Subject]: RoleRule } = {
   'gvault.allowlist.check': EVERY_ROLE,
   'microvault.health.check': EVERY_ROLE,
   'microvault.strategy.update': STRATEGY,
-  'microvault.pause.set': EVERY_ROLE,
+  'microvault.pause.set': ownersAndAdmins('pause or resume a vault'),
   'microvault.pause-status.get': EVERY_ROLE,
   'microvault.tasks.get': EVERY_ROLE,
   'microvault.tasks.list': EVERY_ROLE,

@@ -437,7 +437,7 @@ export type paths = {
             cookie?: never;
         };
         get?: never;
-        /** Pause or resume one vault operation, as a task */
+        /** Pause or resume one vault operation, as a task; owners and admins */
         put: operations["setMicroVaultPause"];
         post?: never;
         delete?: never;

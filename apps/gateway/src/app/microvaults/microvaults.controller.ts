@@ -80,7 +80,8 @@ export class MicroVaultsController extends ServiceRoutes {
   }
 
   @Put('vaults/:vaultId/pause')
-  @Operation('setMicroVaultPause', { summary: 'Pause or resume one vault operation, as a task' })
+  @Operation('setMicroVaultPause', { summary: 'Pause or resume one vault operation, as a task; owners and admins' })
+  @RequiredRoles(SUBJECTS.microvault.pauseSet)
   @ApiParam(VAULT_ID_PARAM)
   @ApiHeader(IDEMPOTENCY_HEADER)
   @ApiAcceptedResponse({ type: MicroVaultTaskEnvelopeDto, description: 'Accepted: a new task' })
