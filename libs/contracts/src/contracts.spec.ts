@@ -86,6 +86,7 @@ describe('role rules', () => {
       'wallet.approval-policy.put': only('manage approvers and the approval policy'),
       'wallet.approval-audit.list': only('manage approvers and the approval policy'),
       'microvault.strategy.update': only('change a strategy'),
+      'microvault.pause.set': only('pause or resume a vault'),
       'webhook.registrations.create': only('manage webhook registrations'),
       'webhook.registrations.update': only('manage webhook registrations'),
       'webhook.registrations.delete': only('manage webhook registrations'),
