@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { RebalanceObject, RiskActionStatus, RiskComparator, RiskMetric, RiskRuleKind } from '@service/contracts';
-import type { MetricObservation, Prisma, RiskAlert, RiskRule } from '../../generated/prisma/client.js';
+import type { MetricObservation, Prisma, RiskAction, RiskAlert, RiskRule } from '../../generated/prisma/client.js';
 import { initialActionStatus, PENDING_ACTION_STATUSES } from '../domain/actions.js';
 import { exitProgressOf } from '../domain/exits.js';
 import { evaluate, explanationOf, type Evaluation, type MetricFigures, type RuleCondition } from '../domain/rules.js';
@@ -147,7 +147,7 @@ export class EngineService {
       updatedAt: now,
       executedAt: status === 'executed' ? now : null,
     });
-    await this.actionChanged(tx, action.id, now);
+    await this.actionChanged(tx, action, now);
     // Automatic: the engine starts it at once (wallet-service runs an exit on `executing`).
     if (status === 'pending_auto_execution') await this.setActionStatus(tx, action.id, 'executing', now);
   }
@@ -222,19 +222,20 @@ export class EngineService {
     }
   }
 
-  async setActionStatus(tx: Tx, id: string, status: RiskActionStatus, at: Date): Promise<void> {
+  async setActionStatus(tx: Tx, id: string, status: RiskActionStatus, at: Date): Promise<RiskAction> {
     const terminal = status === 'rejected' || status === 'failed';
-    await this.repository.updateAction(tx, id, {
+    const action = await this.repository.updateAction(tx, id, {
       status,
       updatedAt: at,
       ...(terminal ? { resolvedAt: at } : {}),
       ...(status === 'executed' ? { executedAt: at } : {}),
     });
-    await this.actionChanged(tx, id, at);
+    await this.actionChanged(tx, action, at);
+    return action;
   }
 
-  private async actionChanged(tx: Tx, id: string, at: Date): Promise<void> {
-    const action = await tx.riskAction.findUniqueOrThrow({ where: { id } });
+  /** Announces `action` as it now stands (the row its write returned). */
+  private async actionChanged(tx: Tx, action: RiskAction, at: Date): Promise<void> {
     await this.repository.enqueue(tx, {
       type: 'portfolio_wallet.risk.action.status_changed',
       orgId: action.orgId,

@@ -164,8 +164,7 @@ export class RulesService {
       const action = await this.repository.lockAction(tx, ctx.orgId, input.riskActionId);
       if (!action) throw new ServiceError('risk_action_not_found', 'Risk action not found.');
       const status = decide(spellingOfStored(action.action), action.status as RiskActionDto['status'], input.status);
-      await this.engine.setActionStatus(tx, action.id, status, new Date());
-      return toActionDto(await tx.riskAction.findUniqueOrThrow({ where: { id: action.id } }));
+      return toActionDto(await this.engine.setActionStatus(tx, action.id, status, new Date()));
     });
   }
 }
