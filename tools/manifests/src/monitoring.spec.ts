@@ -74,11 +74,12 @@ describe.each(overlays)('monitoring and autoscaling in %s', (overlay) => {
     expect(appContainer(deployment).ports?.find((p) => p.name === endpoint?.port)?.containerPort).toBe(port);
   });
 
-  it('alerts on 5xx ratio, p99 latency, outbox lag, webhook backlog, consumer pending and unready pods, with metrics the apps export', () => {
+  it('alerts on 5xx ratio, p99 latency, outbox lag, webhook backlog, consumer pending, refused events and unready pods, with metrics the apps export', () => {
     const rule = findOne<PrometheusRule>(render(overlay), 'PrometheusRule', 'service-platform');
     const rules = rule.spec.groups.flatMap((group) => group.rules);
     expect(rules.map((r) => r.alert).sort()).toEqual(
       [
+        'DomainEventsRefused',
         'GatewayHigh5xxRatio',
         'GatewayHighP99Latency',
         'JetStreamConsumerPendingGrowing',
