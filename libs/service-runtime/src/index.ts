@@ -3,6 +3,7 @@ export * from './nats-auth.js';
 export * from './logger.js';
 export * from './injection.js';
 export * from './core.module.js';
+export * from './event-stream.js';
 export * from './outbox-relay.service.js';
 export * from './health.js';
 export * from './rpc-exception.filter.js';

@@ -1,10 +1,10 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { OutboxRelay } from '@service/events';
 import type { SqlExecutor } from '@service/sql';
 import type { Logger } from 'pino';
 import type { ServiceConfig } from './config.js';
+import { serviceEventStream } from './event-stream.js';
 import { NATS_CONNECTION, RELAY_DB, SERVICE_CONFIG, SERVICE_LOGGER, SERVICE_NAME } from './injection.js';
 
 /** Runs the service's outbox relay for the life of the process. */
@@ -22,13 +22,9 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
 
   async onApplicationBootstrap(): Promise<void> {
     this.relay = new OutboxRelay({
+      ...(await serviceEventStream(this.config, this.connection, this.logger)),
       source: this.service,
-      stream: this.config.EVENTS_STREAM,
-      subjectPrefix: this.config.EVENTS_SUBJECT_PREFIX,
       db: this.db,
-      js: jetstream(this.connection),
-      jsm: await jetstreamManager(this.connection),
-      logger: this.logger,
     });
     await this.relay.start();
   }

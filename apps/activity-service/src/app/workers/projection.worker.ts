@@ -1,10 +1,9 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { DomainEvent } from '@service/contracts';
 import { DurableConsumer } from '@service/events';
 import type { PipelinedSqlExecutor } from '@service/sql';
-import { NATS_CONNECTION, SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
+import { NATS_CONNECTION, SERVICE_CONFIG, SERVICE_LOGGER, serviceEventStream } from '@service/service-runtime';
 import type { Logger } from 'pino';
 import type { ActivityConfig } from '../../config.js';
 import { PROJECTED_EVENTS_FILTER, type ProjectedItem, projectEvent } from '../domain/activity-item.js';
@@ -37,15 +36,11 @@ export class ProjectionWorker implements OnApplicationBootstrap, BeforeApplicati
 
   async onApplicationBootstrap(): Promise<void> {
     this.consumer = new DurableConsumer<PipelinedSqlExecutor>({
+      ...(await serviceEventStream(this.config, this.connection, this.logger)),
       durable: PROJECTION_DURABLE,
       filterSubject: `${this.config.EVENTS_SUBJECT_PREFIX}.wallet.${PROJECTED_EVENTS_FILTER}`,
-      stream: this.config.EVENTS_STREAM,
-      subjectPrefix: this.config.EVENTS_SUBJECT_PREFIX,
       db: this.sql,
       ackWaitMs: this.config.ACTIVITY_EVENT_ACK_WAIT_MS,
-      js: jetstream(this.connection),
-      jsm: await jetstreamManager(this.connection),
-      logger: this.logger,
       handle: (event, tx) => this.apply([event], tx),
       handleBatch: (events, tx) => this.apply(events, tx),
       batchSize: BATCH,

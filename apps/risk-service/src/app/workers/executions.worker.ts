@@ -1,8 +1,7 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { DurableConsumer } from '@service/events';
-import { NATS_CONNECTION, OutboxRelayService, SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
+import { NATS_CONNECTION, OutboxRelayService, SERVICE_CONFIG, SERVICE_LOGGER, serviceEventStream } from '@service/service-runtime';
 import type { TransactionalSql } from '@service/sql';
 import type { Logger } from 'pino';
 import type { RiskConfig } from '../../config.js';
@@ -34,14 +33,10 @@ export class ExecutionsWorker implements OnApplicationBootstrap, BeforeApplicati
 
   async onApplicationBootstrap(): Promise<void> {
     this.consumer = new DurableConsumer<Prisma.TransactionClient>({
+      ...(await serviceEventStream(this.config, this.connection, this.logger)),
       durable: EXECUTIONS_DURABLE,
       filterSubject: `${this.config.EVENTS_SUBJECT_PREFIX}.wallet.portfolio_wallet.rebalance.status_changed`,
-      stream: this.config.EVENTS_STREAM,
-      subjectPrefix: this.config.EVENTS_SUBJECT_PREFIX,
       db: this.prisma as unknown as TransactionalSql<Prisma.TransactionClient>,
-      js: jetstream(this.connection),
-      jsm: await jetstreamManager(this.connection),
-      logger: this.logger,
       handle: async (event, tx) => {
         if (event.type !== 'portfolio_wallet.rebalance.status_changed') return;
         const { rebalance, observedAt } = event.payload;

@@ -1,9 +1,8 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { eventSubject } from '@service/contracts';
 import { DurableConsumer } from '@service/events';
-import { NATS_CONNECTION, SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
+import { NATS_CONNECTION, SERVICE_CONFIG, SERVICE_LOGGER, serviceEventStream } from '@service/service-runtime';
 import type { Logger } from 'pino';
 import type { WalletConfig } from '../../config.js';
 import { type MarketFigures, marketFiguresOfEvent, newestPerScope } from '../domain/catalogue/market-figures.js';
@@ -38,15 +37,11 @@ export class MarketDataConsumer implements OnApplicationBootstrap, BeforeApplica
 
   async onApplicationBootstrap(): Promise<void> {
     this.consumer = new DurableConsumer<WalletTx>({
+      ...(await serviceEventStream(this.config, this.connection, this.logger)),
       durable: MARKET_DATA_DURABLE,
       filterSubject: eventSubject(this.config.EVENTS_SUBJECT_PREFIX, 'risk', 'risk.metrics.observed'),
-      stream: this.config.EVENTS_STREAM,
-      subjectPrefix: this.config.EVENTS_SUBJECT_PREFIX,
       ackWaitMs: this.config.WALLET_EVENT_ACK_WAIT_MS,
       db: this.sql,
-      js: jetstream(this.connection),
-      jsm: await jetstreamManager(this.connection),
-      logger: this.logger,
       batchSize: BATCH,
       idempotentHandler: true,
       handle: (event, tx) => this.record([event], tx),

@@ -1,8 +1,7 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { DurableConsumer } from '@service/events';
-import { NATS_CONNECTION, OutboxRelayService, SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
+import { NATS_CONNECTION, OutboxRelayService, SERVICE_CONFIG, SERVICE_LOGGER, serviceEventStream } from '@service/service-runtime';
 import type { TransactionalSql } from '@service/sql';
 import type { Logger } from 'pino';
 import type { WalletConfig } from '../../config.js';
@@ -42,16 +41,12 @@ export class RiskConsumer implements OnApplicationBootstrap, BeforeApplicationSh
 
   async onApplicationBootstrap(): Promise<void> {
     this.consumer = new DurableConsumer<WalletTx>({
+      ...(await serviceEventStream(this.config, this.connection, this.logger)),
       durable: RISK_DURABLE,
       // The `portfolio_wallet.risk.*` events only: `risk.metrics.observed` (one per observation) is the market-data consumer's.
       filterSubject: `${this.config.EVENTS_SUBJECT_PREFIX}.risk.portfolio_wallet.>`,
-      stream: this.config.EVENTS_STREAM,
-      subjectPrefix: this.config.EVENTS_SUBJECT_PREFIX,
       ackWaitMs: this.config.WALLET_EVENT_ACK_WAIT_MS,
       db: this.wakingSql(),
-      js: jetstream(this.connection),
-      jsm: await jetstreamManager(this.connection),
-      logger: this.logger,
       handle: async (event, tx) => {
         // The service's clock (`WALLET_CLOCK_OFFSET_MS` in the sandbox), as every money movement's.
         const applied = await applyRiskEvent(tx, event, { env: this.env, logger: this.logger, now: this.env.now() });

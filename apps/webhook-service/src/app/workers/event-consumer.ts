@@ -1,9 +1,8 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { isInternalEvent } from '@service/contracts';
 import { type ConsumedEvent, DurableConsumer } from '@service/events';
-import { NATS_CONNECTION, SERVICE_CONFIG, SERVICE_LOGGER } from '@service/service-runtime';
+import { NATS_CONNECTION, SERVICE_CONFIG, SERVICE_LOGGER, serviceEventStream } from '@service/service-runtime';
 import { traceparentOf } from '@service/tracing';
 import type { Logger } from 'pino';
 import type { WebhookConfig } from '../../config.js';
@@ -53,13 +52,9 @@ export class EventConsumerService implements OnApplicationBootstrap, BeforeAppli
 
   async onApplicationBootstrap(): Promise<void> {
     this.consumer = new DurableConsumer({
+      ...(await serviceEventStream(this.config, this.connection, this.logger)),
       durable: DELIVERIES_DURABLE,
-      stream: this.config.EVENTS_STREAM,
-      subjectPrefix: this.config.EVENTS_SUBJECT_PREFIX,
       ackWaitMs: this.config.WEBHOOK_EVENT_ACK_WAIT_MS,
-      js: jetstream(this.connection),
-      jsm: await jetstreamManager(this.connection),
-      logger: this.logger,
       batchSize: BATCH,
       concurrency: WRITERS,
       lingerMs: this.config.WEBHOOK_EVENT_LINGER_MS,
